@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// Subcommand registration for the npusim executable.
+
+#include <functional>
+
+#include <CLI/CLI.hpp>
+
+namespace npusim::cli {
+
+// Holds the action of the subcommand the user chose; CLI11 callbacks only record it so that
+// errors thrown by the action are mapped to exit codes in one place (main).
+class Registry {
+public:
+  void select(std::function<int()> action) { action_ = std::move(action); }
+  int run() const { return action_ ? action_() : 0; }
+
+private:
+  std::function<int()> action_;
+};
+
+void addInspect(CLI::App& app, Registry& registry);
+
+} // namespace npusim::cli

@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: Apache-2.0
+#include <iostream>
+#include <map>
+
+#include "harness/report/inspect_report.h"
+#include "sim/cli/commands.h"
+#include "sim/cli/workload.h"
+
+namespace npusim::cli {
+
+void addInspect(CLI::App& app, Registry& registry) {
+  auto* sub = app.add_subcommand("inspect", "Show the operators, NPU operations and command streams of a model");
+  struct Options {
+    std::string model;
+    report::InspectFormat format = report::InspectFormat::Text;
+  };
+  auto opts = std::make_shared<Options>();
+  sub->add_option("model", opts->model, "Vela-compiled .tflite (default: the built-in demo network)");
+  const std::map<std::string, report::InspectFormat> formats{
+      {"text", report::InspectFormat::Text}, {"vela", report::InspectFormat::Vela}, {"json", report::InspectFormat::Json}};
+  sub->add_option("--format", opts->format, "text | vela (Vela's register listing) | json")
+      ->transform(CLI::CheckedTransformer(formats, CLI::ignore_case));
+  sub->callback([opts, &registry] {
+    registry.select([opts] {
+      const io::CompiledNetwork net = loadWorkload(opts->model);
+      const auto decoded = io::decodeAll(net);
+      report::writeInspect(std::cout, net, decoded, opts->format);
+      return 0;
+    });
+  });
+}
+
+} // namespace npusim::cli

@@ -1,0 +1,23 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// Text listings of command streams, including Vela's register-level format.
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "sim/cmdstream/decoder.h"
+
+namespace npusim::cmd {
+
+// Writes the "Register-Level Command Stream: Output" section in the layout of Vela's
+// --verbose-register-command-stream: header, one line per command, command count, length.
+void writeVelaListing(std::ostream& os, const std::vector<Command>& commands, uint32_t streamBytes);
+
+// One line of that listing (no newline).
+std::string velaLine(const Command& command);
+
+// Short human description of an operation: kind, shapes, block config and byte ranges.
+std::string describeOperation(const Operation& op);
+
+} // namespace npusim::cmd

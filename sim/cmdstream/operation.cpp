@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "sim/cmdstream/operation.h"
+
+#include <algorithm>
+
+namespace npusim::cmd {
+
+std::string_view opKindName(OpKind kind) {
+  switch (kind) {
+  case OpKind::Conv: return "CONV";
+  case OpKind::Depthwise: return "DEPTHWISE";
+  case OpKind::Pool: return "POOL";
+  case OpKind::Elementwise: return "ELEMENTWISE";
+  case OpKind::DmaStart: return "DMA_START";
+  case OpKind::DmaWait: return "DMA_WAIT";
+  case OpKind::KernelWait: return "KERNEL_WAIT";
+  case OpKind::Stop: return "STOP";
+  case OpKind::Irq: return "IRQ";
+  case OpKind::PmuMask: return "PMU_MASK";
+  }
+  return "?";
+}
+
+std::string_view poolModeName(PoolMode mode) {
+  switch (mode) {
+  case PoolMode::Max: return "MAX";
+  case PoolMode::Average: return "AVERAGE";
+  case PoolMode::ReduceSum: return "REDUCE_SUM";
+  }
+  return "?";
+}
+
+std::string_view elementwiseModeName(ElementwiseMode mode) {
+  switch (mode) {
+  case ElementwiseMode::Mul: return "MUL";
+  case ElementwiseMode::Add: return "ADD";
+  case ElementwiseMode::Sub: return "SUB";
+  case ElementwiseMode::Min: return "MIN";
+  case ElementwiseMode::Max: return "MAX";
+  case ElementwiseMode::LRelu: return "LRELU";
+  case ElementwiseMode::Abs: return "ABS";
+  case ElementwiseMode::Clz: return "CLZ";
+  case ElementwiseMode::Shr: return "SHR";
+  case ElementwiseMode::Shl: return "SHL";
+  }
+  return "?";
+}
+
+std::string_view dataFormatName(DataFormat format) {
+  switch (format) {
+  case DataFormat::Nhwc: return "NHWC";
+  case DataFormat::Nhcwb16: return "NHCWB16";
+  }
+  return "?";
+}
+
+uint64_t FeatureMap::address(uint32_t y, uint32_t x, uint32_t c) const {
+  // 1. Pick the tile and make the coordinates tile-local.
+  size_t tile = 0;
+  if (x >= width0) {
+    x -= width0;
+    tile = 1;
+    if (y >= height1) {
+      y -= height1;
+      tile = 3;
+    }
+  } else if (y >= height0) {
+    y -= height0;
+    tile = 2;
+  }
+  // 2. Apply the format's strides.
+  const uint64_t e = elementBytes();
+  switch (format) {
+  case DataFormat::Nhwc:
+    return base[tile] + y * strideY + x * strideX + c * e;
+  case DataFormat::Nhcwb16:
+    return base[tile] + y * strideY + (c / 16) * strideC + x * strideX + (c % 16) * e;
+  }
+  return base[tile];
+}
+
+ByteSpan FeatureMap::footprint() const {
+  ByteSpan span{UINT64_MAX, 0};
+  const uint32_t lastC = shape.depth - 1;
+  auto cover = [&](uint32_t y0, uint32_t y1, uint32_t x0, uint32_t x1) {
+    if (y0 >= y1 || x0 >= x1) {
+      return;
+    }
+    span.begin = std::min(span.begin, address(y0, x0, 0));
+    span.end = std::max(span.end, address(y1 - 1, x1 - 1, lastC) + elementBytes());
+  };
+  const uint32_t h = shape.height, w = shape.width;
+  const uint32_t w0 = std::min(width0, w);
+  cover(0, std::min(height0, h), 0, w0);
+  cover(0, std::min(height1, h), w0, w);
+  cover(std::min(height0, h), h, 0, w0);
+  cover(std::min(height1, h), h, w0, w);
+  if (span.begin == UINT64_MAX) {
+    return ByteSpan{};
+  }
+  return span;
+}
+
+bool Operation::isBinaryElementwise() const {
+  if (kind != OpKind::Elementwise) {
+    return false;
+  }
+  switch (elementwiseMode) {
+  case ElementwiseMode::LRelu: case ElementwiseMode::Abs: case ElementwiseMode::Clz: return false;
+  case ElementwiseMode::Mul: case ElementwiseMode::Add: case ElementwiseMode::Sub: case ElementwiseMode::Min:
+  case ElementwiseMode::Max: case ElementwiseMode::Shr: case ElementwiseMode::Shl: return true;
+  }
+  return false;
+}
+
+bool Operation::hasIfm2() const { return isBinaryElementwise() && !broadcast.scalar; }
+
+uint64_t Operation::macs() const {
+  const uint64_t taps = kernel.elements();
+  switch (kind) {
+  case OpKind::Conv: return taps * ifm.shape.depth * ofm.shape.elements();
+  case OpKind::Depthwise: return taps * ofm.shape.elements();
+  case OpKind::Pool:
+    return poolMode == PoolMode::ReduceSum ? taps * ifm.shape.depth * ofm.shape.elements()
+                                           : taps * ofm.shape.elements();
+  case OpKind::Elementwise: case OpKind::DmaStart: case OpKind::DmaWait: case OpKind::KernelWait:
+  case OpKind::Stop: case OpKind::Irq: case OpKind::PmuMask: return 0;
+  }
+  return 0;
+}
+
+} // namespace npusim::cmd

@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// Decoded NPU operations: one snapshot of the (sticky) register file per NPU_OP_* command.
+
+#include <array>
+#include <cstdint>
+#include <string_view>
+
+namespace npusim::cmd {
+
+enum class OpKind : uint8_t { Conv, Depthwise, Pool, Elementwise, DmaStart, DmaWait, KernelWait, Stop, Irq, PmuMask };
+enum class PoolMode : uint8_t { Max, Average, ReduceSum };
+enum class ElementwiseMode : uint8_t { Mul, Add, Sub, Min, Max, LRelu, Abs, Clz, Shr, Shl };
+enum class DataFormat : uint8_t { Nhwc, Nhcwb16 };
+enum class Upscale : uint8_t { None, Nearest, Zeros };
+enum class RoundMode : uint8_t { Tfl, Truncate, Natural };
+enum class AccFormat : uint8_t { Int32, Int40, Fp16 };
+
+std::string_view opKindName(OpKind kind);
+std::string_view poolModeName(PoolMode mode);
+std::string_view elementwiseModeName(ElementwiseMode mode);
+std::string_view dataFormatName(DataFormat format);
+
+// True for the operations that run on the MAC/elementwise datapath ("kernels").
+inline bool isKernel(OpKind kind) {
+  switch (kind) {
+  case OpKind::Conv: case OpKind::Depthwise: case OpKind::Pool: case OpKind::Elementwise: return true;
+  case OpKind::DmaStart: case OpKind::DmaWait: case OpKind::KernelWait: case OpKind::Stop:
+  case OpKind::Irq: case OpKind::PmuMask: return false;
+  }
+  return false;
+}
+
+struct Shape3 {
+  uint32_t height = 1, width = 1, depth = 1;
+  uint64_t elements() const { return uint64_t{height} * width * depth; }
+  bool operator==(const Shape3& o) const { return height == o.height && width == o.width && depth == o.depth; }
+};
+
+// Half-open byte range [begin, end) inside a memory region.
+struct ByteSpan {
+  uint64_t begin = 0, end = 0;
+  uint64_t size() const { return end - begin; }
+  bool empty() const { return end <= begin; }
+};
+
+// A feature map as the NPU addresses it: region, up to 4 tiles, strides and element type.
+struct FeatureMap {
+  uint8_t region = 0;
+  Shape3 shape;                       // extent the operation reads or writes
+  std::array<uint64_t, 4> base{};     // tile base offsets
+  uint32_t width0 = 1, height0 = 1, height1 = 1; // tile split (WIDTH0, HEIGHT0, HEIGHT1)
+  uint64_t strideX = 0, strideY = 0, strideC = 0;
+  DataFormat format = DataFormat::Nhwc;
+  uint8_t elementBits = 8;            // 8, 16 or 32
+  bool isSigned = true;
+  int32_t zeroPoint = 0;
+  uint32_t elementBytes() const { return elementBits / 8u; }
+  // Byte address (region offset) of element (y, x, c) following the tile rules.
+  uint64_t address(uint32_t y, uint32_t x, uint32_t c) const;
+  // Smallest byte range covering every element of `shape` (all tiles).
+  ByteSpan footprint() const;
+};
+
+struct Kernel {
+  uint32_t width = 1, height = 1;     // undilated kernel size
+  uint32_t strideX = 1, strideY = 1;
+  uint32_t dilationX = 1, dilationY = 1;
+  bool partKernelFirst = false;       // weight order / traversal
+  uint32_t dilatedWidth() const { return dilationX * (width - 1) + 1; }
+  uint32_t dilatedHeight() const { return dilationY * (height - 1) + 1; }
+  uint32_t elements() const { return width * height; }
+};
+
+struct Padding {
+  uint32_t top = 0, left = 0, bottom = 0, right = 0;
+};
+
+// A weight or scale stream: region, offset, length.
+struct Stream {
+  uint8_t region = 0;
+  uint64_t base = 0;
+  uint64_t length = 0;
+};
+
+struct Activation {
+  uint8_t function = 0;               // 0 none, 3 tanh, 4 sigmoid, 16..23 LUT slot
+  uint8_t clipRange = 0;
+  int32_t min = 0, max = 0;
+  bool usesLut() const { return function >= 16 && function <= 23; }
+  bool isTanhOrSigmoid() const { return function == 3 || function == 4; }
+};
+
+// SHRAM layout in KB banks (IB_END, AB_START, IFM2_IB_START) and the accumulator format.
+struct ShramLayout {
+  uint32_t ibEnd = 0, abStart = 0, ifm2IbStart = 0;
+  AccFormat accFormat = AccFormat::Int32;
+};
+
+struct Scaling {
+  uint32_t ofmScale = 0;  uint8_t ofmShift = 0;
+  uint32_t opaScale = 0;  uint8_t opaShift = 0;
+  uint32_t opbScale = 0;
+  bool perChannel = true;             // OFM_PRECISION[8] = 0: scale stream
+  RoundMode roundMode = RoundMode::Tfl;
+  uint8_t ifmScaleMode = 0;           // IFM_PRECISION[9:8]
+};
+
+struct Ifm2Broadcast {
+  bool height = false, width = false, depth = false, operandsSwapped = false, scalar = false;
+  int32_t scalarValue = 0;
+};
+
+struct DmaTransfer {
+  uint8_t srcRegion = 0, dstRegion = 0;
+  bool srcInternal = false, dstInternal = false; // internal = SHRAM
+  uint64_t src = 0, dst = 0, length = 0;
+};
+
+// One NPU operation with every field it uses; fields irrelevant to `kind` keep their
+// (stale) register values and must not be interpreted.
+struct Operation {
+  OpKind kind = OpKind::Stop;
+  uint32_t commandIndex = 0;          // index of the NPU_OP_* command in the stream
+  uint32_t byteOffset = 0;            // byte offset of that command in the stream
+  uint32_t param = 0;                 // raw param of the NPU_OP_* command
+
+  PoolMode poolMode = PoolMode::Max;
+  ElementwiseMode elementwiseMode = ElementwiseMode::Add;
+  FeatureMap ifm, ifm2, ofm;
+  Kernel kernel;
+  Padding padding;
+  Upscale upscale = Upscale::None;
+  Shape3 ofmBlock;
+  ShramLayout shram;
+  uint32_t blockDep = 0;
+  Stream weights, scales;
+  Activation activation;
+  Scaling scaling;
+  Ifm2Broadcast broadcast;
+  DmaTransfer dma;
+  uint32_t waitCount = 0;             // DMA_WAIT / KERNEL_WAIT: outstanding ops allowed
+  uint32_t irqMask = 0;               // STOP / IRQ
+
+  bool hasIfm2() const;               // binary elementwise with a tensor (not scalar) operand
+  bool isBinaryElementwise() const;   // elementwise with any second operand
+  uint64_t macs() const;              // multiply-accumulates the operation performs
+};
+
+} // namespace npusim::cmd

@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// Resolved configuration of the simulated system: accelerator, memories, AXI ports, host.
+// Every field here has a config key (see config_schema.h); defaults are Vela's
+// Ethos_U55_High_End_Embedded + Shared_Sram plus npusim's own documented parameters.
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace npusim::config {
+
+enum class MemoryKind : uint8_t { Sram, Dram, OnChipFlash, OffChipFlash };
+enum class AxiPort : uint8_t { Axi0, Axi1 };
+
+constexpr std::array<MemoryKind, 4> kMemoryKinds{MemoryKind::Sram, MemoryKind::Dram, MemoryKind::OnChipFlash,
+                                                 MemoryKind::OffChipFlash};
+
+std::string_view memoryKindName(MemoryKind kind);   // Vela spelling: Sram, Dram, OnChipFlash, OffChipFlash
+std::string_view memoryKindKey(MemoryKind kind);    // key spelling: sram, dram, on_chip_flash, off_chip_flash
+std::string_view axiPortName(AxiPort port);         // Axi0, Axi1
+
+// Timing of one memory type, in Vela's units (NPU clock cycles, bytes).
+struct MemoryParams {
+  double clockScale = 1.0;      // bandwidth as a fraction of the NPU clock (bytes/cycle = width/8 * scale)
+  uint32_t burstLength = 32;    // minimum efficient burst, bytes
+  uint32_t readLatency = 32;    // cycles
+  uint32_t writeLatency = 32;   // cycles
+};
+
+// One NPU AXI manager port (npusim-only parameters; Vela has no keys for them).
+struct AxiPortParams {
+  MemoryKind memory = MemoryKind::Sram; // what sits on the port (vela.ini axi0_port/axi1_port)
+  uint32_t dataWidthBits = 64;          // U55: 64-bit AXI
+  uint32_t maxOutstandingReads = 8;     // timing-adapter / AXI_LIMIT read limit
+  uint32_t maxOutstandingWrites = 8;
+  uint32_t maxBurstBytes = 64;          // AXI_LIMIT burst split (64/128/256)
+};
+
+// Vela memory mode: which port holds constants, the arena and the cache.
+struct MemoryModeParams {
+  AxiPort constMemArea = AxiPort::Axi1;
+  AxiPort arenaMemArea = AxiPort::Axi0;
+  AxiPort cacheMemArea = AxiPort::Axi0;
+  uint64_t arenaCacheSize = 0;          // bytes; 0 = no limit
+};
+
+// Cortex-M55 host: driver sequence and CPU-operator cost model.
+struct HostParams {
+  double clockHz = 0;                   // 0 = same as the NPU clock
+  uint64_t driverOverheadCycles = 0;    // per ethos-u invoke, before the NPU starts (CPU cycles)
+  uint64_t irqOverheadCycles = 0;       // NPU IRQ -> driver returns (CPU cycles)
+  bool mve = true;                      // Helium available for CPU operators
+  double convCyclesPerMac = 0;          // CONV_2D / FULLY_CONNECTED / etc.
+  double depthwiseCyclesPerMac = 0;
+  double elementwiseCyclesPerElement = 0;
+  uint64_t perOperatorCycles = 0;       // fixed cost per CPU operator (TFLM dispatch)
+};
+
+struct SystemParams {
+  std::string accelerator = "ethos-u55-128";  // ethos-u55-32/64/128/256
+  std::string systemConfig = "Ethos_U55_High_End_Embedded";
+  std::string memoryMode = "Shared_Sram";
+  double coreClockHz = 500e6;
+  std::array<MemoryParams, 4> memories{};     // indexed by MemoryKind
+  std::array<AxiPortParams, 2> axi{};         // indexed by AxiPort
+  MemoryModeParams mode;
+  AxiPort commandStreamPort = AxiPort::Axi1;  // driver default QCONFIG (U55): AXI1
+  HostParams host;
+  uint64_t cycleLimit = 0;                    // simulated-cycle limit, 0 = none
+
+  uint32_t macs() const;                      // from `accelerator`
+  const MemoryParams& memory(MemoryKind kind) const { return memories[static_cast<size_t>(kind)]; }
+  const AxiPortParams& port(AxiPort p) const { return axi[static_cast<size_t>(p)]; }
+  MemoryKind memoryOn(AxiPort p) const { return port(p).memory; }
+  // Bytes per NPU cycle of the memory on a port: data width / 8 * clock scale.
+  double bytesPerCycle(AxiPort p) const;
+};
+
+} // namespace npusim::config
