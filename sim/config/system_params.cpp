@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "sim/config/system_params.h"
+
+namespace npusim::config {
+
+std::string_view memoryKindName(MemoryKind kind) {
+  switch (kind) {
+  case MemoryKind::Sram: return "Sram";
+  case MemoryKind::Dram: return "Dram";
+  case MemoryKind::OnChipFlash: return "OnChipFlash";
+  case MemoryKind::OffChipFlash: return "OffChipFlash";
+  }
+  return "?";
+}
+
+std::string_view memoryKindKey(MemoryKind kind) {
+  switch (kind) {
+  case MemoryKind::Sram: return "sram";
+  case MemoryKind::Dram: return "dram";
+  case MemoryKind::OnChipFlash: return "on_chip_flash";
+  case MemoryKind::OffChipFlash: return "off_chip_flash";
+  }
+  return "?";
+}
+
+std::string_view axiPortName(AxiPort port) {
+  switch (port) {
+  case AxiPort::Axi0: return "Axi0";
+  case AxiPort::Axi1: return "Axi1";
+  }
+  return "?";
+}
+
+uint32_t SystemParams::macs() const {
+  const auto dash = accelerator.rfind('-');
+  return dash == std::string::npos ? 0 : static_cast<uint32_t>(std::stoul(accelerator.substr(dash + 1)));
+}
+
+double SystemParams::bytesPerCycle(AxiPort p) const {
+  return port(p).dataWidthBits / 8.0 * memory(memoryOn(p)).clockScale;
+}
+
+} // namespace npusim::config
