@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Resolved configuration of the simulated system: accelerator, memories, AXI ports, host.
-// Every field here has a config key (see config_schema.h); defaults are Vela's
-// Ethos_U55_High_End_Embedded + Shared_Sram plus npusim's own documented parameters.
+// Every field here has a config key (see config_schema.h); the member initializers equal the
+// schema defaults (a unit test keeps them in step): Vela's Ethos_U55_High_End_Embedded +
+// Shared_Sram plus npusim's own documented parameters.
 
 #include <array>
 #include <cstdint>
@@ -49,22 +50,25 @@ struct MemoryModeParams {
 // Cortex-M55 host: driver sequence and CPU-operator cost model.
 struct HostParams {
   double clockHz = 0;                   // 0 = same as the NPU clock
-  uint64_t driverOverheadCycles = 0;    // per ethos-u invoke, before the NPU starts (CPU cycles)
-  uint64_t irqOverheadCycles = 0;       // NPU IRQ -> driver returns (CPU cycles)
+  uint64_t driverOverheadCycles = 2000; // per ethos-u invoke, before the NPU starts (CPU cycles)
+  uint64_t irqOverheadCycles = 500;     // NPU IRQ -> driver returns (CPU cycles)
   bool mve = true;                      // Helium available for CPU operators
-  double convCyclesPerMac = 0;          // CONV_2D / FULLY_CONNECTED / etc.
-  double depthwiseCyclesPerMac = 0;
-  double elementwiseCyclesPerElement = 0;
-  uint64_t perOperatorCycles = 0;       // fixed cost per CPU operator (TFLM dispatch)
+  double convCyclesPerMac = 0.75;       // CONV_2D / FULLY_CONNECTED / etc. (current: MVE or not)
+  double depthwiseCyclesPerMac = 3.5;
+  double elementwiseCyclesPerElement = 1.5;
+  uint64_t perOperatorCycles = 500;     // fixed cost per CPU operator (TFLM dispatch)
 };
 
 struct SystemParams {
-  std::string accelerator = "ethos-u55-128";  // ethos-u55-32/64/128/256
+  std::string accelerator;                    // ethos-u55-32/64/128/256; empty = as compiled
   std::string systemConfig = "Ethos_U55_High_End_Embedded";
   std::string memoryMode = "Shared_Sram";
   double coreClockHz = 500e6;
-  std::array<MemoryParams, 4> memories{};     // indexed by MemoryKind
-  std::array<AxiPortParams, 2> axi{};         // indexed by AxiPort
+  std::array<MemoryParams, 4> memories{       // indexed by MemoryKind
+      MemoryParams{1.0, 32, 32, 32}, MemoryParams{0.75, 128, 500, 250}, MemoryParams{1.0, 32, 32, 32},
+      MemoryParams{0.125, 128, 64, 64}};
+  std::array<AxiPortParams, 2> axi{           // indexed by AxiPort
+      AxiPortParams{MemoryKind::Sram, 64, 8, 8, 64}, AxiPortParams{MemoryKind::OffChipFlash, 64, 2, 16, 64}};
   MemoryModeParams mode;
   AxiPort commandStreamPort = AxiPort::Axi1;  // driver default QCONFIG (U55): AXI1
   HostParams host;

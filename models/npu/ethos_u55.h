@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// The Ethos-U55 as one SystemC module: APB register target, AXI0/AXI1 initiator sockets, a
+// command processor thread that fetches and parses the stream and dispatches operations to
+// the kernel and DMA units, and the PMU.
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
+
+#include "models/npu/npu_units.h"
+#include "sim/cmdstream/decoder.h"
+#include "sim/config/system_params.h"
+
+namespace npusim::npu {
+
+// A decoded command stream the NPU runs when started with QBASE = `qbase`.
+struct NpuProgram {
+  uint64_t qbase = 0;
+  uint32_t streamBytes = 0;
+  const std::vector<cmd::Command>* commands = nullptr;
+  const std::vector<cmd::Operation>* operations = nullptr;
+};
+
+// What happened to one NPU operation.
+struct OperationRecord {
+  uint32_t invocation = 0;      // which start of the NPU (one per ethos-u operator run)
+  uint32_t index = 0;           // index in the program's operations
+  cmd::OpKind kind = cmd::OpKind::Stop;
+  uint32_t commandOffset = 0;
+  double issue = 0, start = 0, end = 0;
+  double macCycles = 0, outputCycles = 0;
+  uint64_t blocks = 0, macs = 0;
+  double stallIfm = 0, stallWeights = 0, stallOutput = 0, stallBlockdep = 0;
+  double ccWait = 0;            // command processor stalled before dispatching it
+  PortBytes bytes;
+};
+
+struct NpuStats {
+  std::vector<OperationRecord> operations;
+  std::vector<double> activeCycles; // per invocation: start -> end of stream
+  double commandFetchBytes = 0;
+  uint64_t commandsParsed = 0;
+  double ccStallKernelWait = 0, ccStallDmaWait = 0, ccStallQueueFull = 0, ccStallFetch = 0;
+};
+
+// NPU register offsets the host programs (1.1.0 layout).
+namespace reg {
+constexpr uint64_t kCmd = 0x008, kQbase = 0x010, kQsize = 0x020, kBasep = 0x080;
+} // namespace reg
+
+class EthosU55 : public sc_core::sc_module {
+public:
+  tlm_utils::simple_initiator_socket<EthosU55> axi0;
+  tlm_utils::simple_initiator_socket<EthosU55> axi1;
+  tlm_utils::simple_target_socket<EthosU55> apb;
+  sc_core::sc_event irq;        // end of stream (NPU_OP_STOP)
+
+  EthosU55(sc_core::sc_module_name name, const config::SystemParams& params, uint32_t macs);
+
+  void addProgram(const NpuProgram& program) { programs_.push_back(program); }
+  const NpuStats& stats() const { return stats_; }
+
+private:
+  class Transport;
+  SC_HAS_PROCESS(EthosU55);
+  void registerWrite(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
+  void commandProcessor();
+  double now() const { return sc_core::sc_time_stamp() / period_; }
+  void syncTo(double t);
+  double fetchCommands(uint64_t qbase, uint32_t streamBytes, uint32_t upTo, double t);
+
+  const config::SystemParams& params_;
+  const U55Arch& arch_;
+  sc_core::sc_time period_;
+  std::array<uint64_t, 8> basep_{};
+  uint64_t qbase_ = 0;
+  uint32_t qsize_ = 0;
+  sc_core::sc_event start_;
+  std::vector<NpuProgram> programs_;
+  NpuStats stats_;
+  uint32_t invocation_ = 0;
+  // Command fetch state of the current stream.
+  uint32_t fetchRequested_ = 0;
+  std::vector<double> chunkDone_;
+};
+
+} // namespace npusim::npu

@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "models/npu/npu_units.h"
+
+#include <algorithm>
+
+#include "models/npu/block_plan.h"
+
+namespace npusim::npu {
+namespace {
+
+void account(PortBytes& bytes, uint8_t port, mem::Direction dir, uint64_t n) {
+  (dir == mem::Direction::Read ? bytes.read : bytes.write)[port] += n;
+}
+
+} // namespace
+
+double KernelUnit::dependencyReady(uint32_t blockDep, uint64_t block) const {
+  // Block j of this op needs the previous op's block (n - 1 - blockDep + j) complete.
+  if (prevTail_.empty() || blockDep == 0 || block >= blockDep) {
+    return prevEnd_;
+  }
+  const uint64_t fromEnd = blockDep - block; // 1 = last block may still run, etc.
+  if (fromEnd >= prevTail_.size()) {
+    return 0;
+  }
+  return prevTail_[prevTail_.size() - 1 - fromEnd];
+}
+
+KernelTiming KernelUnit::execute(const cmd::Operation& op, double issue) {
+  const BlockPlan plan(arch_, op);
+  KernelTiming t;
+  t.blocks = plan.blockCount();
+  t.start = issue;
+  double end = issue;
+  std::vector<double> tail;
+  auto read = [&](uint8_t region, uint64_t offset, const mem::TransferShape& s, double start) {
+    if (s.bytes() == 0) {
+      return start;
+    }
+    uint8_t port = 0;
+    const double done = transport_.transfer(region, offset, mem::Direction::Read, s, start, &port);
+    account(t.bytes, port, mem::Direction::Read, s.bytes());
+    return done;
+  };
+  uint64_t weightOffset = 0, scaleOffset = 0;
+  for (uint64_t j = 0; j < t.blocks; ++j) {
+    const BlockWork b = plan.block(j);
+    const size_t buf = j % 2;
+    // 1. Inputs: the IFM buffer and decoded-weight buffer this block uses must be free, and the
+    //    data it reads must have been written by the previous op (BLOCKDEP).
+    const double dep = dependencyReady(op.blockDep, j);
+    const double fetch = std::max({issue, ifmBufferFree_[buf], dep});
+    if (j == 0) {
+      t.start = fetch;
+      t.stallBlockdep = std::max(0.0, dep - std::max(issue, ifmBufferFree_[buf]));
+    }
+    double ifmDone = read(op.ifm.region, op.ifm.base[0], b.ifm, fetch);
+    ifmDone = std::max(ifmDone, read(op.ifm2.region, op.ifm2.base[0], b.ifm2, fetch));
+    const double wFetch = std::max({issue, weightBufferFree_[buf], dep});
+    double wDone = wFetch;
+    if (b.scaleBytes > 0) {
+      wDone = read(op.scales.region, op.scales.base + scaleOffset, {1, b.scaleBytes}, wFetch);
+      scaleOffset = (scaleOffset + b.scaleBytes) % std::max<uint64_t>(op.scales.length, 1);
+    }
+    if (b.weightBytes > 0) {
+      wDone = std::max(wDone, read(op.weights.region, op.weights.base + weightOffset, {1, b.weightBytes}, wFetch));
+      weightOffset = (weightOffset + b.weightBytes) % std::max<uint64_t>(op.weights.length, 1);
+    }
+    // 2. MAC array: in order, needs inputs, weights and a free accumulator buffer.
+    const double ready = std::max(macFree_, accBufferFree_[buf]);
+    const double macStart = std::max({ready, ifmDone, wDone});
+    t.stallIfm += std::max(0.0, ifmDone - std::max(ready, wDone));
+    t.stallWeights += std::max(0.0, wDone - std::max(ready, ifmDone));
+    t.stallOutput += std::max(0.0, accBufferFree_[buf] - std::max(macFree_, std::max(ifmDone, wDone)));
+    const double macDone = macStart + b.macCycles;
+    macFree_ = macDone;
+    ifmBufferFree_[buf] = macDone;
+    weightBufferFree_[buf] = macDone;
+    t.macCycles += b.macCycles;
+    // 3. Output unit (scale, bias, activation), then the OFM write.
+    const double aoStart = std::max(macDone, aoFree_);
+    const double aoDone = aoStart + b.outputCycles;
+    aoFree_ = aoDone;
+    accBufferFree_[buf] = aoDone;
+    t.outputCycles += b.outputCycles;
+    uint8_t port = 0;
+    const double written = transport_.transfer(op.ofm.region, op.ofm.base[0], mem::Direction::Write, b.ofm, aoDone, &port);
+    account(t.bytes, port, mem::Direction::Write, b.ofm.bytes());
+    end = std::max(end, written);
+    tail.push_back(end);
+    if (tail.size() > 4) {
+      tail.erase(tail.begin());
+    }
+  }
+  prevTail_ = std::move(tail);
+  prevEnd_ = end;
+  t.end = end;
+  return t;
+}
+
+DmaTiming DmaUnit::execute(const cmd::DmaTransfer& dma, double issue) {
+  DmaTiming t;
+  t.start = std::max(issue, busyUntil_);
+  double end = t.start;
+  std::array<double, 2> bufferFree{t.start, t.start};
+  for (uint64_t offset = 0, i = 0; offset < dma.length; offset += chunk_, ++i) {
+    const uint64_t bytes = std::min<uint64_t>(chunk_, dma.length - offset);
+    const mem::TransferShape shape{1, bytes};
+    uint8_t port = 0;
+    const double readDone =
+        transport_.transfer(dma.srcRegion, dma.src + offset, mem::Direction::Read, shape, bufferFree[i % 2], &port);
+    account(t.bytes, port, mem::Direction::Read, bytes);
+    double done = readDone;
+    if (!dma.dstInternal) {
+      done = transport_.transfer(dma.dstRegion, dma.dst + offset, mem::Direction::Write, shape, readDone, &port);
+      account(t.bytes, port, mem::Direction::Write, bytes);
+    }
+    bufferFree[i % 2] = done;
+    end = std::max(end, done);
+  }
+  busyUntil_ = end;
+  t.end = end;
+  return t;
+}
+
+} // namespace npusim::npu

@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// The Ethos-U55's execution units as plain C++ cost models: the kernel pipeline (IFM fetch,
+// weight fetch, MAC array, output unit, OFM write per OFM block) and the DMA engine. They
+// book their AXI traffic through an NpuTransport; times are NPU cycles.
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "models/mem/memory_timing.h"
+#include "models/npu/u55_arch.h"
+#include "sim/cmdstream/operation.h"
+
+namespace npusim::npu {
+
+// How a unit reaches memory: region + offset, as the command stream addresses it.
+class NpuTransport {
+public:
+  virtual ~NpuTransport() = default;
+  // Books a transfer starting no earlier than `start`; returns its completion time and the AXI
+  // port (0 or 1) it used.
+  virtual double transfer(uint8_t region, uint64_t offset, mem::Direction dir, const mem::TransferShape& shape,
+                          double start, uint8_t* port) = 0;
+};
+
+// Bytes moved per AXI port by one operation.
+struct PortBytes {
+  std::array<uint64_t, 2> read{}, write{};
+};
+
+// Timing of one kernel operation.
+struct KernelTiming {
+  double start = 0, end = 0;
+  double macCycles = 0, outputCycles = 0;
+  uint64_t blocks = 0;
+  double stallIfm = 0;        // MAC array waiting for IFM data
+  double stallWeights = 0;    // MAC array waiting for weights
+  double stallOutput = 0;     // MAC array waiting for a free accumulator buffer (output unit busy)
+  double stallBlockdep = 0;   // first block waiting for the previous operation's OFM (BLOCKDEP)
+  PortBytes bytes;
+};
+
+class KernelUnit {
+public:
+  KernelUnit(const U55Arch& arch, NpuTransport& transport) : arch_(arch), transport_(transport) {}
+
+  // Runs `op` (a CONV/DEPTHWISE/POOL/ELEMENTWISE) dispatched at `issue`; operations execute in
+  // order and overlap with the previous one as its BLOCKDEP allows.
+  KernelTiming execute(const cmd::Operation& op, double issue);
+
+private:
+  double dependencyReady(uint32_t blockDep, uint64_t block) const;
+  const U55Arch& arch_;
+  NpuTransport& transport_;
+  double macFree_ = 0, aoFree_ = 0;
+  std::array<double, 2> ifmBufferFree_{}, weightBufferFree_{}, accBufferFree_{};
+  std::vector<double> prevTail_;   // OFM-complete times of the previous op's last blocks
+  double prevEnd_ = 0;
+};
+
+struct DmaTiming {
+  double start = 0, end = 0;
+  PortBytes bytes;
+};
+
+// The DMA engine: one transfer at a time, read and write pipelined in chunks through two
+// buffers. SHRAM destinations (LUT loads) take no AXI write.
+class DmaUnit {
+public:
+  explicit DmaUnit(NpuTransport& transport, uint32_t chunkBytes = 256) : transport_(transport), chunk_(chunkBytes) {}
+  DmaTiming execute(const cmd::DmaTransfer& dma, double issue);
+
+private:
+  NpuTransport& transport_;
+  uint32_t chunk_;
+  double busyUntil_ = 0;
+};
+
+} // namespace npusim::npu

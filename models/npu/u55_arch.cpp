@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "models/npu/u55_arch.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace npusim::npu {
+
+const U55Arch& u55Arch(uint32_t macs) {
+  static const U55Arch k32{32, {1, 1, 4}, 16, 16, {2.0, 3.0, 3.0, 3.0, 4.0, 6.0, 1.0, 2.0}, {1.0, 1.0, 0.0}, 8};
+  static const U55Arch k64{64, {1, 1, 8}, 16, 32, {1.0, 1.5, 1.5, 1.5, 2.0, 3.0, 0.5, 1.0}, {1.0, 1.0, 0.0}, 8};
+  static const U55Arch k128{128, {1, 2, 8}, 24, 32, {0.75, 1.25, 0.75, 0.75, 1.0, 1.5, 0.25, 0.5}, {1.0, 0.5, 0.0}, 8};
+  static const U55Arch k256{256, {2, 2, 8}, 48, 32, {0.625, 1.125, 0.5, 0.375, 0.5, 0.75, 0.125, 0.25}, {1.0, 0.25, 0.0}, 8};
+  switch (macs) {
+  case 32: return k32;
+  case 64: return k64;
+  case 128: return k128;
+  case 256: return k256;
+  }
+  throw std::invalid_argument("Ethos-U55 has 32, 64, 128 or 256 MACs, not " + std::to_string(macs));
+}
+
+bool usesAcc40(const cmd::Operation& op) {
+  return op.ifm.elementBits == 16 && op.kind != cmd::OpKind::Pool && op.shram.accFormat == cmd::AccFormat::Int40;
+}
+
+namespace {
+
+bool isMul(const cmd::Operation& op) {
+  return op.kind == cmd::OpKind::Elementwise && op.elementwiseMode == cmd::ElementwiseMode::Mul;
+}
+
+bool isAddSub(const cmd::Operation& op) {
+  return op.kind == cmd::OpKind::Elementwise &&
+         (op.elementwiseMode == cmd::ElementwiseMode::Add || op.elementwiseMode == cmd::ElementwiseMode::Sub);
+}
+
+// A clamp narrower than the OFM type range is a fused ReLU-family activation.
+bool hasClampActivation(const cmd::Operation& op) {
+  const int bits = op.ofm.elementBits;
+  const int64_t lo = op.ofm.isSigned ? -(int64_t{1} << (bits - 1)) : 0;
+  const int64_t hi = op.ofm.isSigned ? (int64_t{1} << (bits - 1)) - 1 : (int64_t{1} << bits) - 1;
+  const int64_t clampLo = std::max<int64_t>(lo, -32768), clampHi = std::min<int64_t>(hi, 32767);
+  return op.activation.min > clampLo || op.activation.max < clampHi;
+}
+
+} // namespace
+
+double outputCyclesPerElement(const U55Arch& arch, const cmd::Operation& op) {
+  size_t index = 7;
+  if (op.kind == cmd::OpKind::Elementwise && op.ifm.elementBits == 32) {
+    index = op.hasIfm2() ? 0 : 1;
+  } else if (isMul(op) && op.ofm.elementBits == 32) {
+    index = 2;
+  } else if (isMul(op) || (op.kind != cmd::OpKind::Elementwise && usesAcc40(op))) {
+    index = 3;
+  } else if (isAddSub(op)) {
+    index = 5;
+  } else if (op.kind == cmd::OpKind::Pool && op.poolMode == cmd::PoolMode::Max) {
+    index = 6;
+  }
+  size_t act = 2;
+  if (op.activation.usesLut() || op.activation.isTanhOrSigmoid()) {
+    act = 0;
+  } else if (hasClampActivation(op)) {
+    act = 1;
+  }
+  return std::max(arch.outputCycles[index], arch.activationCycles[act]);
+}
+
+uint32_t ifmBlockDepth(const cmd::Operation& op) {
+  const uint32_t c = op.ifm.shape.depth;
+  auto roundUp = [](uint32_t v, uint32_t m) { return (v + m - 1) / m * m; };
+  if (op.ifm.elementBits == 16) {
+    return roundUp(std::min(c, 16u), 4);
+  }
+  if (op.ifm.elementBits == 32) {
+    return roundUp(std::min(c, 8u), 8);
+  }
+  const bool partKernel = op.kind == cmd::OpKind::Conv && op.kernel.partKernelFirst;
+  return roundUp(std::min(c, partKernel ? 16u : 32u), 8);
+}
+
+double macCyclesPerBlock(const U55Arch& arch, const cmd::Operation& op, const cmd::Shape3& block) {
+  // 1. Micro-block counts of this block (1-D special case on U55-256: ublock W4 x H1).
+  cmd::Shape3 ub = arch.ofmUblock;
+  const bool convLike = op.kind == cmd::OpKind::Conv || op.kind == cmd::OpKind::Depthwise;
+  if (ub.height == 2 && convLike && op.ofm.shape.height == 1 && op.ofm.shape.width % 2 == 0 && op.kernel.height == 1) {
+    ub = {1, 4, 8};
+  }
+  const uint32_t nx = (block.width + ub.width - 1) / ub.width;
+  const uint32_t ny = (block.height + ub.height - 1) / ub.height;
+  const uint32_t nz = (block.depth + ub.depth - 1) / ub.depth;
+  const uint32_t nxy = nx * ny;
+  const bool acc40 = usesAcc40(op);
+  const bool wide = op.ifm.elementBits == 16;
+  const bool pool = op.kind == cmd::OpKind::Pool && op.poolMode != cmd::PoolMode::ReduceSum;
+  const bool depthwise = op.kind == cmd::OpKind::Depthwise;
+  const bool partKernel = op.kind == cmd::OpKind::Conv && op.kernel.partKernelFirst;
+  const uint32_t ibDepth = (depthwise || pool) ? block.depth : ifmBlockDepth(op);
+  const uint32_t ibSlices = (ibDepth + 7) / 8;
+
+  // 2. Pipeline delay per kernel step.
+  double delay = 0;
+  if (arch.macs == 32) {
+    delay = acc40 ? 7 : 3;
+  } else {
+    delay = (acc40 && arch.macs <= 128) ? 3 : 2;
+  }
+
+  // 3. Sub-kernels of at most 8x8 taps (FC-like 1x1 is one sub-kernel).
+  double cycles = 0;
+  for (uint32_t ky = 0; ky < op.kernel.height; ky += 8) {
+    for (uint32_t kx = 0; kx < op.kernel.width; kx += 8) {
+      const uint32_t e = std::min(8u, op.kernel.height - ky) * std::min(8u, op.kernel.width - kx);
+      double c = 0;
+      uint32_t steps = 1;
+      if (pool) {
+        c = std::max(4u, e) * double(nxy) * nz * ((wide && arch.macs != 32) ? 2 : 1);
+      } else if (depthwise) {
+        steps = (e + 3) / 4;
+        c = std::max<double>(arch.weightStepCycles, 4.0 * nxy * (wide ? 2 : 1)) * steps * nz;
+      } else if (partKernel) {
+        steps = wide ? (e + 1) / 2 : (e + 3) / 4;
+        c = std::max<double>(arch.weightStepCycles, 4.0 * nxy) * steps * ibSlices * nz;
+      } else {
+        steps = e;
+        c = std::max<double>(arch.weightStepCycles, 4.0 * nxy) * steps * nz;
+      }
+      double d = 0;
+      if (nx == 1 && ny == 1) {
+        if (nz == 1) {
+          d = delay * steps;
+        } else if (steps > 1) {
+          d = delay * (steps - 1) * nz;
+        }
+      }
+      if (arch.macs == 32 && (nx == 1 || ny == 1) && nz > 1 && acc40) {
+        d += delay * nz;
+      }
+      if (partKernel) {
+        d *= ibSlices;
+      }
+      cycles += c + d;
+    }
+  }
+  // 4. Convolutions repeat per IFM depth block.
+  if (op.kind == cmd::OpKind::Conv || (op.kind == cmd::OpKind::Pool && op.poolMode == cmd::PoolMode::ReduceSum)) {
+    cycles *= std::ceil(double(op.ifm.shape.depth) / ibDepth);
+  }
+  return cycles;
+}
+
+} // namespace npusim::npu

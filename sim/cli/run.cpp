@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: Apache-2.0
+#include <chrono>
+#include <fstream>
+#include <iostream>
+
+#include "harness/report/run_report.h"
+#include "sim/cli/commands.h"
+#include "sim/cli/workload.h"
+#include "sim/common/error.h"
+#include "sim/config/config.h"
+#include "sim/platform/platform.h"
+
+namespace npusim::cli {
+namespace {
+
+std::ofstream openOutput(const std::string& path) {
+  std::ofstream out(path);
+  if (!out) {
+    InputError::Location loc;
+    loc.file = path;
+    throw InputError(loc, "cannot open output file for writing");
+  }
+  return out;
+}
+
+} // namespace
+
+void addRun(CLI::App& app, Registry& registry) {
+  auto* sub = app.add_subcommand("run", "Simulate a Vela-compiled network on the Cortex-M55 + Ethos-U55 system");
+  struct Options {
+    std::string model, json, csv;
+    config::ConfigRequest config;
+  };
+  auto opts = std::make_shared<Options>();
+  sub->add_option("model", opts->model, "Vela-compiled .tflite (default: the built-in demo network)");
+  sub->add_option("--json", opts->json, "write the full result as JSON");
+  sub->add_option("--csv", opts->csv, "write one row per NPU operation as CSV");
+  sub->add_option("--system-config", opts->config.systemConfig, "system config (vela.ini name)");
+  sub->add_option("--memory-mode", opts->config.memoryMode, "memory mode (vela.ini name)");
+  sub->callback([opts, &registry] {
+    registry.select([opts] {
+      const auto wallStart = std::chrono::steady_clock::now();
+      const io::CompiledNetwork net = loadWorkload(opts->model);
+      const auto decoded = io::decodeAll(net);
+      const config::SystemParams params = platform::bindAccelerator(config::resolveConfig(opts->config), net);
+      const platform::RunResult result = platform::simulate(net, decoded, params);
+      if (!opts->json.empty()) {
+        openOutput(opts->json) << report::runJson(result).dump(2) << '\n';
+      }
+      if (!opts->csv.empty()) {
+        auto out = openOutput(opts->csv);
+        report::writeRunCsv(out, result);
+      }
+      report::writeRunSummary(std::cout, result);
+      const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
+      std::cerr << "npusim: " << static_cast<long long>(result.totalCycles) << " simulated cycles in " << wall
+                << " s wall (" << result.totalCycles / wall / 1e6 << " M simulated cycles/s)\n";
+      return 0;
+    });
+  });
+}
+
+} // namespace npusim::cli

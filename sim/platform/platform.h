@@ -1,0 +1,20 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// Builds the SoC (Cortex-M55, Ethos-U55, memory system) for a network and configuration,
+// runs it and collects the RunResult. SystemC allows one elaboration per process: call
+// simulate() once per process.
+
+#include "sim/config/system_params.h"
+#include "sim/io/decoded_network.h"
+#include "sim/platform/run_result.h"
+
+namespace npusim::platform {
+
+// Resolves the accelerator: empty -> as compiled; a mismatch with the stream's COP1 MAC
+// configuration is an InputError.
+config::SystemParams bindAccelerator(config::SystemParams params, const io::CompiledNetwork& net);
+
+RunResult simulate(const io::CompiledNetwork& net, const std::vector<io::DecodedNpuOp>& decoded,
+                   const config::SystemParams& params);
+
+} // namespace npusim::platform

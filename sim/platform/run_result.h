@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// Everything one simulation measured.
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "models/npu/ethos_u55.h"
+#include "sim/config/system_params.h"
+
+namespace npusim::platform {
+
+struct NetworkOpRecord {
+  size_t index = 0;
+  std::string name;
+  bool npu = false;
+  double start = 0, end = 0;        // NPU clock cycles
+  double npuActive = 0;             // ethos-u: NPU start -> end of stream
+  double npuIdle = 0;               // ethos-u: PMU window minus NPU active
+};
+
+// Traffic and stalls of one initiator link.
+struct PortReport {
+  std::string name;                 // axi0, axi1, cpu
+  std::string memory;               // memory on that port
+  uint64_t readBytes = 0, writeBytes = 0, readBeats = 0, writeBeats = 0, readBursts = 0, writeBursts = 0;
+  double readLimitStall = 0, writeLimitStall = 0, contention = 0;
+  double bytesPerCycle = 0;         // peak
+};
+
+// One NPU Operation with the network operator it belongs to and what bound it.
+struct OperationReport {
+  size_t networkOp = 0;
+  npu::OperationRecord record;
+  std::string bound;                // compute, output, sram, flash, dram, latency, contention, dependency
+};
+
+struct RunResult {
+  std::string model;
+  config::SystemParams params;
+  double totalCycles = 0;           // whole run, NPU clock
+  double npuActive = 0, npuIdle = 0;
+  uint64_t macs = 0;
+  std::vector<NetworkOpRecord> networkOps;
+  std::vector<OperationReport> operations;
+  std::vector<PortReport> ports;
+  std::map<std::string, uint64_t> pmu;  // driver event names
+  npu::NpuStats npuStats;
+};
+
+} // namespace npusim::platform
