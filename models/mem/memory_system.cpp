@@ -61,6 +61,7 @@ void MemorySystem::transport(int link, tlm::tlm_generic_payload& trans, sc_core:
   const Direction dir = trans.is_write() ? Direction::Write : Direction::Read;
   const double start = (sc_core::sc_time_stamp() + delay) / period_;
   memory.retire(sc_core::sc_time_stamp() / period_);
+  links_[static_cast<size_t>(link)]->retire(sc_core::sc_time_stamp() / period_);
   const double done = links_[static_cast<size_t>(link)]->transfer(memory, dir, start, shape);
   delay += period_ * (done - start);
   trans.set_response_status(tlm::TLM_OK_RESPONSE);

@@ -53,21 +53,25 @@ AxiPortTiming::AxiPortTiming(uint32_t bytesPerBeat, uint32_t maxBurstBytes, uint
 double AxiPortTiming::issueBurst(MemoryTiming& memory, Direction dir, double ready, uint64_t bytes, double* issued) {
   const size_t d = static_cast<size_t>(dir);
   auto& inflight = inflight_[d];
-  // 1. Retire bursts that completed before this one is ready to issue.
-  while (!inflight.empty() && inflight.front() <= ready) {
-    inflight.pop_front();
+  // 1. Bursts of this direction in flight at `ready` (booked earlier, possibly by another unit).
+  std::vector<double> busy;
+  for (const Burst& b : inflight) {
+    if (b.issue <= ready && b.done > ready) {
+      busy.push_back(b.done);
+    }
   }
-  // 2. Wait for an outstanding slot.
+  // 2. With the limit reached, issue when enough of them have completed.
   double issue = ready;
-  if (inflight.size() >= limit_[d]) {
-    issue = inflight.front();
-    inflight.pop_front();
+  if (busy.size() >= limit_[d]) {
+    const size_t k = busy.size() - limit_[d];
+    std::nth_element(busy.begin(), busy.begin() + static_cast<std::ptrdiff_t>(k), busy.end());
+    issue = busy[k];
     (dir == Direction::Read ? counters_.readLimitStall : counters_.writeLimitStall) += issue - ready;
   }
   *issued = issue;
   // 3. Address phase -> latency -> data beats on the memory's data path.
   const double done = memory.occupy(issue + memory.latency(dir), bytes, &counters_.contention);
-  inflight.insert(std::upper_bound(inflight.begin(), inflight.end(), done), done);
+  inflight.push_back({issue, done});
   const uint64_t beats = (bytes + bytesPerBeat_ - 1) / bytesPerBeat_;
   if (dir == Direction::Read) {
     counters_.readBytes += bytes;
@@ -79,6 +83,13 @@ double AxiPortTiming::issueBurst(MemoryTiming& memory, Direction dir, double rea
     ++counters_.writeBursts;
   }
   return done;
+}
+
+void AxiPortTiming::retire(double horizon) {
+  for (auto& inflight : inflight_) {
+    inflight.erase(std::remove_if(inflight.begin(), inflight.end(), [horizon](const Burst& b) { return b.done < horizon; }),
+                   inflight.end());
+  }
 }
 
 double AxiPortTiming::transfer(MemoryTiming& memory, Direction dir, double start, const TransferShape& shape) {

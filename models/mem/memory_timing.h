@@ -4,7 +4,6 @@
 // outstanding-transaction window. Times are in NPU clock cycles (double).
 
 #include <cstdint>
-#include <deque>
 #include <map>
 #include <vector>
 
@@ -63,13 +62,18 @@ public:
   double transfer(MemoryTiming& memory, Direction dir, double start, const TransferShape& shape);
 
   const PortCounters& counters() const { return counters_; }
+  // Forgets bursts that completed before `horizon`.
+  void retire(double horizon);
 
 private:
   double issueBurst(MemoryTiming& memory, Direction dir, double ready, uint64_t bytes, double* issued);
   uint32_t bytesPerBeat_;
   uint32_t maxBurstBytes_;
   uint32_t limit_[2];
-  std::deque<double> inflight_[2]; // completion times of outstanding bursts, oldest first
+  struct Burst {
+    double issue, done;
+  };
+  std::vector<Burst> inflight_[2]; // booked bursts not yet retired
   PortCounters counters_;
 };
 

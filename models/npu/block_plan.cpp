@@ -81,10 +81,11 @@ BlockWork BlockPlan::block(uint64_t index) const {
     w.ifm = featureMapRead(op_.ifm, ifmRows_, ifmCols_, channels);
     w.ifm.runs *= subKernels_;
     if (op_.kind != cmd::OpKind::Pool) {
-      // Depthwise: the block's channels' weights; conv: the depth block's slice of the stream.
-      w.weightBytes = op_.weights.length * block_.depth / ofm.depth;
+      // The stream is a concatenation of per-depth-block chunks: each spatial block reads the
+      // chunk of its depth block (edge depth blocks have proportionally smaller chunks).
+      w.weightBytes = op_.weights.length * w.extent.depth / ofm.depth;
       if (x == 0 && y == 0 && op_.scaling.perChannel) {
-        w.scaleBytes = op_.scales.length * block_.depth / ofm.depth;
+        w.scaleBytes = op_.scales.length * w.extent.depth / ofm.depth;
       }
     }
     return w;

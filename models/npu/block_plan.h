@@ -26,8 +26,8 @@ struct BlockWork {
 // Traffic rules (what is re-read per block) follow the block fetch behaviour that both Vela's
 // model and Arm's FVP beat counts show: the IFM window of the configured block (with halo,
 // clipped to the IFM) is fetched for every OFM block and sub-kernel, over the full IFM depth for
-// convolutions; the op's weight stream slice for a depth block is re-read at every spatial
-// block; scales are read once per depth block.
+// convolutions; the weight-stream chunk of a depth block is re-read at every spatial block;
+// scales are read once per depth block.
 class BlockPlan {
 public:
   BlockPlan(const U55Arch& arch, const cmd::Operation& op);

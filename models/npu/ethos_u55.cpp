@@ -15,17 +15,6 @@ constexpr double kParseCyclesPerCommand = 1.0;
 constexpr size_t kKernelQueue = 2;         // kernels outstanding (running + latched)
 constexpr size_t kDmaQueue = 1;            // DMAs outstanding on U55
 
-// Time at which at most `allowed` of `ends` are still in the future, no earlier than `t`.
-double whenAtMost(std::vector<double>& ends, size_t allowed, double t) {
-  ends.erase(std::remove_if(ends.begin(), ends.end(), [t](double e) { return e <= t; }), ends.end());
-  if (ends.size() <= allowed) {
-    return t;
-  }
-  std::vector<double> sorted = ends;
-  std::sort(sorted.begin(), sorted.end(), std::greater<>());
-  return sorted[allowed];
-}
-
 } // namespace
 
 // Books unit traffic on the AXI sockets: region -> port (REGIONCFG) and address (BASEP).
@@ -65,11 +54,23 @@ private:
   EthosU55& npu_;
 };
 
+// Advances the calling SystemC thread to a unit's next step.
+class EthosU55::Clock : public UnitClock {
+public:
+  explicit Clock(EthosU55& npu) : npu_(npu) {}
+  void sync(double t) override { npu_.syncTo(t); }
+
+private:
+  EthosU55& npu_;
+};
+
 EthosU55::EthosU55(sc_core::sc_module_name name, const config::SystemParams& params, uint32_t macs)
     : sc_module(name), axi0("axi0"), axi1("axi1"), apb("apb"), params_(params), arch_(u55Arch(macs)),
       period_(sc_core::sc_time(1.0 / params.coreClockHz, sc_core::SC_SEC)) {
   apb.register_b_transport(this, &EthosU55::registerWrite);
   SC_THREAD(commandProcessor);
+  SC_THREAD(kernelThread);
+  SC_THREAD(dmaThread);
 }
 
 void EthosU55::registerWrite(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
@@ -88,6 +89,72 @@ void EthosU55::registerWrite(tlm::tlm_generic_payload& trans, sc_core::sc_time& 
     basep_[(a - reg::kBasep) / 8] = value;
   } else if (a == reg::kCmd && (value & 1) != 0) {
     start_.notify(delay);
+  }
+}
+
+void EthosU55::waitOutstanding(UnitQueue& unit, size_t allowed) {
+  for (;;) {
+    const double t = now();
+    unit.ends.erase(std::remove_if(unit.ends.begin(), unit.ends.end(), [t](double e) { return e <= t; }),
+                    unit.ends.end());
+    const size_t pending = unit.pending.size();
+    if (pending + unit.ends.size() <= allowed) {
+      return;
+    }
+    if (pending > 0) {
+      wait(unit.progress);
+      continue;
+    }
+    std::vector<double> ends = unit.ends;
+    std::sort(ends.begin(), ends.end(), std::greater<>());
+    syncTo(ends[allowed]);
+  }
+}
+
+void EthosU55::kernelThread() {
+  Transport transport(*this);
+  Clock clock(*this);
+  KernelUnit kernel(arch_, transport, clock);
+  for (;;) {
+    while (kernels_.pending.empty()) {
+      wait(kernels_.queued);
+    }
+    const auto [op, recordIndex] = kernels_.pending.front();
+    OperationRecord& rec = stats_.operations[recordIndex];
+    const KernelTiming k = kernel.execute(*op, rec.issue);
+    rec.start = k.start;
+    rec.end = k.end;
+    rec.macCycles = k.macCycles;
+    rec.outputCycles = k.outputCycles;
+    rec.blocks = k.blocks;
+    rec.stallIfm = k.stallIfm;
+    rec.stallWeights = k.stallWeights;
+    rec.stallOutput = k.stallOutput;
+    rec.stallBlockdep = k.stallBlockdep;
+    rec.bytes = k.bytes;
+    kernels_.ends.push_back(k.end);
+    kernels_.pending.erase(kernels_.pending.begin());
+    kernels_.progress.notify(sc_core::SC_ZERO_TIME);
+  }
+}
+
+void EthosU55::dmaThread() {
+  Transport transport(*this);
+  Clock clock(*this);
+  DmaUnit dma(transport, clock);
+  for (;;) {
+    while (dmas_.pending.empty()) {
+      wait(dmas_.queued);
+    }
+    const auto [op, recordIndex] = dmas_.pending.front();
+    OperationRecord& rec = stats_.operations[recordIndex];
+    const DmaTiming d = dma.execute(op->dma, rec.issue);
+    rec.start = d.start;
+    rec.end = d.end;
+    rec.bytes = d.bytes;
+    dmas_.ends.push_back(d.end);
+    dmas_.pending.erase(dmas_.pending.begin());
+    dmas_.progress.notify(sc_core::SC_ZERO_TIME);
   }
 }
 
@@ -115,9 +182,6 @@ double EthosU55::fetchCommands(uint64_t qbase, uint32_t streamBytes, uint32_t up
 }
 
 void EthosU55::commandProcessor() {
-  Transport transport(*this);
-  KernelUnit kernel(arch_, transport);
-  DmaUnit dma(transport);
   for (;;) {
     wait(start_);
     const NpuProgram* program = nullptr;
@@ -133,7 +197,6 @@ void EthosU55::commandProcessor() {
     double t = started;
     fetchRequested_ = 0;
     chunkDone_.clear();
-    std::vector<double> kernelEnds, dmaEnds;
     size_t opIndex = 0;
     for (const cmd::Command& c : *program->commands) {
       // 1. Fetch (through the command FIFO) and parse.
@@ -144,73 +207,61 @@ void EthosU55::commandProcessor() {
       if (!c.info->isOperation) {
         continue;
       }
-      // 2. Dispatch.
+      // 2. Dispatch, waiting for queue space and for the waits' conditions.
       const cmd::Operation& op = (*program->operations)[opIndex];
+      syncTo(t);
       OperationRecord rec;
       rec.invocation = invocation_;
       rec.index = static_cast<uint32_t>(opIndex++);
       rec.kind = op.kind;
       rec.commandOffset = op.byteOffset;
-      const double before = t;
+      rec.macs = op.macs();
+      const double before = now();
+      double* stall = nullptr;
+      UnitQueue* queue = nullptr;
       switch (op.kind) {
       case cmd::OpKind::Conv:
       case cmd::OpKind::Depthwise:
       case cmd::OpKind::Pool:
-      case cmd::OpKind::Elementwise: {
-        t = whenAtMost(kernelEnds, kKernelQueue - 1, t);
-        stats_.ccStallQueueFull += t - before;
-        syncTo(t);
-        const KernelTiming k = kernel.execute(op, t);
-        kernelEnds.push_back(k.end);
-        rec.start = k.start;
-        rec.end = k.end;
-        rec.macCycles = k.macCycles;
-        rec.outputCycles = k.outputCycles;
-        rec.blocks = k.blocks;
-        rec.macs = op.macs();
-        rec.stallIfm = k.stallIfm;
-        rec.stallWeights = k.stallWeights;
-        rec.stallOutput = k.stallOutput;
-        rec.stallBlockdep = k.stallBlockdep;
-        rec.bytes = k.bytes;
+      case cmd::OpKind::Elementwise:
+        waitOutstanding(kernels_, kKernelQueue - 1);
+        stall = &stats_.ccStallQueueFull;
+        queue = &kernels_;
         break;
-      }
-      case cmd::OpKind::DmaStart: {
-        t = whenAtMost(dmaEnds, kDmaQueue - 1, t);
-        stats_.ccStallQueueFull += t - before;
-        syncTo(t);
-        const DmaTiming d = dma.execute(op.dma, t);
-        dmaEnds.push_back(d.end);
-        rec.start = d.start;
-        rec.end = d.end;
-        rec.bytes = d.bytes;
+      case cmd::OpKind::DmaStart:
+        waitOutstanding(dmas_, kDmaQueue - 1);
+        stall = &stats_.ccStallQueueFull;
+        queue = &dmas_;
         break;
-      }
       case cmd::OpKind::DmaWait:
-        t = whenAtMost(dmaEnds, op.waitCount, t);
-        stats_.ccStallDmaWait += t - before;
-        rec.start = before;
-        rec.end = t;
+        waitOutstanding(dmas_, op.waitCount);
+        stall = &stats_.ccStallDmaWait;
         break;
       case cmd::OpKind::KernelWait:
-        t = whenAtMost(kernelEnds, op.waitCount, t);
-        stats_.ccStallKernelWait += t - before;
-        rec.start = before;
-        rec.end = t;
+        waitOutstanding(kernels_, op.waitCount);
+        stall = &stats_.ccStallKernelWait;
         break;
       case cmd::OpKind::Stop:
-        t = std::max(whenAtMost(kernelEnds, 0, t), whenAtMost(dmaEnds, 0, t));
-        rec.start = before;
-        rec.end = t;
+        waitOutstanding(kernels_, 0);
+        waitOutstanding(dmas_, 0);
+        stall = &stats_.ccStallKernelWait;
         break;
       case cmd::OpKind::Irq:
       case cmd::OpKind::PmuMask:
-        rec.start = rec.end = t;
         break;
       }
-      rec.issue = before;
+      t = now();
+      if (stall != nullptr) {
+        *stall += t - before;
+      }
+      rec.issue = t;
       rec.ccWait = t - before;
+      rec.start = rec.end = t;
       stats_.operations.push_back(rec);
+      if (queue != nullptr) {
+        queue->pending.emplace_back(&op, stats_.operations.size() - 1);
+        queue->queued.notify(sc_core::SC_ZERO_TIME);
+      }
     }
     syncTo(t);
     stats_.activeCycles.push_back(t - started);

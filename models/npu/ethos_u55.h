@@ -70,11 +70,22 @@ public:
 
 private:
   class Transport;
+  class Clock;
+  // Operations dispatched to a unit and not yet fully booked, and the end times of booked ones.
+  struct UnitQueue {
+    std::vector<std::pair<const cmd::Operation*, size_t>> pending; // operation, record index
+    std::vector<double> ends;
+    sc_core::sc_event queued, progress;
+  };
   SC_HAS_PROCESS(EthosU55);
   void registerWrite(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
   void commandProcessor();
+  void kernelThread();
+  void dmaThread();
   double now() const { return sc_core::sc_time_stamp() / period_; }
   void syncTo(double t);
+  // Blocks the command processor until at most `allowed` operations of `unit` are outstanding.
+  void waitOutstanding(UnitQueue& unit, size_t allowed);
   double fetchCommands(uint64_t qbase, uint32_t streamBytes, uint32_t upTo, double t);
 
   const config::SystemParams& params_;
@@ -87,6 +98,7 @@ private:
   std::vector<NpuProgram> programs_;
   NpuStats stats_;
   uint32_t invocation_ = 0;
+  UnitQueue kernels_, dmas_;
   // Command fetch state of the current stream.
   uint32_t fetchRequested_ = 0;
   std::vector<double> chunkDone_;

@@ -50,6 +50,7 @@ KernelTiming KernelUnit::execute(const cmd::Operation& op, double issue) {
     //    data it reads must have been written by the previous op (BLOCKDEP).
     const double dep = dependencyReady(op.blockDep, j);
     const double fetch = std::max({issue, ifmBufferFree_[buf], dep});
+    clock_.sync(std::min(fetch, std::max(issue, weightBufferFree_[buf])));
     if (j == 0) {
       t.start = fetch;
       t.stallBlockdep = std::max(0.0, dep - std::max(issue, ifmBufferFree_[buf]));
@@ -106,6 +107,7 @@ DmaTiming DmaUnit::execute(const cmd::DmaTransfer& dma, double issue) {
   for (uint64_t offset = 0, i = 0; offset < dma.length; offset += chunk_, ++i) {
     const uint64_t bytes = std::min<uint64_t>(chunk_, dma.length - offset);
     const mem::TransferShape shape{1, bytes};
+    clock_.sync(bufferFree[i % 2]);
     uint8_t port = 0;
     const double readDone =
         transport_.transfer(dma.srcRegion, dma.src + offset, mem::Direction::Read, shape, bufferFree[i % 2], &port);

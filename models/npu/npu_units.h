@@ -24,6 +24,14 @@ public:
                           double start, uint8_t* port) = 0;
 };
 
+// Lets a unit advance simulated time before it books the traffic of its next step (the
+// SystemC module waits; unit tests do nothing).
+class UnitClock {
+public:
+  virtual ~UnitClock() = default;
+  virtual void sync(double t) = 0;
+};
+
 // Bytes moved per AXI port by one operation.
 struct PortBytes {
   std::array<uint64_t, 2> read{}, write{};
@@ -43,7 +51,8 @@ struct KernelTiming {
 
 class KernelUnit {
 public:
-  KernelUnit(const U55Arch& arch, NpuTransport& transport) : arch_(arch), transport_(transport) {}
+  KernelUnit(const U55Arch& arch, NpuTransport& transport, UnitClock& clock)
+      : arch_(arch), transport_(transport), clock_(clock) {}
 
   // Runs `op` (a CONV/DEPTHWISE/POOL/ELEMENTWISE) dispatched at `issue`; operations execute in
   // order and overlap with the previous one as its BLOCKDEP allows.
@@ -53,6 +62,7 @@ private:
   double dependencyReady(uint32_t blockDep, uint64_t block) const;
   const U55Arch& arch_;
   NpuTransport& transport_;
+  UnitClock& clock_;
   double macFree_ = 0, aoFree_ = 0;
   std::array<double, 2> ifmBufferFree_{}, weightBufferFree_{}, accBufferFree_{};
   std::vector<double> prevTail_;   // OFM-complete times of the previous op's last blocks
@@ -68,11 +78,13 @@ struct DmaTiming {
 // buffers. SHRAM destinations (LUT loads) take no AXI write.
 class DmaUnit {
 public:
-  explicit DmaUnit(NpuTransport& transport, uint32_t chunkBytes = 256) : transport_(transport), chunk_(chunkBytes) {}
+  DmaUnit(NpuTransport& transport, UnitClock& clock, uint32_t chunkBytes = 256)
+      : transport_(transport), clock_(clock), chunk_(chunkBytes) {}
   DmaTiming execute(const cmd::DmaTransfer& dma, double issue);
 
 private:
   NpuTransport& transport_;
+  UnitClock& clock_;
   uint32_t chunk_;
   double busyUntil_ = 0;
 };
