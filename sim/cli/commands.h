@@ -20,5 +20,6 @@ private:
 };
 
 void addInspect(CLI::App& app, Registry& registry);
+void addConfig(CLI::App& app, Registry& registry);
 
 } // namespace npusim::cli

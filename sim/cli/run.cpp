@@ -5,6 +5,7 @@
 
 #include "harness/report/run_report.h"
 #include "sim/cli/commands.h"
+#include "sim/cli/config_options.h"
 #include "sim/cli/workload.h"
 #include "sim/common/error.h"
 #include "sim/config/config.h"
@@ -35,8 +36,7 @@ void addRun(CLI::App& app, Registry& registry) {
   sub->add_option("model", opts->model, "Vela-compiled .tflite (default: the built-in demo network)");
   sub->add_option("--json", opts->json, "write the full result as JSON");
   sub->add_option("--csv", opts->csv, "write one row per NPU operation as CSV");
-  sub->add_option("--system-config", opts->config.systemConfig, "system config (vela.ini name)");
-  sub->add_option("--memory-mode", opts->config.memoryMode, "memory mode (vela.ini name)");
+  addConfigOptions(sub, opts->config);
   sub->callback([opts, &registry] {
     registry.select([opts] {
       const auto wallStart = std::chrono::steady_clock::now();

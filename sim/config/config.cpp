@@ -1,41 +1,68 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "sim/config/config.h"
 
-#include "sim/common/error.h"
+#include "sim/config/config_builder.h"
+#include "sim/config/json_config.h"
+#include "sim/config/presets.h"
+#include "sim/config/vela_ini.h"
 
 namespace npusim::config {
 
+namespace {
+
+// Vela's internal-default for a U55 equals these built-in sections (timing doc 2.4; Vela's
+// "no limit" arena_cache_size is npusim's 0).
+constexpr std::string_view kInternalSystem = "Ethos_U55_High_End_Embedded";
+constexpr std::string_view kInternalMemoryMode = "Shared_Sram";
+
+void applyOverride(const std::string& assignment, ConfigBuilder& builder) {
+  const Origin origin{"--set", "", ""};
+  const size_t eq = assignment.find('=');
+  if (eq == std::string::npos) {
+    throwAt(origin, assignment, "expected key=value");
+  }
+  const auto trim = [](std::string s) {
+    const size_t first = s.find_first_not_of(" \t");
+    const size_t last = s.find_last_not_of(" \t");
+    return first == std::string::npos ? std::string() : s.substr(first, last - first + 1);
+  };
+  builder.setText(trim(assignment.substr(0, eq)), trim(assignment.substr(eq + 1)), origin);
+}
+
+} // namespace
+
 SystemParams builtinPreset(const std::string& systemConfig, const std::string& memoryMode) {
-  SystemParams p;
-  p.systemConfig = systemConfig;
-  p.memoryMode = memoryMode;
-  // Memory timings shared by both U55 system configs in Vela's vela.ini.
-  p.memories[static_cast<size_t>(MemoryKind::Sram)] = {1.0, 32, 32, 32};
-  p.axi[0].memory = MemoryKind::Sram;
-  p.axi[1].memory = MemoryKind::OffChipFlash;
-  if (systemConfig == "Ethos_U55_High_End_Embedded") {
-    p.coreClockHz = 500e6;
-    p.memories[static_cast<size_t>(MemoryKind::OffChipFlash)] = {0.125, 128, 64, 64};
-  } else if (systemConfig == "Ethos_U55_Deep_Embedded") {
-    p.coreClockHz = 200e6;
-    p.memories[static_cast<size_t>(MemoryKind::OffChipFlash)] = {0.0625, 128, 64, 64};
-  } else {
-    throwForKey("<builtin>", "system_config", "unknown system config '" + systemConfig +
-                                                  "' (built in: Ethos_U55_High_End_Embedded, Ethos_U55_Deep_Embedded)");
-  }
-  if (memoryMode == "Shared_Sram") {
-    p.mode = {AxiPort::Axi1, AxiPort::Axi0, AxiPort::Axi0, 0};
-  } else if (memoryMode == "Sram_Only") {
-    p.mode = {AxiPort::Axi0, AxiPort::Axi0, AxiPort::Axi0, 0};
-    p.commandStreamPort = AxiPort::Axi0;
-  } else {
-    throwForKey("<builtin>", "memory_mode", "unknown memory mode '" + memoryMode + "' (built in: Shared_Sram, Sram_Only)");
-  }
-  return p;
+  ConfigRequest request;
+  request.systemConfig = systemConfig;
+  request.memoryMode = memoryMode;
+  return resolveConfig(request);
 }
 
 SystemParams resolveConfig(const ConfigRequest& request) {
-  return builtinPreset(request.systemConfig, request.memoryMode);
+  ConfigBuilder builder;
+  // 1. System config and memory mode: built-in presets, or the sections of --vela-ini.
+  const VelaIni userIni = request.velaIni.empty() ? VelaIni() : VelaIni::read(request.velaIni);
+  const VelaIni& ini = request.velaIni.empty() ? builtinPresets() : userIni;
+  if (request.systemConfig == kVelaInternalDefault) {
+    applySystemConfig(builtinPresets(), std::string(kInternalSystem), builder);
+  } else {
+    applySystemConfig(ini, request.systemConfig, builder);
+  }
+  if (request.memoryMode == kVelaInternalDefault) {
+    applyMemoryMode(builtinPresets(), std::string(kInternalMemoryMode), builder);
+  } else {
+    applyMemoryMode(ini, request.memoryMode, builder);
+  }
+  // 2. npusim JSON file.
+  if (!request.jsonFile.empty()) {
+    applyJsonFile(request.jsonFile, builder);
+  }
+  // 3. --set overrides, in command-line order.
+  for (const auto& assignment : request.overrides) {
+    applyOverride(assignment, builder);
+  }
+  // 4. Derived defaults and cross-key checks.
+  return builder.finish(request.systemConfig, request.memoryMode);
 }
 
 } // namespace npusim::config

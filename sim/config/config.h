@@ -20,10 +20,13 @@ struct ConfigRequest {
 };
 
 // Built-in presets named and valued exactly as Vela's default vela.ini (plus npusim's own
-// defaults for keys Vela does not have). Throws InputError for an unknown name.
+// defaults for keys Vela does not have); "internal-default" is Vela's built-in U55 system.
+// Throws InputError for an unknown name or a pair Vela rejects (e.g. Dedicated_Sram without DRAM).
 SystemParams builtinPreset(const std::string& systemConfig, const std::string& memoryMode);
 
-// Full resolution. Throws InputError naming the file and key for any bad input.
+// Full resolution (see config_builder.h). Throws InputError naming the file and key for any
+// bad input: unknown keys (with the nearest valid key), wrong types, out-of-range values,
+// impossible memory-area mappings.
 SystemParams resolveConfig(const ConfigRequest& request);
 
 } // namespace npusim::config

@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: Apache-2.0
+#include <algorithm>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sim/cli/commands.h"
+#include "sim/cli/config_options.h"
+#include "sim/config/config_schema.h"
+#include "sim/config/json_config.h"
+#include "sim/config/presets.h"
+
+namespace npusim::cli {
+
+namespace {
+
+// Prints rows of columns padded to the widest cell of each column (the last is not padded).
+void printAligned(std::ostream& out, const std::vector<std::vector<std::string>>& rows) {
+  std::vector<size_t> widths;
+  for (const auto& row : rows) {
+    widths.resize(std::max(widths.size(), row.size()));
+    for (size_t c = 0; c < row.size(); ++c) {
+      widths[c] = std::max(widths[c], row[c].size());
+    }
+  }
+  for (const auto& row : rows) {
+    std::string line;
+    for (size_t c = 0; c < row.size(); ++c) {
+      line += row[c];
+      if (c + 1 < row.size()) {
+        line += std::string(widths[c] - row[c].size() + 2, ' ');
+      }
+    }
+    out << line << '\n';
+  }
+}
+
+void printKeys(std::ostream& out, bool withSources) {
+  std::vector<std::vector<std::string>> rows{{"KEY", "TYPE", "UNIT", "DEFAULT", "DESCRIPTION"}};
+  if (withSources) {
+    rows.front().push_back("SOURCE OF DEFAULT");
+  }
+  for (const auto& key : config::schema()) {
+    rows.push_back({std::string(key.path), std::string(config::keyTypeName(config::keyType(key))),
+                    key.unit.empty() ? "-" : std::string(key.unit),
+                    key.defaultText.empty() ? "\"\"" : std::string(key.defaultText),
+                    std::string(key.description)});
+    if (withSources) {
+      rows.back().push_back(std::string(key.source));
+    }
+  }
+  printAligned(out, rows);
+}
+
+void printPresets(std::ostream& out) {
+  std::vector<std::vector<std::string>> rows{{"OPTION", "NAME", "SUMMARY"}};
+  for (const auto& preset : config::presetTable()) {
+    const std::string name(preset.name);
+    const size_t dot = name.find('.');
+    const bool system = name.compare(0, dot, "System_Config") == 0;
+    rows.push_back({system ? "--system-config" : "--memory-mode", name.substr(dot + 1), std::string(preset.summary)});
+  }
+  printAligned(out, rows);
+}
+
+} // namespace
+
+void addConfig(CLI::App& app, Registry& registry) {
+  auto* sub = app.add_subcommand("config", "List configuration keys and presets, or show a resolved configuration");
+  // What `npusim config` was asked to print, and the configuration to resolve for --show.
+  struct Options {
+    bool list = false;
+    bool show = false;
+    bool presets = false;
+    bool sources = false;
+    config::ConfigRequest request;
+  };
+  auto opts = std::make_shared<Options>();
+  auto* action = sub->add_option_group("action", "what to print (exactly one)");
+  action->add_flag("--list", opts->list, "every key: path, type, unit, default, description");
+  action->add_flag("--show", opts->show, "the resolved configuration as JSON (loadable with --config)");
+  action->add_flag("--presets", opts->presets, "the built-in system configs and memory modes (Vela's vela.ini)");
+  action->require_option(1);
+  sub->add_flag("--sources", opts->sources, "with --list: add where each default comes from");
+  addConfigOptions(sub, opts->request);
+  sub->callback([opts, &registry] {
+    registry.select([opts] {
+      if (opts->list) {
+        printKeys(std::cout, opts->sources);
+      } else if (opts->presets) {
+        printPresets(std::cout);
+      } else {
+        std::cout << config::toJson(config::resolveConfig(opts->request)).dump(2) << '\n';
+      }
+      return 0;
+    });
+  });
+}
+
+} // namespace npusim::cli

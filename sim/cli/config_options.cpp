@@ -1,0 +1,19 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "sim/cli/config_options.h"
+
+namespace npusim::cli {
+
+void addConfigOptions(CLI::App* sub, config::ConfigRequest& request) {
+  sub->add_option("--system-config", request.systemConfig,
+                  "System_Config section: built-in Vela preset, or from --vela-ini; internal-default = Vela's")
+      ->capture_default_str();
+  sub->add_option("--memory-mode", request.memoryMode,
+                  "Memory_Mode section: built-in Vela preset, or from --vela-ini; internal-default = Vela's")
+      ->capture_default_str();
+  sub->add_option("--vela-ini", request.velaIni, "read --system-config/--memory-mode from this vela.ini (Vela's meaning)");
+  sub->add_option("--config", request.jsonFile, "npusim JSON config applied on top of the preset");
+  sub->add_option("--set", request.overrides, "key=value override applied last (repeatable; see npusim config --list)")
+      ->allow_extra_args(false);
+}
+
+} // namespace npusim::cli

@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "sim/config/config_builder.h"
+
+namespace npusim::config {
+
+namespace {
+
+std::string portKey(AxiPort port) {
+  switch (port) {
+  case AxiPort::Axi0: return "system.axi0_port";
+  case AxiPort::Axi1: return "system.axi1_port";
+  }
+  return "?";
+}
+
+} // namespace
+
+ConfigBuilder::ConfigBuilder() : params_(schemaDefaults()), assigned_(schema().size()) {}
+
+void ConfigBuilder::set(const ConfigKey& key, const Value& value, const Origin& origin) {
+  storeValue(key, value, params_, origin);
+  assigned_[keyIndex(key)] = Assignment{origin, ++sequence_};
+}
+
+void ConfigBuilder::setText(std::string_view path, std::string_view text, const Origin& origin) {
+  const ConfigKey* key = findKey(path);
+  if (key == nullptr) {
+    throwAt(origin, path,
+            "unknown key; did you mean '" + nearestKey(path, false) + "'? (npusim config --list shows all keys)");
+  }
+  set(*key, parseText(*key, text, origin), origin);
+}
+
+SystemParams ConfigBuilder::finish(const std::string& systemConfig, const std::string& memoryMode) {
+  // 1. Derived defaults for keys no layer assigned.
+  for (const auto& key : schema()) {
+    if (key.derived && !isSet(key)) {
+      const Origin origin{"<builtin>", "", "derived default"};
+      storeValue(key, parseText(key, key.derived(params_), origin), params_, origin);
+    }
+  }
+  // 2. Rules across keys.
+  checkMemoryAreas();
+  params_.systemConfig = systemConfig;
+  params_.memoryMode = memoryMode;
+  return params_;
+}
+
+const ConfigKey& ConfigBuilder::blame(std::string_view pathA, std::string_view pathB, Origin& origin) const {
+  const ConfigKey& a = *findKey(pathA);
+  const ConfigKey& b = *findKey(pathB);
+  const auto& assignedA = assigned_[keyIndex(a)];
+  const auto& assignedB = assigned_[keyIndex(b)];
+  const bool useB = assignedB && (!assignedA || assignedB->sequence > assignedA->sequence);
+  const auto& chosen = useB ? assignedB : assignedA;
+  origin = chosen ? chosen->origin : Origin{"<builtin>", "", "schema default"};
+  return useB ? b : a;
+}
+
+void ConfigBuilder::checkMemoryAreas() const {
+  // Vela's checks (timing doc 2.2): constants on Dram/OnChipFlash/OffChipFlash, the arena on
+  // Sram or Dram, the cache on Sram. Vela's Sram_Only case (const, arena and cache on one Sram
+  // port) keeps constants in SRAM; Vela renames that port OnChipFlash internally, npusim does
+  // not (the estimator replicates that quirk itself).
+  const MemoryModeParams& mode = params_.mode;
+  const auto fail = [this](std::string_view areaKey, AxiPort port, const std::string& what, const std::string& rule) {
+    Origin origin;
+    const ConfigKey& key = blame(areaKey, portKey(port), origin);
+    throwAt(origin, key.path,
+            std::string(areaKey) + "=" + std::string(axiPortName(port)) + " puts " + what + " on " +
+                std::string(memoryKindName(params_.memoryOn(port))) + " (" + portKey(port) + "); " + rule);
+  };
+  const MemoryKind constMemory = params_.memoryOn(mode.constMemArea);
+  const bool sramOnly = mode.constMemArea == mode.arenaMemArea && mode.arenaMemArea == mode.cacheMemArea &&
+                        constMemory == MemoryKind::Sram;
+  switch (constMemory) {
+  case MemoryKind::Sram:
+    if (!sramOnly) {
+      fail("memory_mode.const_mem_area", mode.constMemArea, "constants",
+           "they must be on Dram, OnChipFlash or OffChipFlash unless const, arena and cache all share one Sram port "
+           "(Sram_Only)");
+    }
+    break;
+  case MemoryKind::Dram:
+  case MemoryKind::OnChipFlash:
+  case MemoryKind::OffChipFlash: break;
+  }
+  switch (params_.memoryOn(mode.arenaMemArea)) {
+  case MemoryKind::Sram:
+  case MemoryKind::Dram: break;
+  case MemoryKind::OnChipFlash:
+  case MemoryKind::OffChipFlash:
+    fail("memory_mode.arena_mem_area", mode.arenaMemArea, "the tensor arena", "it must be on Sram or Dram");
+  }
+  switch (params_.memoryOn(mode.cacheMemArea)) {
+  case MemoryKind::Sram: break;
+  case MemoryKind::Dram:
+  case MemoryKind::OnChipFlash:
+  case MemoryKind::OffChipFlash:
+    fail("memory_mode.cache_mem_area", mode.cacheMemArea, "the NPU cache", "it must be on Sram");
+  }
+}
+
+} // namespace npusim::config

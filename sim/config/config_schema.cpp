@@ -1,0 +1,615 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "sim/config/config_schema.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <set>
+
+#include <nlohmann/json.hpp>
+
+#include "sim/common/error.h"
+
+namespace npusim::config {
+
+namespace {
+
+constexpr double kU32Max = 4294967295.0;
+constexpr double kExactIntMax = 9007199254740992.0;  // 2^53: every integer below is a double
+constexpr double kU55AddressSpace = 4294967296.0;    // 2^32 bytes
+
+// Sources of defaults, shared by several keys.
+constexpr std::string_view kSrcU55HighEnd =
+    "Vela vela.ini System_Config.Ethos_U55_High_End_Embedded (= Vela's U55 internal-default)";
+constexpr std::string_view kSrcU65Dram = "Vela's U65 internal-default DRAM (= vela.ini Ethos_U65_Client_Server)";
+constexpr std::string_view kSrcOnChipFlash =
+    "copy of SRAM timing, as Vela's Sram_Only rule does (vela.ini has no OnChipFlash preset)";
+constexpr std::string_view kSrcSharedSram = "Vela vela.ini Memory_Mode.Shared_Sram (= Vela's U55 internal-default)";
+constexpr std::string_view kSrcU55Width = "Ethos-U55 AXI data width (timing doc 5.1); also kept on U65 system configs";
+constexpr std::string_view kSrcAxiLimitBurst = "Ethos-U driver AXI_LIMIT default max_beats (timing doc 5.1)";
+
+MemoryParams& mem(SystemParams& p, MemoryKind kind) { return p.memories[static_cast<size_t>(kind)]; }
+AxiPortParams& axi(SystemParams& p, AxiPort port) { return p.axi[static_cast<size_t>(port)]; }
+
+ConfigKey key(std::string_view path, std::string_view unit, std::string_view defaultText, std::string_view description,
+              std::string_view source, ConfigKey::Accessor field) {
+  ConfigKey k;
+  k.path = path;
+  k.unit = unit;
+  k.defaultText = defaultText;
+  k.description = description;
+  k.source = source;
+  k.field = field;
+  return k;
+}
+
+std::vector<ConfigKey> buildTable() {
+  using M = MemoryKind;
+  using A = AxiPort;
+  constexpr auto sys = VelaSection::SystemConfig;
+  constexpr auto mode = VelaSection::MemoryMode;
+  std::vector<ConfigKey> t;
+  // 1. Accelerator.
+  t.push_back(key("accelerator", "", "", "Ethos-U55 configuration: ethos-u55-32|64|128|256; \"\" = as compiled into the model",
+                  "the model's Vela header (COP1 CONFIG word) says which configuration it was compiled for",
+                  [](SystemParams& p) -> FieldRef { return &p.accelerator; })
+                  .oneOf({"", "ethos-u55-32", "ethos-u55-64", "ethos-u55-128", "ethos-u55-256"}));
+  // 2. System config: vela.ini [System_Config.*].
+  t.push_back(key("system.core_clock", "Hz", "500e6", "NPU clock (vela.ini core_clock)", kSrcU55HighEnd,
+                  [](SystemParams& p) -> FieldRef { return &p.coreClockHz; })
+                  .above(0)
+                  .vela(sys, "core_clock", "1"));
+  t.push_back(key("system.axi0_port", "", "Sram", "memory on NPU AXI0: Sram|Dram|OnChipFlash|OffChipFlash", kSrcU55HighEnd,
+                  [](SystemParams& p) -> FieldRef { return &axi(p, A::Axi0).memory; })
+                  .vela(sys, "axi0_port", "Sram"));
+  t.push_back(key("system.axi1_port", "", "OffChipFlash", "memory on NPU AXI1: Sram|Dram|OnChipFlash|OffChipFlash",
+                  kSrcU55HighEnd, [](SystemParams& p) -> FieldRef { return &axi(p, A::Axi1).memory; })
+                  .vela(sys, "axi1_port", "Sram"));
+
+  t.push_back(key("system.sram.clock_scale", "x clock", "1.0", "SRAM bandwidth as a fraction of core_clock (Sram_clock_scale)",
+                  kSrcU55HighEnd, [](SystemParams& p) -> FieldRef { return &mem(p, M::Sram).clockScale; })
+                  .rangeOpenLow(0, 1)
+                  .vela(sys, "Sram_clock_scale", "1.0", M::Sram));
+  t.push_back(key("system.sram.burst_length", "bytes", "32", "SRAM minimum efficient burst (Sram_burst_length)",
+                  kSrcU55HighEnd, [](SystemParams& p) -> FieldRef { return &mem(p, M::Sram).burstLength; })
+                  .pow2(8, 4096)
+                  .vela(sys, "Sram_burst_length", "1", M::Sram));
+  t.push_back(key("system.sram.read_latency", "cycles", "32", "SRAM read latency, NPU cycles (Sram_read_latency)",
+                  kSrcU55HighEnd, [](SystemParams& p) -> FieldRef { return &mem(p, M::Sram).readLatency; })
+                  .range(0, kU32Max)
+                  .vela(sys, "Sram_read_latency", "0", M::Sram));
+  t.push_back(key("system.sram.write_latency", "cycles", "32", "SRAM write latency, NPU cycles (Sram_write_latency)",
+                  kSrcU55HighEnd, [](SystemParams& p) -> FieldRef { return &mem(p, M::Sram).writeLatency; })
+                  .range(0, kU32Max)
+                  .vela(sys, "Sram_write_latency", "0", M::Sram));
+
+  t.push_back(key("system.dram.clock_scale", "x clock", "0.75", "DRAM bandwidth as a fraction of core_clock (Dram_clock_scale)",
+                  kSrcU65Dram, [](SystemParams& p) -> FieldRef { return &mem(p, M::Dram).clockScale; })
+                  .rangeOpenLow(0, 1)
+                  .vela(sys, "Dram_clock_scale", "1.0", M::Dram));
+  t.push_back(key("system.dram.burst_length", "bytes", "128", "DRAM minimum efficient burst (Dram_burst_length)", kSrcU65Dram,
+                  [](SystemParams& p) -> FieldRef { return &mem(p, M::Dram).burstLength; })
+                  .pow2(8, 4096)
+                  .vela(sys, "Dram_burst_length", "1", M::Dram));
+  t.push_back(key("system.dram.read_latency", "cycles", "500", "DRAM read latency, NPU cycles (Dram_read_latency)",
+                  kSrcU65Dram, [](SystemParams& p) -> FieldRef { return &mem(p, M::Dram).readLatency; })
+                  .range(0, kU32Max)
+                  .vela(sys, "Dram_read_latency", "0", M::Dram));
+  t.push_back(key("system.dram.write_latency", "cycles", "250", "DRAM write latency, NPU cycles (Dram_write_latency)",
+                  kSrcU65Dram, [](SystemParams& p) -> FieldRef { return &mem(p, M::Dram).writeLatency; })
+                  .range(0, kU32Max)
+                  .vela(sys, "Dram_write_latency", "0", M::Dram));
+
+  t.push_back(key("system.on_chip_flash.clock_scale", "x clock", "1.0",
+                  "on-chip flash bandwidth as a fraction of core_clock (OnChipFlash_clock_scale)", kSrcOnChipFlash,
+                  [](SystemParams& p) -> FieldRef { return &mem(p, M::OnChipFlash).clockScale; })
+                  .rangeOpenLow(0, 1)
+                  .vela(sys, "OnChipFlash_clock_scale", "1.0", M::OnChipFlash));
+  t.push_back(key("system.on_chip_flash.burst_length", "bytes", "32",
+                  "on-chip flash minimum efficient burst (OnChipFlash_burst_length)", kSrcOnChipFlash,
+                  [](SystemParams& p) -> FieldRef { return &mem(p, M::OnChipFlash).burstLength; })
+                  .pow2(8, 4096)
+                  .vela(sys, "OnChipFlash_burst_length", "1", M::OnChipFlash));
+  t.push_back(key("system.on_chip_flash.read_latency", "cycles", "32",
+                  "on-chip flash read latency, NPU cycles (OnChipFlash_read_latency)", kSrcOnChipFlash,
+                  [](SystemParams& p) -> FieldRef { return &mem(p, M::OnChipFlash).readLatency; })
+                  .range(0, kU32Max)
+                  .vela(sys, "OnChipFlash_read_latency", "0", M::OnChipFlash));
+  t.push_back(key("system.on_chip_flash.write_latency", "cycles", "32",
+                  "on-chip flash write latency, NPU cycles (OnChipFlash_write_latency)", kSrcOnChipFlash,
+                  [](SystemParams& p) -> FieldRef { return &mem(p, M::OnChipFlash).writeLatency; })
+                  .range(0, kU32Max)
+                  .vela(sys, "OnChipFlash_write_latency", "0", M::OnChipFlash));
+
+  t.push_back(key("system.off_chip_flash.clock_scale", "x clock", "0.125",
+                  "off-chip flash bandwidth as a fraction of core_clock (OffChipFlash_clock_scale)", kSrcU55HighEnd,
+                  [](SystemParams& p) -> FieldRef { return &mem(p, M::OffChipFlash).clockScale; })
+                  .rangeOpenLow(0, 1)
+                  .vela(sys, "OffChipFlash_clock_scale", "1.0", M::OffChipFlash));
+  t.push_back(key("system.off_chip_flash.burst_length", "bytes", "128",
+                  "off-chip flash minimum efficient burst (OffChipFlash_burst_length)", kSrcU55HighEnd,
+                  [](SystemParams& p) -> FieldRef { return &mem(p, M::OffChipFlash).burstLength; })
+                  .pow2(8, 4096)
+                  .vela(sys, "OffChipFlash_burst_length", "1", M::OffChipFlash));
+  t.push_back(key("system.off_chip_flash.read_latency", "cycles", "64",
+                  "off-chip flash read latency, NPU cycles (OffChipFlash_read_latency)", kSrcU55HighEnd,
+                  [](SystemParams& p) -> FieldRef { return &mem(p, M::OffChipFlash).readLatency; })
+                  .range(0, kU32Max)
+                  .vela(sys, "OffChipFlash_read_latency", "0", M::OffChipFlash));
+  t.push_back(key("system.off_chip_flash.write_latency", "cycles", "64",
+                  "off-chip flash write latency, NPU cycles (OffChipFlash_write_latency)", kSrcU55HighEnd,
+                  [](SystemParams& p) -> FieldRef { return &mem(p, M::OffChipFlash).writeLatency; })
+                  .range(0, kU32Max)
+                  .vela(sys, "OffChipFlash_write_latency", "0", M::OffChipFlash));
+
+  // 3. Memory mode: vela.ini [Memory_Mode.*].
+  t.push_back(key("memory_mode.const_mem_area", "", "Axi1", "port holding constants (weights, biases, LUTs): Axi0|Axi1",
+                  kSrcSharedSram, [](SystemParams& p) -> FieldRef { return &p.mode.constMemArea; })
+                  .vela(mode, "const_mem_area", "Axi0"));
+  t.push_back(key("memory_mode.arena_mem_area", "", "Axi0", "port holding the tensor arena: Axi0|Axi1", kSrcSharedSram,
+                  [](SystemParams& p) -> FieldRef { return &p.mode.arenaMemArea; })
+                  .vela(mode, "arena_mem_area", "Axi0"));
+  t.push_back(key("memory_mode.cache_mem_area", "", "Axi0", "port of the NPU-dedicated SRAM cache: Axi0|Axi1",
+                  kSrcSharedSram, [](SystemParams& p) -> FieldRef { return &p.mode.cacheMemArea; })
+                  .vela(mode, "cache_mem_area", "Axi0"));
+  t.push_back(key("memory_mode.arena_cache_size", "bytes", "0",
+                  "arena budget in SRAM (Dedicated_Sram: cache size); 0 = no limit (Vela: unset = 2^32)", kSrcSharedSram,
+                  [](SystemParams& p) -> FieldRef { return &p.mode.arenaCacheSize; })
+                  .range(0, kU55AddressSpace)
+                  .vela(mode, "arena_cache_size", "0"));
+
+  // 4. NPU AXI ports (npusim only; Vela has no keys for them).
+  t.push_back(key("npu.axi0.data_width", "bits", "64", "AXI0 data width: 64 (U55) or 128 (U65)", kSrcU55Width,
+                  [](SystemParams& p) -> FieldRef { return &axi(p, A::Axi0).dataWidthBits; })
+                  .pow2(64, 128));
+  t.push_back(key("npu.axi0.max_outstanding_reads", "txns", "8", "AXI0 outstanding read limit (U55 AXI_LIMIT: 1..32)",
+                  "Arm FPGA/FVP U55 high-end timing adapter TA0_MAXR=8 (timing doc 5.1)",
+                  [](SystemParams& p) -> FieldRef { return &axi(p, A::Axi0).maxOutstandingReads; })
+                  .range(1, 32));
+  t.push_back(key("npu.axi0.max_outstanding_writes", "txns", "8", "AXI0 outstanding write limit (U55 AXI_LIMIT: 1..16)",
+                  "Arm FPGA/FVP U55 high-end timing adapter TA0_MAXW=8 (timing doc 5.1)",
+                  [](SystemParams& p) -> FieldRef { return &axi(p, A::Axi0).maxOutstandingWrites; })
+                  .range(1, 16));
+  t.push_back(key("npu.axi0.max_burst_bytes", "bytes", "64", "AXI0 burst split alignment (AXI_LIMIT max_beats: 64|128|256)",
+                  kSrcAxiLimitBurst, [](SystemParams& p) -> FieldRef { return &axi(p, A::Axi0).maxBurstBytes; })
+                  .pow2(64, 256));
+  t.push_back(key("npu.axi1.data_width", "bits", "64", "AXI1 data width: 64 (U55) or 128 (U65)", kSrcU55Width,
+                  [](SystemParams& p) -> FieldRef { return &axi(p, A::Axi1).dataWidthBits; })
+                  .pow2(64, 128));
+  t.push_back(key("npu.axi1.max_outstanding_reads", "txns", "2", "AXI1 outstanding read limit (U55 AXI_LIMIT: 1..32)",
+                  "Arm FPGA/FVP U55 high-end timing adapter TA1_MAXR=2 (timing doc 5.1)",
+                  [](SystemParams& p) -> FieldRef { return &axi(p, A::Axi1).maxOutstandingReads; })
+                  .range(1, 32));
+  t.push_back(key("npu.axi1.max_outstanding_writes", "txns", "16", "AXI1 outstanding write limit (U55 AXI_LIMIT: 1..16)",
+                  "timing adapter TA1_MAXW=0 (no limit), so the U55 maximum = driver AXI_LIMIT default (timing doc 5.1)",
+                  [](SystemParams& p) -> FieldRef { return &axi(p, A::Axi1).maxOutstandingWrites; })
+                  .range(1, 16));
+  t.push_back(key("npu.axi1.max_burst_bytes", "bytes", "64", "AXI1 burst split alignment (AXI_LIMIT max_beats: 64|128|256)",
+                  kSrcAxiLimitBurst, [](SystemParams& p) -> FieldRef { return &axi(p, A::Axi1).maxBurstBytes; })
+                  .pow2(64, 256));
+  t.push_back(key("npu.command_stream_port", "", "=memory_mode.const_mem_area",
+                  "AXI port the command stream is fetched from: Axi0|Axi1",
+                  "with the constants, as Vela places it: driver QCONFIG=2 (AXI1) for Shared_Sram, CMSIS-Ethos-U FVP "
+                  "QCONFIG=1 (AXI0) for Sram_Only (timing doc 2.2, 5.1)",
+                  [](SystemParams& p) -> FieldRef { return &p.commandStreamPort; })
+                  .derivedFrom([](const SystemParams& p) { return std::string(axiPortName(p.mode.constMemArea)); }));
+
+  // 5. Cortex-M55 host (npusim only).
+  t.push_back(key("host.clock", "Hz", "0", "Cortex-M55 clock; 0 = same as the NPU clock", "npusim: one clock for CPU and NPU",
+                  [](SystemParams& p) -> FieldRef { return &p.host.clockHz; }));
+  t.push_back(key("host.driver_overhead_cycles", "cpu cycles", "2000",
+                  "per ethos-u invoke before the NPU starts (TFLM Eval, reserve, soft reset, register setup)",
+                  "npusim estimate of the timing doc 6.2 sequence; uncalibrated",
+                  [](SystemParams& p) -> FieldRef { return &p.host.driverOverheadCycles; })
+                  .range(0, kExactIntMax));
+  t.push_back(key("host.irq_overhead_cycles", "cpu cycles", "500",
+                  "NPU IRQ to driver return (handler, semaphore, PMU readout, power release)",
+                  "npusim estimate of the timing doc 6.2 sequence; uncalibrated",
+                  [](SystemParams& p) -> FieldRef { return &p.host.irqOverheadCycles; })
+                  .range(0, kExactIntMax));
+  t.push_back(key("host.mve", "", "true", "Helium (MVE) available to CPU operators; selects the host cost defaults",
+                  "Cortex-M55 with Helium, as in Arm's Corstone-300 (timing doc 6.3)",
+                  [](SystemParams& p) -> FieldRef { return &p.host.mve; }));
+  t.push_back(key("host.conv_cycles_per_mac", "cpu cycles/MAC", "0.75 (2.7 if host.mve=false)",
+                  "CPU CONV_2D / FULLY_CONNECTED cost per MAC",
+                  "timing doc 6.3: CMSIS-NN Helium network average ~0.75; DSP-only pointwise 2.7",
+                  [](SystemParams& p) -> FieldRef { return &p.host.convCyclesPerMac; })
+                  .derivedFrom([](const SystemParams& p) { return std::string(p.host.mve ? "0.75" : "2.7"); }));
+  t.push_back(key("host.depthwise_cycles_per_mac", "cpu cycles/MAC", "3.5 (8.3 if host.mve=false)",
+                  "CPU DEPTHWISE_CONV_2D cost per MAC", "timing doc 6.3: Helium ~3-4 (Alif E8 3.8); DSP-only 8.3",
+                  [](SystemParams& p) -> FieldRef { return &p.host.depthwiseCyclesPerMac; })
+                  .derivedFrom([](const SystemParams& p) { return std::string(p.host.mve ? "3.5" : "8.3"); }));
+  t.push_back(key("host.elementwise_cycles_per_element", "cpu cycles/elem", "1.5 (8 if host.mve=false)",
+                  "CPU elementwise/pooling/other kernels, per output element",
+                  "npusim estimate from CMSIS-NN s8 loop structure; uncalibrated",
+                  [](SystemParams& p) -> FieldRef { return &p.host.elementwiseCyclesPerElement; })
+                  .derivedFrom([](const SystemParams& p) { return std::string(p.host.mve ? "1.5" : "8"); }));
+  t.push_back(key("host.per_operator_cycles", "cpu cycles", "500", "fixed cost per CPU operator (TFLM dispatch, kernel setup)",
+                  "npusim estimate; uncalibrated (timing doc 6.2: calibrate on hardware)",
+                  [](SystemParams& p) -> FieldRef { return &p.host.perOperatorCycles; })
+                  .range(0, kExactIntMax));
+
+  // 6. Simulation control.
+  t.push_back(key("sim.cycle_limit", "cycles", "0", "stop the simulation after this many NPU cycles; 0 = no limit", "npusim",
+                  [](SystemParams& p) -> FieldRef { return &p.cycleLimit; })
+                  .range(0, kExactIntMax));
+  return t;
+}
+
+// Reads through an accessor that is only used to look (the accessor signature is non-const so
+// that one function serves both reading and writing).
+FieldRef readField(const ConfigKey& k, const SystemParams& params) {
+  return k.field(const_cast<SystemParams&>(params));
+}
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return out;
+}
+
+size_t editDistance(std::string_view a, std::string_view b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) {
+    row[j] = j;
+  }
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diagonal = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      const size_t above = row[j];
+      const size_t substitute = diagonal + (a[i - 1] == b[j - 1] ? 0 : 1);
+      row[j] = std::min({above + 1, row[j - 1] + 1, substitute});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+std::string inQuotes(std::string_view s) { return "'" + std::string(s) + "'"; }
+
+std::string rangeText(const ConfigKey& k) {
+  std::string text = (k.minExclusive ? "(" : "[") + formatNumber(k.min) + ", ";
+  text += std::isinf(k.max) ? std::string("inf)") : formatNumber(k.max) + "]";
+  return text;
+}
+
+std::string choicesText(const std::vector<std::string_view>& choices) {
+  std::string text;
+  for (const auto c : choices) {
+    text += (text.empty() ? "" : "|") + (c.empty() ? std::string("\"\"") : std::string(c));
+  }
+  return text;
+}
+
+std::string jsonTypeText(const nlohmann::json& v) {
+  std::string dump = v.dump();
+  if (dump.size() > 40) {
+    dump = dump.substr(0, 37) + "...";
+  }
+  return std::string(v.type_name()) + " " + dump;
+}
+
+void checkNumber(const ConfigKey& k, double v, double typeMax, const Origin& origin) {
+  const double hi = std::min(k.max, typeMax);
+  const bool low = k.minExclusive ? v <= k.min : v < k.min;
+  const std::string unit = k.unit.empty() ? std::string() : " " + std::string(k.unit);
+  if (low || v > hi) {
+    ConfigKey shown = k;
+    shown.max = hi;
+    throwAt(origin, k.path, formatNumber(v) + " is out of range " + rangeText(shown) + unit);
+  }
+  if (k.powerOfTwo && (v < 1 || std::exp2(std::round(std::log2(v))) != v)) {
+    throwAt(origin, k.path, formatNumber(v) + " is not a power of two in " + rangeText(k) + unit);
+  }
+}
+
+template <typename Int>
+void storeInt(const ConfigKey& k, const Value& value, Int* field, const Origin& origin) {
+  const double v = std::get<double>(value);
+  if (v != std::floor(v)) {
+    throwAt(origin, k.path, "expected an integer, got " + formatNumber(v));
+  }
+  checkNumber(k, v, std::min(static_cast<double>(std::numeric_limits<Int>::max()), kExactIntMax), origin);
+  *field = static_cast<Int>(v);
+}
+
+template <typename Enum, size_t N>
+void storeEnum(const ConfigKey& k, const Value& value, Enum* field, const std::array<Enum, N>& all,
+               std::string_view (*name)(Enum), const Origin& origin) {
+  const auto& text = std::get<std::string>(value);
+  for (const Enum e : all) {
+    if (name(e) == text) {
+      *field = e;
+      return;
+    }
+  }
+  const auto choices = enumChoices(k);
+  throwAt(origin, k.path,
+          inQuotes(text) + " is not one of " + choicesText(choices) + " (did you mean " + inQuotes(nearestName(text, choices)) + "?)");
+}
+
+constexpr std::array<AxiPort, 2> kAxiPorts{AxiPort::Axi0, AxiPort::Axi1};
+
+// Type-directed visitor helper.
+template <class... Fs>
+struct Overload : Fs... {
+  using Fs::operator()...;
+};
+template <class... Fs>
+Overload(Fs...) -> Overload<Fs...>;
+
+} // namespace
+
+ConfigKey ConfigKey::range(double lo, double hi) && {
+  min = lo;
+  max = hi;
+  return std::move(*this);
+}
+
+ConfigKey ConfigKey::above(double lo) && {
+  min = lo;
+  minExclusive = true;
+  return std::move(*this);
+}
+
+ConfigKey ConfigKey::rangeOpenLow(double lo, double hi) && {
+  min = lo;
+  max = hi;
+  minExclusive = true;
+  return std::move(*this);
+}
+
+ConfigKey ConfigKey::pow2(double lo, double hi) && {
+  min = lo;
+  max = hi;
+  powerOfTwo = true;
+  return std::move(*this);
+}
+
+ConfigKey ConfigKey::oneOf(std::vector<std::string_view> values) && {
+  choices = std::move(values);
+  return std::move(*this);
+}
+
+ConfigKey ConfigKey::vela(VelaSection section, std::string_view name, std::string_view fallback,
+                          std::optional<MemoryKind> readIf) && {
+  velaSection = section;
+  velaKey = name;
+  velaFallback = fallback;
+  velaReadIf = readIf;
+  return std::move(*this);
+}
+
+ConfigKey ConfigKey::derivedFrom(DerivedDefault rule) && {
+  derived = rule;
+  return std::move(*this);
+}
+
+std::string_view keyTypeName(KeyType type) {
+  switch (type) {
+  case KeyType::Double: return "double";
+  case KeyType::Int: return "int";
+  case KeyType::Bool: return "bool";
+  case KeyType::Enum: return "enum";
+  }
+  return "?";
+}
+
+const std::vector<ConfigKey>& schema() {
+  static const std::vector<ConfigKey> table = buildTable();
+  return table;
+}
+
+const ConfigKey* findKey(std::string_view path) {
+  for (const auto& k : schema()) {
+    if (k.path == path) {
+      return &k;
+    }
+  }
+  return nullptr;
+}
+
+const std::vector<std::string>& keyGroups() {
+  static const std::vector<std::string> groups = [] {
+    std::set<std::string> all;
+    for (const auto& k : schema()) {
+      for (size_t dot = k.path.find('.'); dot != std::string_view::npos; dot = k.path.find('.', dot + 1)) {
+        all.insert(std::string(k.path.substr(0, dot)));
+      }
+    }
+    return std::vector<std::string>(all.begin(), all.end());
+  }();
+  return groups;
+}
+
+size_t keyIndex(const ConfigKey& k) { return static_cast<size_t>(&k - schema().data()); }
+
+KeyType keyType(const ConfigKey& k) {
+  SystemParams probe;
+  return std::visit(Overload{[](double*) { return KeyType::Double; }, [](uint32_t*) { return KeyType::Int; },
+                             [](uint64_t*) { return KeyType::Int; }, [](bool*) { return KeyType::Bool; },
+                             [](MemoryKind*) { return KeyType::Enum; }, [](AxiPort*) { return KeyType::Enum; },
+                             [](std::string*) { return KeyType::Enum; }},
+                    k.field(probe));
+}
+
+std::vector<std::string_view> enumChoices(const ConfigKey& k) {
+  SystemParams probe;
+  return std::visit(Overload{[](MemoryKind*) {
+                               std::vector<std::string_view> names;
+                               for (const auto m : kMemoryKinds) {
+                                 names.push_back(memoryKindName(m));
+                               }
+                               return names;
+                             },
+                             [](AxiPort*) {
+                               std::vector<std::string_view> names;
+                               for (const auto a : kAxiPorts) {
+                                 names.push_back(axiPortName(a));
+                               }
+                               return names;
+                             },
+                             [&k](std::string*) { return k.choices; },
+                             [](auto*) { return std::vector<std::string_view>{}; }},
+                    k.field(probe));
+}
+
+Value parseText(const ConfigKey& k, std::string_view text, const Origin& origin) {
+  const std::string s(text);
+  switch (keyType(k)) {
+  case KeyType::Double:
+  case KeyType::Int: {
+    char* end = nullptr;
+    const double v = s.empty() ? 0.0 : std::strtod(s.c_str(), &end);
+    if (s.empty() || end != s.c_str() + s.size() || !std::isfinite(v) || std::isspace(static_cast<unsigned char>(s[0]))) {
+      throwAt(origin, k.path, std::string("expected ") + (keyType(k) == KeyType::Int ? "an integer" : "a number") +
+                                  ", got " + inQuotes(text));
+    }
+    return v;
+  }
+  case KeyType::Bool:
+    if (s == "true" || s == "false") {
+      return s == "true";
+    }
+    throwAt(origin, k.path, "expected true or false, got " + inQuotes(text));
+  case KeyType::Enum: return s;
+  }
+  return s;
+}
+
+Value parseJson(const ConfigKey& k, const nlohmann::json& v, const Origin& origin) {
+  switch (keyType(k)) {
+  case KeyType::Double:
+  case KeyType::Int:
+    if (!v.is_number()) {
+      throwAt(origin, k.path, std::string("expected ") + (keyType(k) == KeyType::Int ? "an integer" : "a number") +
+                                  ", got " + jsonTypeText(v));
+    }
+    return v.get<double>();
+  case KeyType::Bool:
+    if (!v.is_boolean()) {
+      throwAt(origin, k.path, "expected true or false, got " + jsonTypeText(v));
+    }
+    return v.get<bool>();
+  case KeyType::Enum:
+    if (!v.is_string()) {
+      throwAt(origin, k.path, "expected a string (" + choicesText(enumChoices(k)) + "), got " + jsonTypeText(v));
+    }
+    return v.get<std::string>();
+  }
+  return v.dump();
+}
+
+void storeValue(const ConfigKey& k, const Value& value, SystemParams& params, const Origin& origin) {
+  std::visit(Overload{[&](double* f) {
+                        const double v = std::get<double>(value);
+                        checkNumber(k, v, std::numeric_limits<double>::infinity(), origin);
+                        *f = v;
+                      },
+                      [&](uint32_t* f) { storeInt(k, value, f, origin); },
+                      [&](uint64_t* f) { storeInt(k, value, f, origin); },
+                      [&](bool* f) { *f = std::get<bool>(value); },
+                      [&](MemoryKind* f) { storeEnum(k, value, f, kMemoryKinds, memoryKindName, origin); },
+                      [&](AxiPort* f) { storeEnum(k, value, f, kAxiPorts, axiPortName, origin); },
+                      [&](std::string* f) {
+                        const auto& text = std::get<std::string>(value);
+                        if (std::find(k.choices.begin(), k.choices.end(), text) == k.choices.end()) {
+                          throwAt(origin, k.path,
+                                  inQuotes(text) + " is not one of " + choicesText(k.choices) + " (did you mean " +
+                                      inQuotes(nearestName(text, k.choices)) + "?)");
+                        }
+                        *f = text;
+                      }},
+             k.field(params));
+}
+
+std::string formatNumber(double value) {
+  if (value == std::floor(value) && std::fabs(value) < 1e15) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.0f", value);
+    return buf;
+  }
+  char buf[40];
+  for (int precision = 1; precision <= 17; ++precision) {
+    std::snprintf(buf, sizeof buf, "%.*g", precision, value);
+    if (std::strtod(buf, nullptr) == value) {
+      break;
+    }
+  }
+  return buf;
+}
+
+std::string formatValue(const ConfigKey& k, const SystemParams& params) {
+  return std::visit(Overload{[](double* f) { return formatNumber(*f); },
+                             [](uint32_t* f) { return std::to_string(*f); },
+                             [](uint64_t* f) { return std::to_string(*f); },
+                             [](bool* f) { return std::string(*f ? "true" : "false"); },
+                             [](MemoryKind* f) { return std::string(memoryKindName(*f)); },
+                             [](AxiPort* f) { return std::string(axiPortName(*f)); },
+                             [](std::string* f) { return *f; }},
+                    readField(k, params));
+}
+
+nlohmann::ordered_json jsonValue(const ConfigKey& k, const SystemParams& params) {
+  return std::visit(Overload{[](double* f) { return nlohmann::ordered_json(*f); },
+                             [](uint32_t* f) { return nlohmann::ordered_json(*f); },
+                             [](uint64_t* f) { return nlohmann::ordered_json(*f); },
+                             [](bool* f) { return nlohmann::ordered_json(*f); },
+                             [](MemoryKind* f) { return nlohmann::ordered_json(memoryKindName(*f)); },
+                             [](AxiPort* f) { return nlohmann::ordered_json(axiPortName(*f)); },
+                             [](std::string* f) { return nlohmann::ordered_json(*f); }},
+                    readField(k, params));
+}
+
+SystemParams schemaDefaults() {
+  SystemParams p;
+  const Origin origin{"<builtin>", "", "schema default"};
+  for (const auto& k : schema()) {
+    if (!k.derived) {
+      storeValue(k, parseText(k, k.defaultText, origin), p, origin);
+    }
+  }
+  for (const auto& k : schema()) {
+    if (k.derived) {
+      storeValue(k, parseText(k, k.derived(p), origin), p, origin);
+    }
+  }
+  return p;
+}
+
+std::string nearestName(std::string_view word, const std::vector<std::string_view>& candidates, size_t maxDistance) {
+  const std::string w = lower(word);
+  std::string_view best;
+  size_t bestDistance = std::numeric_limits<size_t>::max();
+  for (const auto c : candidates) {
+    const size_t d = editDistance(w, lower(c));
+    if (d < bestDistance) {
+      bestDistance = d;
+      best = c;
+    }
+  }
+  return bestDistance <= maxDistance ? std::string(best) : std::string();
+}
+
+std::string nearestKey(std::string_view path, bool includeGroups) {
+  std::vector<std::string_view> candidates;
+  for (const auto& k : schema()) {
+    candidates.push_back(k.path);
+  }
+  if (includeGroups) {
+    for (const auto& g : keyGroups()) {
+      candidates.push_back(g);
+    }
+  }
+  return nearestName(path, candidates);
+}
+
+void throwAt(const Origin& origin, std::string_view path, const std::string& message) {
+  throwForKey(origin.file, origin.key.empty() ? std::string(path) : origin.key,
+              origin.detail.empty() ? message : message + " (" + origin.detail + ")");
+}
+
+} // namespace npusim::config

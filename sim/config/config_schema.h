@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// Schema layer: one table entry per configuration key (dotted path, type, unit, default,
+// description, source of the default, range, vela.ini name) with typed access into
+// SystemParams. Parsing, printing, `npusim config --list` and the vela.ini importer are generic
+// over this table, so adding a key is one entry in config_schema.cpp.
+
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "sim/config/system_params.h"
+
+namespace npusim::config {
+
+enum class KeyType : uint8_t { Double, Int, Bool, Enum };
+std::string_view keyTypeName(KeyType type);  // double, int, bool, enum
+
+// The vela.ini section kind a key is read from.
+enum class VelaSection : uint8_t { None, SystemConfig, MemoryMode };
+
+// The SystemParams field behind a key; its alternative decides the key's type.
+using FieldRef = std::variant<double*, uint32_t*, uint64_t*, bool*, MemoryKind*, AxiPort*, std::string*>;
+
+// A parsed value before it is range-checked and stored (integers travel as doubles).
+using Value = std::variant<double, bool, std::string>;
+
+// Where an assignment comes from, for error messages. `file` is a path, "<builtin>" or
+// "--set"; `key` is how the source spells the key (empty: the dotted path); `detail` is
+// appended in parentheses (section, line, fallback note).
+struct Origin {
+  std::string file;
+  std::string key;
+  std::string detail;
+};
+
+// One configuration key. Table entries are built with key(...) and the chained && setters so
+// that each reads as one expression.
+struct ConfigKey {
+  using Accessor = FieldRef (*)(SystemParams&);
+  using DerivedDefault = std::string (*)(const SystemParams&);
+
+  std::string_view path;            // dotted key path, e.g. "system.sram.read_latency"
+  std::string_view unit;            // "" when dimensionless
+  std::string_view defaultText;     // default as text in the key's type (may be ""); for derived keys, the rule
+  std::string_view description;     // one line
+  std::string_view source;          // where the default comes from
+  Accessor field = nullptr;
+  double min = 0;                   // numeric range (ints and doubles)
+  double max = std::numeric_limits<double>::infinity();
+  bool minExclusive = false;
+  bool powerOfTwo = false;
+  std::vector<std::string_view> choices;  // allowed values of std::string-backed enums
+  VelaSection velaSection = VelaSection::None;
+  std::string_view velaKey;               // vela.ini spelling (matched case-insensitively)
+  std::string_view velaFallback;          // Vela's value when a named section lacks the key
+  std::optional<MemoryKind> velaReadIf;   // Vela reads the key only if this memory is on a port
+  DerivedDefault derived = nullptr;       // default computed from other keys when not set
+
+  ConfigKey range(double lo, double hi) &&;
+  ConfigKey above(double lo) &&;          // (lo, inf)
+  ConfigKey rangeOpenLow(double lo, double hi) &&;  // (lo, hi]
+  ConfigKey pow2(double lo, double hi) &&;           // power of two in [lo, hi]
+  ConfigKey oneOf(std::vector<std::string_view> values) &&;
+  ConfigKey vela(VelaSection section, std::string_view name, std::string_view fallback,
+                 std::optional<MemoryKind> readIf = std::nullopt) &&;
+  ConfigKey derivedFrom(DerivedDefault rule) &&;
+};
+
+// The key table, in `npusim config --list` order.
+const std::vector<ConfigKey>& schema();
+// Exact, case-sensitive lookup; nullptr when unknown.
+const ConfigKey* findKey(std::string_view path);
+// Every proper prefix of a key path ("system", "system.sram", ...), sorted.
+const std::vector<std::string>& keyGroups();
+size_t keyIndex(const ConfigKey& key);
+
+KeyType keyType(const ConfigKey& key);
+// Allowed values of an Enum key (empty for other types).
+std::vector<std::string_view> enumChoices(const ConfigKey& key);
+
+// Parsing. Throw InputError naming origin.file and the key for a wrong type.
+Value parseText(const ConfigKey& key, std::string_view text, const Origin& origin);
+Value parseJson(const ConfigKey& key, const nlohmann::json& value, const Origin& origin);
+// Range/choice check, then store into `params`. Throws InputError for out-of-range values.
+void storeValue(const ConfigKey& key, const Value& value, SystemParams& params, const Origin& origin);
+
+// Reading back.
+std::string formatValue(const ConfigKey& key, const SystemParams& params);
+nlohmann::ordered_json jsonValue(const ConfigKey& key, const SystemParams& params);
+std::string formatNumber(double value);  // shortest text that reads back to the same double
+
+// Schema defaults (derived defaults are applied by ConfigBuilder::finish).
+SystemParams schemaDefaults();
+
+// Nearest candidate by case-insensitive edit distance; empty when there are no candidates or
+// the nearest is more than `maxDistance` edits away.
+std::string nearestName(std::string_view word, const std::vector<std::string_view>& candidates,
+                        size_t maxDistance = std::numeric_limits<size_t>::max());
+// Nearest key path or group for an unknown dotted path.
+std::string nearestKey(std::string_view path, bool includeGroups);
+
+// Throw InputError for `origin` naming the key (origin.key, else `path`) with `message`.
+[[noreturn]] void throwAt(const Origin& origin, std::string_view path, const std::string& message);
+
+} // namespace npusim::config

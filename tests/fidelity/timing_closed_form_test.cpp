@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: Apache-2.0
+// Closed-form timing checks of the NPU units and the AXI/memory model (no SystemC).
+
+#include <doctest/doctest.h>
+
+#include <array>
+#include <memory>
+
+#include "models/mem/memory_timing.h"
+#include "models/npu/npu_units.h"
+#include "models/npu/u55_arch.h"
+#include "support/npu_model.h"
+
+namespace {
+
+using namespace npusim;
+
+// Region 0 -> flash on AXI1, every other region -> SRAM on AXI0.
+class StubTransport : public npu::NpuTransport {
+public:
+  StubTransport(mem::MemoryTiming& sram, mem::MemoryTiming& flash, uint32_t axi0Reads = 8, uint32_t axi1Reads = 2)
+      : sram_(sram), flash_(flash), axi0_(8, 64, axi0Reads, 8), axi1_(8, 64, axi1Reads, 2) {}
+  double transfer(uint8_t region, uint64_t, mem::Direction dir, const mem::TransferShape& shape, double start,
+                  uint8_t* port) override {
+    *port = region == 0 ? 1 : 0;
+    return region == 0 ? axi1_.transfer(flash_, dir, start, shape) : axi0_.transfer(sram_, dir, start, shape);
+  }
+
+private:
+  mem::MemoryTiming& sram_;
+  mem::MemoryTiming& flash_;
+  mem::AxiPortTiming axi0_, axi1_;
+};
+
+struct NoClock : npu::UnitClock {
+  void sync(double) override {}
+};
+
+// 1x1 conv 25x5x64 -> 25x5x64 on U55-128, block 9x6x32, everything in SRAM (timing doc §3.9 a).
+cmd::Operation pointwiseConv() {
+  cmd::Operation op;
+  op.kind = cmd::OpKind::Conv;
+  op.ifm = test::featureMap(0, {25, 5, 64}, cmd::DataFormat::Nhcwb16);
+  op.ofm = test::featureMap(8192, {25, 5, 64}, cmd::DataFormat::Nhcwb16);
+  op.ofmBlock = {9, 6, 32};
+  op.weights = {1, 16384, 4752};
+  op.scales = {1, 16384 + 4752, 640};
+  op.activation = {0, 0, -128, 127};
+  return op;
+}
+
+} // namespace
+
+TEST_CASE("latency-bound read: one outstanding burst costs latency + data per burst") {
+  mem::MemoryTiming memory(8.0, 100, 100);
+  mem::AxiPortTiming port(8, 64, 1, 1);
+  const uint64_t bursts = 64;
+  const double end = port.transfer(memory, mem::Direction::Read, 0, {bursts, 64});
+  CHECK(end == doctest::Approx(double(bursts) * (100 + 64 / 8.0)));
+}
+
+TEST_CASE("outstanding-transaction limit: 4 outstanding reads are ~4x faster than 1, 16 reach bandwidth") {
+  const uint64_t bursts = 256;
+  auto timeWith = [&](uint32_t outstanding) {
+    mem::MemoryTiming memory(8.0, 100, 100);
+    mem::AxiPortTiming port(8, 64, outstanding, outstanding);
+    return port.transfer(memory, mem::Direction::Read, 0, {bursts, 64});
+  };
+  const double one = timeWith(1), four = timeWith(4), sixteen = timeWith(16);
+  CHECK(one / four == doctest::Approx(4.0).epsilon(0.03));
+  // Bandwidth bound: first latency, then back-to-back data at 8 bytes/cycle.
+  CHECK(sixteen == doctest::Approx(100 + bursts * 64 / 8.0));
+}
+
+TEST_CASE("DMA flash -> SRAM: read latency + bytes at flash bandwidth + last chunk's SRAM write") {
+  mem::MemoryTiming sram(8.0, 32, 32), flash(1.0, 64, 64);
+  StubTransport transport(sram, flash);
+  NoClock clock;
+  npu::DmaUnit dma(transport, clock, 256);
+  cmd::DmaTransfer t;
+  t.srcRegion = 0;
+  t.dstRegion = 1;
+  t.length = 4096;
+  const npu::DmaTiming timing = dma.execute(t, 0);
+  // 2 outstanding 64-byte reads cover the 64-cycle latency at 1 byte/cycle, so the flash read is
+  // bandwidth bound; the final 256-byte chunk then takes the SRAM write latency + 32 beats.
+  const double expected = 64 + 4096 / 1.0 + 32 + 256 / 8.0;
+  CHECK(timing.end == doctest::Approx(expected).epsilon(0.01));
+  CHECK(timing.bytes.read[1] == 4096);
+  CHECK(timing.bytes.write[0] == 4096);
+}
+
+TEST_CASE("MAC cycles follow the micro-block formula per clipped block") {
+  const npu::U55Arch& arch = npu::u55Arch(128);
+  const cmd::Operation op = pointwiseConv();
+  // Full block 9x6x32 -> clipped 9x5x32: nx = 3, ny = 9, nz = 4; max(32, 4*27) per step;
+  // two IFM depth blocks of 32 (timing doc §3.9 a gives 864 for the full block).
+  CHECK(npu::macCyclesPerBlock(arch, op, {9, 5, 32}) == doctest::Approx(2 * 4 * 108));
+  CHECK(npu::macCyclesPerBlock(arch, op, {7, 5, 32}) == doctest::Approx(2 * 4 * 84));
+  // U55-32 (ublock 1x1x4), full 5x5x32 block: nxy = 25, nz = 8 -> max(16, 100) * 8 * 2 = 1600 (§3.9 a).
+  CHECK(npu::macCyclesPerBlock(npu::u55Arch(32), op, {5, 5, 32}) == doctest::Approx(2 * 8 * 100));
+}
+
+TEST_CASE("compute-bound convolution takes its MAC time plus pipeline fill and drain") {
+  const npu::U55Arch& arch = npu::u55Arch(128);
+  cmd::Operation op = pointwiseConv();
+  op.kernel = {3, 3, 1, 1, 1, 1, false};
+  op.padding = {1, 1, 1, 1};
+  op.weights.length = 33280;
+  op.scales.base = op.weights.base + op.weights.length;
+  mem::MemoryTiming sram(8.0, 32, 32), flash(1.0, 64, 64);
+  StubTransport transport(sram, flash);
+  NoClock clock;
+  npu::KernelUnit kernel(arch, transport, clock);
+  const npu::KernelTiming t = kernel.execute(op, 0);
+  // 9 taps per step: rows 9, 9, 7 x two OFM depth blocks x two IFM depth blocks.
+  const double mac = 2 * (2 * (108 * 9 * 4 * 2) + 84 * 9 * 4 * 2);
+  CHECK(t.blocks == 6);
+  CHECK(t.macCycles == doctest::Approx(mac));
+  CHECK(t.end - t.start >= mac);
+  CHECK(t.end - t.start <= 1.10 * mac);
+}
+
+TEST_CASE("a DMA overlaps a convolution instead of adding to it") {
+  const npu::U55Arch& arch = npu::u55Arch(128);
+  auto run = [&](bool withDma, bool withConv, double* dmaEnd, double* convEnd) {
+    mem::MemoryTiming sram(8.0, 32, 32), flash(1.0, 64, 64);
+    StubTransport transport(sram, flash);
+    NoClock clock;
+    npu::DmaUnit dma(transport, clock, 256);
+    npu::KernelUnit kernel(arch, transport, clock);
+    cmd::DmaTransfer t;
+    t.srcRegion = 0;
+    t.dstRegion = 1;
+    t.dst = 65536;
+    t.length = 2048;
+    if (withDma) *dmaEnd = dma.execute(t, 0).end;
+    if (withConv) *convEnd = kernel.execute(pointwiseConv(), 0).end;
+  };
+  double dmaAlone = 0, convAlone = 0, dmaBoth = 0, convBoth = 0, unused = 0;
+  run(true, false, &dmaAlone, &unused);
+  run(false, true, &unused, &convAlone);
+  run(true, true, &dmaBoth, &convBoth);
+  CHECK(convBoth <= 1.05 * convAlone);
+  CHECK(dmaBoth <= 1.05 * dmaAlone);
+  CHECK(std::max(dmaBoth, convBoth) < 0.8 * (dmaAlone + convAlone));
+}
+
+TEST_CASE("output cycles per element follow Vela's tables (first matching rule)") {
+  const npu::U55Arch& arch = npu::u55Arch(128);
+  cmd::Operation conv = pointwiseConv();
+  CHECK(npu::outputCyclesPerElement(arch, conv) == doctest::Approx(0.5));  // O7, no activation
+  conv.activation = {0, 0, -128, 100};                                     // clamp = ReLU-family
+  CHECK(npu::outputCyclesPerElement(arch, conv) == doctest::Approx(0.5));  // max(O7, A1 0.5)
+  cmd::Operation pool = conv;
+  pool.kind = cmd::OpKind::Pool;
+  pool.poolMode = cmd::PoolMode::Max;
+  pool.activation = {0, 0, -128, 127};
+  CHECK(npu::outputCyclesPerElement(arch, pool) == doctest::Approx(0.25)); // O6
+  cmd::Operation add = conv;
+  add.kind = cmd::OpKind::Elementwise;
+  add.elementwiseMode = cmd::ElementwiseMode::Add;
+  add.activation = {0, 0, -128, 127};
+  CHECK(npu::outputCyclesPerElement(arch, add) == doctest::Approx(1.5));   // O5
+}

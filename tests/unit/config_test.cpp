@@ -1,0 +1,444 @@
+// SPDX-License-Identifier: Apache-2.0
+// Configuration layer: schema, built-in presets, JSON configs, --set overrides, validation.
+#include <doctest/doctest.h>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <set>
+
+#include "sim/common/error.h"
+#include "sim/config/config.h"
+#include "sim/config/config_builder.h"
+#include "sim/config/config_schema.h"
+#include "sim/config/json_config.h"
+
+using namespace npusim;
+using namespace npusim::config;
+
+namespace {
+
+// The InputError thrown by `f` (fails the check when nothing is thrown).
+InputError errorOf(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const InputError& e) {
+    return e;
+  }
+  FAIL("expected an InputError");
+  return InputError({}, "");
+}
+
+// A file in the temp directory, removed when the test ends.
+class TempFile {
+public:
+  TempFile(const std::string& name, const std::string& text)
+      : path_(std::filesystem::temp_directory_path() /
+              ("npusim-config-test-" + std::to_string(::getpid()) + "-" + name)) {
+    std::ofstream(path_, std::ios::binary) << text;
+  }
+  ~TempFile() { std::filesystem::remove(path_); }
+  TempFile(const TempFile&) = delete;
+  TempFile& operator=(const TempFile&) = delete;
+  std::string path() const { return path_.string(); }
+
+private:
+  std::filesystem::path path_;
+};
+
+SystemParams withSets(std::vector<std::string> overrides, const std::string& memoryMode = "Shared_Sram") {
+  ConfigRequest request;
+  request.memoryMode = memoryMode;
+  request.overrides = std::move(overrides);
+  return resolveConfig(request);
+}
+
+SystemParams fromJson(const std::string& text) {
+  ConfigBuilder builder;
+  applyJsonText(text, "test.json", builder);
+  return builder.finish("Ethos_U55_High_End_Embedded", "Shared_Sram");
+}
+
+void checkSameKeys(const SystemParams& a, const SystemParams& b) {
+  for (const auto& key : schema()) {
+    CAPTURE(key.path);
+    CHECK(formatValue(key, a) == formatValue(key, b));
+  }
+}
+
+} // namespace
+
+TEST_CASE("config schema: every key has one spelling, a unit column, a default, a description and a source") {
+  std::set<std::string_view> paths;
+  for (const auto& key : schema()) {
+    CAPTURE(key.path);
+    CHECK(paths.insert(key.path).second);
+    CHECK(findKey(key.path) == &key);
+    CHECK(static_cast<bool>(key.field));
+    CHECK_FALSE(key.description.empty());
+    CHECK_FALSE(key.source.empty());
+    CHECK(key.path.find_first_of("ABCDEFGHIJKLMNOPQRSTUVWXYZ ") == std::string_view::npos);
+    if (keyType(key) == KeyType::Enum) {
+      CHECK_FALSE(enumChoices(key).empty());
+    }
+  }
+  CHECK(findKey("system.sram.read_latency") != nullptr);
+  CHECK(findKey("System.Sram.Read_Latency") == nullptr);
+  CHECK(keyType(*findKey("system.core_clock")) == KeyType::Double);
+  CHECK(keyType(*findKey("npu.axi1.max_outstanding_reads")) == KeyType::Int);
+  CHECK(keyType(*findKey("host.mve")) == KeyType::Bool);
+  CHECK(keyType(*findKey("memory_mode.const_mem_area")) == KeyType::Enum);
+}
+
+TEST_CASE("config schema: SystemParams member initializers equal the schema defaults") {
+  checkSameKeys(SystemParams{}, schemaDefaults());
+}
+
+TEST_CASE("config schema: the default request resolves to the schema defaults") {
+  const SystemParams p = resolveConfig(ConfigRequest{});
+  checkSameKeys(p, schemaDefaults());
+  CHECK(p.systemConfig == "Ethos_U55_High_End_Embedded");
+  CHECK(p.memoryMode == "Shared_Sram");
+}
+
+TEST_CASE("config presets: Ethos_U55_High_End_Embedded + Shared_Sram") {
+  const SystemParams p = builtinPreset("Ethos_U55_High_End_Embedded", "Shared_Sram");
+  CHECK(p.coreClockHz == 500e6);
+  CHECK(p.memoryOn(AxiPort::Axi0) == MemoryKind::Sram);
+  CHECK(p.memoryOn(AxiPort::Axi1) == MemoryKind::OffChipFlash);
+  CHECK(p.memory(MemoryKind::Sram).burstLength == 32);
+  CHECK(p.memory(MemoryKind::OffChipFlash).clockScale == 0.125);
+  CHECK(p.memory(MemoryKind::OffChipFlash).readLatency == 64);
+  CHECK(p.mode.constMemArea == AxiPort::Axi1);
+  CHECK(p.mode.arenaMemArea == AxiPort::Axi0);
+  CHECK(p.mode.arenaCacheSize == 0);
+  CHECK(p.commandStreamPort == AxiPort::Axi1);
+  CHECK(p.port(AxiPort::Axi0).maxOutstandingReads == 8);
+  CHECK(p.port(AxiPort::Axi1).maxOutstandingReads == 2);
+  CHECK(p.bytesPerCycle(AxiPort::Axi0) == 8.0);
+  CHECK(p.bytesPerCycle(AxiPort::Axi1) == 1.0);
+  CHECK(p.accelerator.empty());  // as compiled into the model
+}
+
+TEST_CASE("config presets: Ethos_U55_Deep_Embedded") {
+  const SystemParams p = builtinPreset("Ethos_U55_Deep_Embedded", "Shared_Sram");
+  CHECK(p.coreClockHz == 200e6);
+  CHECK(p.memory(MemoryKind::OffChipFlash).clockScale == 0.0625);
+  CHECK(p.systemConfig == "Ethos_U55_Deep_Embedded");
+}
+
+TEST_CASE("config presets: Sram_Only keeps constants and the command stream in SRAM on AXI0") {
+  const SystemParams p = builtinPreset("Ethos_U55_High_End_Embedded", "Sram_Only");
+  CHECK(p.mode.constMemArea == AxiPort::Axi0);
+  CHECK(p.mode.arenaMemArea == AxiPort::Axi0);
+  CHECK(p.mode.cacheMemArea == AxiPort::Axi0);
+  CHECK(p.memoryOn(p.mode.constMemArea) == MemoryKind::Sram);   // no OnChipFlash renaming
+  CHECK(p.memoryOn(AxiPort::Axi1) == MemoryKind::OffChipFlash);  // the system config is untouched
+  CHECK(p.commandStreamPort == AxiPort::Axi0);
+}
+
+TEST_CASE("config presets: a U55 on a U65 system config keeps 64-bit AXI") {
+  const SystemParams p = builtinPreset("Ethos_U65_High_End", "Shared_Sram");
+  CHECK(p.coreClockHz == 1e9);
+  CHECK(p.memoryOn(AxiPort::Axi1) == MemoryKind::Dram);
+  CHECK(p.memory(MemoryKind::Dram).clockScale == 0.234375);
+  CHECK(p.memory(MemoryKind::Dram).readLatency == 500);
+  CHECK(p.memory(MemoryKind::Dram).writeLatency == 250);
+  CHECK(p.port(AxiPort::Axi1).dataWidthBits == 64);
+  CHECK(p.bytesPerCycle(AxiPort::Axi1) == doctest::Approx(8 * 0.234375));
+}
+
+TEST_CASE("config presets: Dedicated_Sram and Dedicated_Sram_512KB (inherit)") {
+  const SystemParams a = builtinPreset("Ethos_U65_Mid_End", "Dedicated_Sram");
+  CHECK(a.mode.arenaMemArea == AxiPort::Axi1);
+  CHECK(a.mode.arenaCacheSize == 393216);
+  const SystemParams b = builtinPreset("Ethos_U65_Mid_End", "Dedicated_Sram_512KB");
+  CHECK(b.mode.constMemArea == AxiPort::Axi1);
+  CHECK(b.mode.arenaMemArea == AxiPort::Axi1);
+  CHECK(b.mode.cacheMemArea == AxiPort::Axi0);
+  CHECK(b.mode.arenaCacheSize == 524288);
+  CHECK(b.commandStreamPort == AxiPort::Axi1);
+}
+
+TEST_CASE("config presets: Dedicated_Sram on a flash-only system is rejected as Vela rejects it") {
+  const InputError e = errorOf([] { builtinPreset("Ethos_U55_High_End_Embedded", "Dedicated_Sram"); });
+  CHECK(e.where().file == "<builtin>");
+  CHECK(std::string(e.what()).find("arena") != std::string::npos);
+  CHECK(std::string(e.what()).find("Sram or Dram") != std::string::npos);
+}
+
+TEST_CASE("config presets: internal-default is Vela's U55 built-in system") {
+  const SystemParams p = builtinPreset("internal-default", "internal-default");
+  checkSameKeys(p, builtinPreset("Ethos_U55_High_End_Embedded", "Shared_Sram"));
+  CHECK(p.systemConfig == "internal-default");
+}
+
+TEST_CASE("config presets: unknown names list the available sections") {
+  const InputError sys = errorOf([] { builtinPreset("Ethos_U55_High_End", "Shared_Sram"); });
+  CHECK(sys.where().file == "<builtin>");
+  const std::string s = sys.what();
+  CHECK(s.find("[System_Config.Ethos_U55_High_End]") != std::string::npos);
+  CHECK(s.find("Ethos_U55_Deep_Embedded, Ethos_U55_High_End_Embedded, Ethos_U65_Embedded") != std::string::npos);
+  CHECK(s.find("did you mean 'Ethos_U65_High_End'") != std::string::npos);
+  const std::string m = errorOf([] { builtinPreset("Ethos_U55_High_End_Embedded", "SramOnly"); }).what();
+  CHECK(m.find("Sram_Only, Shared_Sram, Dedicated_Sram, Dedicated_Sram_512KB") != std::string::npos);
+  CHECK(m.find("did you mean 'Sram_Only'") != std::string::npos);
+}
+
+TEST_CASE("config --set: overrides any key, the last assignment wins") {
+  const SystemParams p = withSets({"system.sram.read_latency=64", "npu.axi1.max_outstanding_reads = 4", "host.mve=false",
+                                   "accelerator=ethos-u55-256", "system.core_clock=1e9", "sim.cycle_limit=1e9",
+                                   "system.sram.read_latency=100", "memory_mode.arena_cache_size=4194304"});
+  CHECK(p.memory(MemoryKind::Sram).readLatency == 100);
+  CHECK(p.port(AxiPort::Axi1).maxOutstandingReads == 4);
+  CHECK_FALSE(p.host.mve);
+  CHECK(p.macs() == 256);
+  CHECK(p.coreClockHz == 1e9);
+  CHECK(p.cycleLimit == 1000000000);
+  CHECK(p.mode.arenaCacheSize == 4194304);
+}
+
+TEST_CASE("config --set: derived defaults follow their inputs unless set") {
+  SUBCASE("command stream follows the constants") {
+    CHECK(withSets({"memory_mode.const_mem_area=Axi0", "memory_mode.arena_mem_area=Axi0"}, "Sram_Only").commandStreamPort ==
+          AxiPort::Axi0);
+    CHECK(withSets({}, "Sram_Only").commandStreamPort == AxiPort::Axi0);
+    CHECK(withSets({"npu.command_stream_port=Axi1"}, "Sram_Only").commandStreamPort == AxiPort::Axi1);
+  }
+  SUBCASE("host costs follow host.mve") {
+    const SystemParams helium = withSets({});
+    CHECK(helium.host.convCyclesPerMac == 0.75);
+    CHECK(helium.host.depthwiseCyclesPerMac == 3.5);
+    const SystemParams scalar = withSets({"host.mve=false"});
+    CHECK(scalar.host.convCyclesPerMac == 2.7);
+    CHECK(scalar.host.depthwiseCyclesPerMac == 8.3);
+    CHECK(scalar.host.elementwiseCyclesPerElement == 8.0);
+    CHECK(withSets({"host.mve=false", "host.conv_cycles_per_mac=2"}).host.convCyclesPerMac == 2.0);
+  }
+}
+
+TEST_CASE("config --set: unknown key names the full path and suggests the nearest key") {
+  const InputError e = errorOf([] { withSets({"system.sram.read_latancy=3"}); });
+  CHECK(e.where().file == "--set");
+  CHECK(e.where().key == "system.sram.read_latancy");
+  CHECK(std::string(e.what()).find("did you mean 'system.sram.read_latency'") != std::string::npos);
+  CHECK(std::string(errorOf([] { withSets({"npu.axi0.max_outstanding_read=3"}); }).what())
+            .find("'npu.axi0.max_outstanding_reads'") != std::string::npos);
+  CHECK(errorOf([] { withSets({"system.sram=3"}); }).where().key == "system.sram");
+}
+
+TEST_CASE("config --set: wrong types name the key") {
+  const auto check = [](const std::string& assignment, const std::string& key, const std::string& text) {
+    CAPTURE(assignment);
+    const InputError e = errorOf([&] { withSets({assignment}); });
+    CHECK(e.where().file == "--set");
+    CHECK(e.where().key == key);
+    CHECK(std::string(e.what()).find(text) != std::string::npos);
+  };
+  check("system.sram.read_latency=fast", "system.sram.read_latency", "expected an integer, got 'fast'");
+  check("system.sram.read_latency=32.5", "system.sram.read_latency", "expected an integer, got 32.5");
+  check("system.core_clock=", "system.core_clock", "expected a number");
+  check("system.core_clock=nan", "system.core_clock", "expected a number");
+  check("host.mve=yes", "host.mve", "expected true or false, got 'yes'");
+  check("system.axi0_port=sram", "system.axi0_port", "did you mean 'Sram'");
+  check("memory_mode.const_mem_area=AXI1", "memory_mode.const_mem_area", "is not one of Axi0|Axi1");
+  check("accelerator=ethos-u65-256", "accelerator",
+        "is not one of \"\"|ethos-u55-32|ethos-u55-64|ethos-u55-128|ethos-u55-256");
+  check("no-equals-sign", "no-equals-sign", "expected key=value");
+}
+
+TEST_CASE("config --set: out-of-range values name the key and the range") {
+  const auto check = [](const std::string& assignment, const std::string& text) {
+    CAPTURE(assignment);
+    const InputError e = errorOf([&] { withSets({assignment}); });
+    CHECK(e.where().key == assignment.substr(0, assignment.find('=')));
+    CHECK(std::string(e.what()).find(text) != std::string::npos);
+  };
+  check("system.core_clock=0", "out of range (0, inf)");
+  check("system.sram.clock_scale=0", "out of range (0, 1]");
+  check("system.dram.clock_scale=1.5", "out of range (0, 1]");
+  check("system.sram.read_latency=-1", "out of range [0, 4294967295]");
+  check("system.sram.burst_length=48", "not a power of two in [8, 4096]");
+  check("system.sram.burst_length=4", "out of range [8, 4096]");
+  check("npu.axi0.max_outstanding_reads=0", "out of range [1, 32]");
+  check("npu.axi0.max_outstanding_reads=33", "out of range [1, 32]");
+  check("npu.axi1.max_outstanding_writes=17", "out of range [1, 16]");
+  check("npu.axi0.data_width=96", "not a power of two in [64, 128]");
+  check("npu.axi0.data_width=256", "out of range [64, 128]");
+  check("npu.axi1.max_burst_bytes=32", "out of range [64, 256]");
+  check("memory_mode.arena_cache_size=8589934592", "out of range [0, 4294967296]");
+  CHECK(withSets({"npu.axi0.data_width=128"}).port(AxiPort::Axi0).dataWidthBits == 128);
+  CHECK(withSets({"system.sram.read_latency=0"}).memory(MemoryKind::Sram).readLatency == 0);
+}
+
+TEST_CASE("config validation: constants on SRAM only in the Sram_Only arrangement") {
+  const InputError e = errorOf([] { withSets({"system.axi1_port=Sram"}); });
+  CHECK(e.where().file == "--set");
+  CHECK(e.where().key == "system.axi1_port");  // the later of the two keys involved
+  CHECK(std::string(e.what()).find("constants on Sram") != std::string::npos);
+  const InputError m = errorOf([] { withSets({"system.axi1_port=Sram", "memory_mode.const_mem_area=Axi1"}); });
+  CHECK(m.where().key == "memory_mode.const_mem_area");
+  // All three areas on one Sram port: constants genuinely in SRAM.
+  const SystemParams p = withSets({"memory_mode.const_mem_area=Axi0"}, "Shared_Sram");
+  CHECK(p.memoryOn(p.mode.constMemArea) == MemoryKind::Sram);
+  CHECK(p.commandStreamPort == AxiPort::Axi0);
+  // Constants on DRAM or either flash are fine.
+  CHECK(withSets({"system.axi1_port=Dram"}).memoryOn(AxiPort::Axi1) == MemoryKind::Dram);
+  CHECK(withSets({"system.axi1_port=OnChipFlash"}).memoryOn(AxiPort::Axi1) == MemoryKind::OnChipFlash);
+}
+
+TEST_CASE("config validation: the arena must be on Sram or Dram, the cache on Sram") {
+  const InputError arena = errorOf([] { withSets({"memory_mode.arena_mem_area=Axi1"}); });
+  CHECK(arena.where().key == "memory_mode.arena_mem_area");
+  CHECK(std::string(arena.what()).find("the tensor arena on OffChipFlash") != std::string::npos);
+  const InputError cache = errorOf([] { withSets({"system.axi1_port=Dram", "memory_mode.cache_mem_area=Axi1"}); });
+  CHECK(cache.where().key == "memory_mode.cache_mem_area");
+  CHECK(std::string(cache.what()).find("it must be on Sram") != std::string::npos);
+  const SystemParams dram = withSets({"system.axi1_port=Dram", "memory_mode.arena_mem_area=Axi1"});
+  CHECK(dram.memoryOn(dram.mode.arenaMemArea) == MemoryKind::Dram);
+}
+
+TEST_CASE("config JSON: nested objects set keys") {
+  const SystemParams p = fromJson(R"({"system": {"sram": {"read_latency": 64, "clock_scale": 0.5}, "axi1_port": "Dram"},
+                                      "npu": {"axi0": {"max_outstanding_writes": 4}}, "host": {"mve": false},
+                                      "memory_mode": {"arena_cache_size": 64.0}, "accelerator": "ethos-u55-64"})");
+  CHECK(p.memory(MemoryKind::Sram).readLatency == 64);
+  CHECK(p.memory(MemoryKind::Sram).clockScale == 0.5);
+  CHECK(p.memoryOn(AxiPort::Axi1) == MemoryKind::Dram);
+  CHECK(p.port(AxiPort::Axi0).maxOutstandingWrites == 4);
+  CHECK_FALSE(p.host.mve);
+  CHECK(p.host.convCyclesPerMac == 2.7);
+  CHECK(p.mode.arenaCacheSize == 64);
+  CHECK(p.macs() == 64);
+  CHECK(fromJson("{}").coreClockHz == 500e6);
+}
+
+TEST_CASE("config JSON: unknown keys name the full path and suggest the nearest key") {
+  const InputError leaf = errorOf([] { fromJson(R"({"system": {"sram": {"read_latncy": 64}}})"); });
+  CHECK(leaf.where().file == "test.json");
+  CHECK(leaf.where().key == "system.sram.read_latncy");
+  CHECK(std::string(leaf.what()).find("did you mean 'system.sram.read_latency'") != std::string::npos);
+  const InputError group = errorOf([] { fromJson(R"({"sytem": {"sram": {}}})"); });
+  CHECK(group.where().key == "sytem");
+  CHECK(std::string(group.what()).find("did you mean 'system'") != std::string::npos);
+  const InputError memory = errorOf([] { fromJson(R"({"system": {"flash": {"read_latency": 1}}})"); });
+  CHECK(memory.where().key == "system.flash");
+  const InputError dotted = errorOf([] { fromJson(R"({"system.sram.read_latency": 64})"); });
+  CHECK(std::string(dotted.what()).find("nest objects") != std::string::npos);
+}
+
+TEST_CASE("config JSON: wrong types name the key") {
+  const auto check = [](const std::string& text, const std::string& key, const std::string& message) {
+    CAPTURE(text);
+    const InputError e = errorOf([&] { fromJson(text); });
+    CHECK(e.where().file == "test.json");
+    CHECK(e.where().key == key);
+    CHECK(std::string(e.what()).find(message) != std::string::npos);
+  };
+  check(R"({"system": {"sram": {"read_latency": "64"}}})", "system.sram.read_latency",
+        "expected an integer, got string \"64\"");
+  check(R"({"system": {"sram": {"read_latency": 64.5}}})", "system.sram.read_latency", "expected an integer, got 64.5");
+  check(R"({"system": {"core_clock": true}})", "system.core_clock", "expected a number, got boolean");
+  check(R"({"host": {"mve": 1}})", "host.mve", "expected true or false, got number");
+  check(R"({"system": {"axi0_port": 0}})", "system.axi0_port", "expected a string (Sram|Dram|OnChipFlash|OffChipFlash)");
+  check(R"({"system": {"sram": 5}})", "system.sram", "is a group of keys; expected an object");
+  check(R"({"system": {"core_clock": {"hz": 5}}})", "system.core_clock", "expected a number, got object");
+  check(R"({"npu": {"axi0": {"max_outstanding_reads": 64}}})", "npu.axi0.max_outstanding_reads",
+        "64 is out of range [1, 32]");
+}
+
+TEST_CASE("config JSON: malformed JSON reports the byte offset") {
+  const std::string text = "{\"system\": {\"sram\": {\"read_latency\": 64,}}}";
+  const InputError e = errorOf([&] { fromJson(text); });
+  CHECK(e.where().file == "test.json");
+  REQUIRE(e.where().byteOffset.has_value());
+  CHECK(*e.where().byteOffset == text.find(",}") + 1);
+  CHECK(std::string(e.what()).find("malformed JSON") != std::string::npos);
+  CHECK(std::string(e.what()).find('\n') == std::string::npos);
+  CHECK(*errorOf([] { fromJson("{\"a\": "); }).where().byteOffset == 6);
+  CHECK(std::string(errorOf([] { fromJson("[1, 2]"); }).what()).find("expected a JSON object") != std::string::npos);
+}
+
+TEST_CASE("config JSON: toJson output reads back to the same configuration") {
+  const SystemParams original = withSets({"host.mve=false", "system.sram.clock_scale=0.3", "npu.axi1.max_burst_bytes=256",
+                                          "sim.cycle_limit=123456789"},
+                                         "Sram_Only");
+  ConfigBuilder builder;
+  applyJsonText(toJson(original).dump(2), "show.json", builder);
+  const SystemParams copy = builder.finish(original.systemConfig, original.memoryMode);
+  checkSameKeys(copy, original);
+  CHECK(toJson(copy) == toJson(original));
+}
+
+TEST_CASE("config layers: preset, then JSON file, then --set") {
+  const TempFile json("layers.json", R"({"system": {"sram": {"read_latency": 64, "write_latency": 48}}})");
+  ConfigRequest request;
+  request.systemConfig = "Ethos_U55_Deep_Embedded";
+  request.jsonFile = json.path();
+  request.overrides = {"system.sram.write_latency=16"};
+  const SystemParams p = resolveConfig(request);
+  CHECK(p.coreClockHz == 200e6);
+  CHECK(p.memory(MemoryKind::Sram).readLatency == 64);
+  CHECK(p.memory(MemoryKind::Sram).writeLatency == 16);
+}
+
+TEST_CASE("config layers: --vela-ini sections, internal-default, then --set") {
+  const TempFile ini("layers.ini", "[System_Config.Mine]\ncore_clock=250e6\naxi0_port=Sram\naxi1_port=Dram\n"
+                                   "Sram_burst_length=32\nDram_burst_length=64\nDram_clock_scale=0.5\n"
+                                   "[Memory_Mode.Mine]\ninherit=Memory_Mode.Base\n"
+                                   "[Memory_Mode.Base]\nconst_mem_area=Axi1\narena_mem_area=Axi1\n");
+  ConfigRequest request;
+  request.velaIni = ini.path();
+  request.systemConfig = "Mine";
+  request.memoryMode = "Mine";
+  request.overrides = {"accelerator=ethos-u55-64", "accelerator="};
+  const SystemParams p = resolveConfig(request);
+  CHECK(p.coreClockHz == 250e6);
+  CHECK(p.memory(MemoryKind::Dram).clockScale == 0.5);
+  CHECK(p.memory(MemoryKind::Dram).readLatency == 0);  // Vela's fallback for a memory on a port
+  CHECK(p.mode.arenaMemArea == AxiPort::Axi1);
+  CHECK(p.mode.cacheMemArea == AxiPort::Axi0);         // Vela's fallback
+  CHECK(p.accelerator.empty());
+  request.memoryMode = "internal-default";             // Vela's reserved name ignores the file
+  CHECK(resolveConfig(request).mode.arenaMemArea == AxiPort::Axi0);
+  request.memoryMode = "Shared_Sram";
+  const InputError e = errorOf([&] { resolveConfig(request); });
+  CHECK(e.where().file == ini.path());
+  CHECK(std::string(e.what()).find("available Memory_Mode sections: Mine, Base") != std::string::npos);
+}
+
+TEST_CASE("config files: errors name the file") {
+  ConfigRequest request;
+  request.jsonFile = "/nonexistent/npusim.json";
+  const InputError missing = errorOf([&] { resolveConfig(request); });
+  CHECK(missing.where().file == "/nonexistent/npusim.json");
+  request.jsonFile = std::filesystem::temp_directory_path().string();
+  CHECK(std::string(errorOf([&] { resolveConfig(request); }).what()).find("directory") != std::string::npos);
+  const TempFile bad("bad.json", R"({"npu": {"axi1": {"max_outstanding_writes": 0}}})");
+  request.jsonFile = bad.path();
+  const InputError range = errorOf([&] { resolveConfig(request); });
+  CHECK(range.where().file == bad.path());
+  CHECK(range.where().key == "npu.axi1.max_outstanding_writes");
+  CHECK(std::string(range.what()).rfind(bad.path() + ": key 'npu.axi1.max_outstanding_writes': 0 is out of range", 0) == 0);
+}
+
+TEST_CASE("config files: every configs/*.json loads") {
+  size_t files = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(std::string(NPUSIM_SOURCE_DIR) + "/configs")) {
+    if (entry.path().extension() == ".json") {
+      CAPTURE(entry.path().string());
+      ConfigRequest request;
+      request.jsonFile = entry.path().string();
+      CHECK_NOTHROW(resolveConfig(request));
+      ++files;
+    }
+  }
+  CHECK(files > 0);
+  ConfigRequest example;
+  example.jsonFile = std::string(NPUSIM_SOURCE_DIR) + "/configs/example.json";
+  const SystemParams p = resolveConfig(example);
+  CHECK(p.memory(MemoryKind::OffChipFlash).readLatency == 128);
+  CHECK(p.host.depthwiseCyclesPerMac == 8.3);
+}

@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: Apache-2.0
+// Built-in presets against Vela's own vela.ini and the ML evaluation kit's inis (fixtures).
+#include <doctest/doctest.h>
+
+#include <cctype>
+#include <cstdlib>
+#include <filesystem>
+#include <optional>
+
+#include "sim/common/error.h"
+#include "sim/config/config_builder.h"
+#include "sim/config/presets.h"
+#include "sim/config/vela_ini.h"
+
+using namespace npusim;
+using namespace npusim::config;
+
+namespace {
+
+std::filesystem::path fixturesDir() {
+  const char* env = std::getenv("NPUSIM_FIXTURES");
+  return env != nullptr && *env != '\0' ? std::filesystem::path(env) : std::filesystem::path(NPUSIM_FIXTURES_DEFAULT);
+}
+
+// The resolved configuration, or nothing when the pair is invalid (Vela rejects it too).
+std::optional<SystemParams> tryResolve(const VelaIni& ini, const std::string& system, const std::string& mode) {
+  try {
+    ConfigBuilder builder;
+    applySystemConfig(ini, system, builder);
+    applyMemoryMode(ini, mode, builder);
+    return builder.finish(system, mode);
+  } catch (const InputError&) {
+    return std::nullopt;
+  }
+}
+
+std::string lower(std::string s) {
+  for (auto& c : s) {
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  return s;
+}
+
+} // namespace
+
+TEST_CASE("vela.ini fixture: every built-in preset equals Vela's vela.ini") {
+  const auto path = fixturesDir() / "vela" / "vela.ini";
+  if (!std::filesystem::exists(path)) {
+    MESSAGE("skipped: no fixture " << path.string() << " (set NPUSIM_FIXTURES)");
+    return;
+  }
+  const VelaIni vela = VelaIni::read(path.string());
+  const VelaIni& builtin = builtinPresets();
+  // 1. Same sections, same keys, same values as written.
+  REQUIRE(vela.sections().size() == builtin.sections().size());
+  for (const auto& section : vela.sections()) {
+    CAPTURE(section.name);
+    const VelaIni::Section* mine = builtin.find(section.name);
+    REQUIRE(mine != nullptr);
+    CHECK(mine->entries.size() == section.entries.size());
+    for (const auto& entry : section.entries) {
+      CAPTURE(entry.key);
+      const VelaIni::Entry* value = mine->find(entry.key);
+      REQUIRE(value != nullptr);
+      CHECK(lower(value->key) == lower(entry.key));
+      CHECK(value->value == entry.value);
+    }
+  }
+  // 2. Same meaning: every system config x memory mode resolves identically (or is rejected by both).
+  size_t valid = 0;
+  for (const auto& system : vela.names("System_Config")) {
+    for (const auto& mode : vela.names("Memory_Mode")) {
+      CAPTURE(system);
+      CAPTURE(mode);
+      const auto fromVela = tryResolve(vela, system, mode);
+      const auto fromBuiltin = tryResolve(builtin, system, mode);
+      REQUIRE(fromVela.has_value() == fromBuiltin.has_value());
+      if (fromVela) {
+        ++valid;
+        for (const auto& key : schema()) {
+          CAPTURE(key.path);
+          CHECK(formatValue(key, *fromVela) == formatValue(key, *fromBuiltin));
+        }
+      }
+    }
+  }
+  // Dedicated_Sram(_512KB) need DRAM on AXI1: valid only with the three U65 DRAM systems.
+  CHECK(valid == 6 * 2 + 3 * 2);
+}
+
+TEST_CASE("vela.ini fixture: the ML evaluation kit's vela.ini files read with Vela's meaning") {
+  const auto dir = fixturesDir() / "mlek" / "compiled" / "mlek_ini";
+  if (!std::filesystem::is_directory(dir)) {
+    MESSAGE("skipped: no fixture directory " << dir.string() << " (set NPUSIM_FIXTURES)");
+    return;
+  }
+  size_t files = 0;
+  for (const auto& file : std::filesystem::directory_iterator(dir)) {
+    CAPTURE(file.path().string());
+    ++files;
+    const VelaIni ini = VelaIni::read(file.path().string());
+    for (const auto& system : ini.names("System_Config")) {
+      const auto fromKit = tryResolve(ini, system, "Shared_Sram");
+      const auto fromBuiltin = tryResolve(builtinPresets(), system, "Shared_Sram");
+      REQUIRE(fromKit.has_value());
+      REQUIRE(fromBuiltin.has_value());
+      for (const auto& key : schema()) {
+        if (key.velaSection == VelaSection::SystemConfig) {
+          CAPTURE(key.path);
+          CHECK(formatValue(key, *fromKit) == formatValue(key, *fromBuiltin));
+        }
+      }
+    }
+    for (const auto& mode : ini.names("Memory_Mode")) {
+      CHECK(tryResolve(ini, "Ethos_U55_High_End_Embedded", mode).has_value() == (mode == "Shared_Sram"));
+    }
+  }
+  CHECK(files > 0);
+}

@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: Apache-2.0
+// vela.ini reader: ConfigParser syntax and Vela's section semantics.
+#include <doctest/doctest.h>
+
+#include <functional>
+
+#include "sim/common/error.h"
+#include "sim/config/config_builder.h"
+#include "sim/config/presets.h"
+#include "sim/config/vela_ini.h"
+
+using namespace npusim;
+using namespace npusim::config;
+
+namespace {
+
+InputError errorOf(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const InputError& e) {
+    return e;
+  }
+  FAIL("expected an InputError");
+  return InputError({}, "");
+}
+
+constexpr const char* kSystem = R"(; comment
+# another comment
+[System_Config.Base]
+core_clock=400e6
+axi0_port=Sram
+axi1_port=OffChipFlash
+Sram_clock_scale=1.0
+Sram_burst_length=32
+Sram_read_latency=32
+Sram_write_latency=32
+OffChipFlash_clock_scale=0.25
+OffChipFlash_burst_length=64
+OffChipFlash_read_latency=100
+OffChipFlash_write_latency=100
+
+[System_Config.Child]
+inherit=System_Config.Base
+CORE_CLOCK : 800e6
+offchipflash_READ_latency=   120
+
+[System_Config.Grandchild]
+inherit = System_Config.Child
+OffChipFlash_write_latency=7
+
+[Memory_Mode.Shared]
+const_mem_area=Axi1
+arena_mem_area=Axi0
+cache_mem_area=Axi0
+)";
+
+SystemParams resolve(const VelaIni& ini, const std::string& system, const std::string& mode) {
+  ConfigBuilder builder;
+  applySystemConfig(ini, system, builder);
+  applyMemoryMode(ini, mode, builder);
+  return builder.finish(system, mode);
+}
+
+SystemParams resolveText(const std::string& text, const std::string& system, const std::string& mode) {
+  return resolve(VelaIni::parse(text, "test.ini"), system, mode);
+}
+
+} // namespace
+
+TEST_CASE("vela.ini: sections, comments, ':' separators and case-insensitive keys") {
+  const VelaIni ini = VelaIni::parse(kSystem, "test.ini");
+  CHECK(ini.names("System_Config") == std::vector<std::string>{"Base", "Child", "Grandchild"});
+  CHECK(ini.names("Memory_Mode") == std::vector<std::string>{"Shared"});
+  const auto* child = ini.find("System_Config.Child");
+  REQUIRE(child != nullptr);
+  REQUIRE(child->find("core_clock") != nullptr);
+  CHECK(child->find("Core_Clock")->value == "800e6");
+  CHECK(child->find("OffChipFlash_read_latency")->value == "120");
+  CHECK(child->find("core_clock")->line == 18);
+  CHECK(ini.find("system_config.child") == nullptr);  // section names are case-sensitive
+}
+
+TEST_CASE("vela.ini: inheritance reads the parent first and lets the child win") {
+  const SystemParams base = resolveText(kSystem, "Base", "Shared");
+  CHECK(base.coreClockHz == 400e6);
+  CHECK(base.memory(MemoryKind::OffChipFlash).readLatency == 100);
+  const SystemParams grandchild = resolveText(kSystem, "Grandchild", "Shared");
+  CHECK(grandchild.coreClockHz == 800e6);
+  CHECK(grandchild.memory(MemoryKind::OffChipFlash).readLatency == 120);
+  CHECK(grandchild.memory(MemoryKind::OffChipFlash).writeLatency == 7);
+  CHECK(grandchild.memory(MemoryKind::OffChipFlash).clockScale == 0.25);
+  CHECK(grandchild.memory(MemoryKind::Sram).burstLength == 32);
+}
+
+TEST_CASE("vela.ini: a section inheriting itself is an error") {
+  const std::string text = std::string(kSystem) + "[Memory_Mode.Loop]\ninherit=Memory_Mode.Loop\n";
+  const InputError e = errorOf([&] { resolveText(text, "Base", "Loop"); });
+  CHECK(e.where().file == "test.ini");
+  CHECK(e.where().key == "[Memory_Mode.Loop] inherit");
+  CHECK(std::string(e.what()).find("section inherits itself (line 30)") != std::string::npos);
+}
+
+TEST_CASE("vela.ini: inheritance cycles and missing parents are errors") {
+  const std::string cycle = std::string(kSystem) + "[Memory_Mode.A]\ninherit=Memory_Mode.B\n[Memory_Mode.B]\ninherit=Memory_Mode.A\n";
+  CHECK(std::string(errorOf([&] { resolveText(cycle, "Base", "A"); }).what())
+            .find("inheritance cycle Memory_Mode.A -> Memory_Mode.B -> Memory_Mode.A") != std::string::npos);
+  const std::string missing = std::string(kSystem) + "[Memory_Mode.A]\ninherit=Memory_Mode.Gone\n";
+  const InputError e = errorOf([&] { resolveText(missing, "Base", "A"); });
+  CHECK(e.where().key == "[Memory_Mode.A] inherit");
+  CHECK(std::string(e.what()).find("inherited section [Memory_Mode.Gone] not found") != std::string::npos);
+}
+
+TEST_CASE("vela.ini: unknown keys name file, section, key, line and the nearest valid key") {
+  const std::string text = std::string(kSystem) + "[Memory_Mode.Typo]\nconst_mem_area=Axi1\narena_mem_aera=Axi0\n";
+  const InputError e = errorOf([&] { resolveText(text, "Base", "Typo"); });
+  CHECK(e.where().file == "test.ini");
+  CHECK(e.where().key == "[Memory_Mode.Typo] arena_mem_aera");
+  const std::string what = e.what();
+  CHECK(what.find("unknown key in a Memory_Mode section (line 31)") != std::string::npos);
+  CHECK(what.find("did you mean 'arena_mem_area'") != std::string::npos);
+  // A System_Config key is not valid in a Memory_Mode section.
+  const std::string wrongKind = std::string(kSystem) + "[Memory_Mode.Wrong]\ncore_clock=1\n";
+  CHECK(errorOf([&] { resolveText(wrongKind, "Base", "Wrong"); }).where().key == "[Memory_Mode.Wrong] core_clock");
+}
+
+TEST_CASE("vela.ini: unknown section names list the available ones") {
+  const InputError e = errorOf([] { resolveText(kSystem, "Bas", "Shared"); });
+  CHECK(e.where().file == "test.ini");
+  const std::string what = e.what();
+  CHECK(what.find("section [System_Config.Bas] not found") != std::string::npos);
+  CHECK(what.find("available System_Config sections: Base, Child, Grandchild") != std::string::npos);
+  CHECK(what.find("did you mean 'Base'") != std::string::npos);
+  CHECK(std::string(errorOf([] { resolveText(kSystem, "Base", "Shared_Sram"); }).what())
+            .find("available Memory_Mode sections: Shared") != std::string::npos);
+}
+
+TEST_CASE("vela.ini: missing keys take Vela's fallbacks, memory timings only for memories on a port") {
+  const std::string text = "[System_Config.Bare]\naxi1_port=Dram\nSram_burst_length=32\nDram_burst_length=64\n"
+                           "[Memory_Mode.Bare]\n";
+  const SystemParams p = resolveText(text, "Bare", "Bare");
+  CHECK(p.coreClockHz == 1.0);
+  CHECK(p.memoryOn(AxiPort::Axi0) == MemoryKind::Sram);
+  CHECK(p.memory(MemoryKind::Sram).clockScale == 1.0);
+  CHECK(p.memory(MemoryKind::Sram).readLatency == 0);
+  CHECK(p.memory(MemoryKind::Dram).writeLatency == 0);
+  CHECK(p.mode.constMemArea == AxiPort::Axi0);
+  CHECK(p.mode.arenaMemArea == AxiPort::Axi0);
+  CHECK(p.mode.cacheMemArea == AxiPort::Axi0);
+  CHECK(p.mode.arenaCacheSize == 0);
+  // Memories on no port keep npusim's defaults.
+  CHECK(p.memory(MemoryKind::OffChipFlash).readLatency == 64);
+  // Vela's burst-length fallback of 1 byte is not a possible AXI burst.
+  const InputError e = errorOf([] { resolveText("[System_Config.S]\n[Memory_Mode.M]\n", "S", "M"); });
+  CHECK(e.where().key == "[System_Config.S] Sram_burst_length");
+  CHECK(std::string(e.what()).find("1 is out of range [8, 4096] bytes (missing, Vela's fallback 1") != std::string::npos);
+}
+
+TEST_CASE("vela.ini: values are checked like any other key") {
+  const std::string text = std::string(kSystem) + "[System_Config.Bad]\ninherit=System_Config.Base\naxi1_port=offchipflash\n";
+  const InputError e = errorOf([&] { resolveText(text, "Bad", "Shared"); });
+  CHECK(e.where().key == "[System_Config.Bad] axi1_port");
+  CHECK(std::string(e.what()).find("did you mean 'OffChipFlash'") != std::string::npos);
+  CHECK(std::string(e.what()).find("npusim key system.axi1_port") != std::string::npos);
+}
+
+TEST_CASE("vela.ini: [DEFAULT] keys are visible in every section and override inherited values") {
+  const std::string text = std::string("[DEFAULT]\nSram_read_latency=99\n") + kSystem;
+  const SystemParams p = resolveText(text, "Grandchild", "Shared");
+  CHECK(p.memory(MemoryKind::Sram).readLatency == 99);
+  CHECK(p.memory(MemoryKind::OffChipFlash).readLatency == 120);
+}
+
+TEST_CASE("vela.ini: syntax errors name the file and line") {
+  const auto check = [](const std::string& text, const std::string& message) {
+    CAPTURE(text);
+    const InputError e = errorOf([&] { VelaIni::parse(text, "s.ini"); });
+    CHECK(e.where().file == "s.ini");
+    CHECK(std::string(e.what()).find(message) != std::string::npos);
+  };
+  check("core_clock=1\n", "line 1: 'core_clock=1' before any [section] header");
+  check("[A]\njust words\n", "line 2: expected key=value");
+  check("[A]\n=5\n", "line 2: expected key=value");
+  check("[A]\n[B]\n[A]\n", "line 3: section [A] already defined on line 1");
+  check("[A]\nkey=1\nKEY=2\n", "line 3: key 'KEY' already set in [A] on line 2");
+}
+
+TEST_CASE("vela.ini: indented lines continue the previous value") {
+  const VelaIni ini = VelaIni::parse("[A]\nkey=first\n  second\nother=1\n", "c.ini");
+  CHECK(ini.find("A")->find("key")->value == "first\nsecond");
+  CHECK(ini.find("A")->find("other")->value == "1");
+}
+
+TEST_CASE("vela.ini: the built-in presets read as a vela.ini give the same result") {
+  const VelaIni& builtin = builtinPresets();
+  CHECK(builtin.file() == "<builtin>");
+  CHECK(builtin.names("System_Config").size() == 6);
+  CHECK(builtin.names("Memory_Mode") ==
+        std::vector<std::string>{"Sram_Only", "Shared_Sram", "Dedicated_Sram", "Dedicated_Sram_512KB"});
+  std::string text;
+  for (const auto& section : builtin.sections()) {
+    text += "[" + section.name + "]\n";
+    for (const auto& entry : section.entries) {
+      text += entry.key + "=" + entry.value + "\n";
+    }
+  }
+  const VelaIni reparsed = VelaIni::parse(text, "copy.ini");
+  const SystemParams a = resolve(builtin, "Ethos_U65_Mid_End", "Dedicated_Sram_512KB");
+  const SystemParams b = resolve(reparsed, "Ethos_U65_Mid_End", "Dedicated_Sram_512KB");
+  for (const auto& key : schema()) {
+    CAPTURE(key.path);
+    CHECK(formatValue(key, a) == formatValue(key, b));
+  }
+}
