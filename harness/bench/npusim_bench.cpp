@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: Apache-2.0
+// Google Benchmark suite: decode speed in-process, and whole `npusim run` processes on fixture
+// models (simulated NPU cycles per wall second, peak RSS). Simulations run as child processes
+// because SystemC allows one elaboration per process; that is also what users pay.
+
+#include <benchmark/benchmark.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <systemc>
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+
+#include "sim/io/decoded_network.h"
+#include "sim/io/demo_network.h"
+
+extern char** environ;
+
+namespace fs = std::filesystem;
+
+namespace {
+
+fs::path fixturesDir() {
+  const char* env = std::getenv("NPUSIM_FIXTURES");
+  return env != nullptr ? fs::path(env) : fs::path(NPUSIM_FIXTURES_DEFAULT);
+}
+
+// A benchmark workload: a fixture model path relative to the fixtures dir ("" = demo network).
+struct Workload {
+  const char* name;
+  const char* relativePath;
+};
+
+constexpr Workload kWorkloads[] = {
+    {"demo", ""},
+    {"kws_ref_model/u55-128", "vela/kws_ref_model/ethos-u55-128_Ethos_U55_High_End_Embedded_Shared_Sram/kws_ref_model_vela.tflite"},
+    {"vww_96_int8/u55-256", "vela/vww_96_int8/ethos-u55-256_Ethos_U55_High_End_Embedded_Shared_Sram/vww_96_int8_vela.tflite"},
+    {"kws_micronet_m/u55-128", "mlek/compiled/kws_micronet_m_vela-3.2.0_mlek-76a15808/kws_micronet_m_vela.tflite"},
+    {"mobilenet_v2/u55-128",
+     "vela/mobilenet_v2_quantized_1x3x224x224/ethos-u55-128_Ethos_U55_High_End_Embedded_Shared_Sram/"
+     "mobilenet_v2_quantized_1x3x224x224_vela.tflite"},
+};
+
+// Resolves a workload to a model path ("" for the demo); false when its fixture is absent.
+bool resolve(const Workload& w, std::string* model) {
+  if (w.relativePath[0] == '\0') {
+    model->clear();
+    return true;
+  }
+  const fs::path p = fixturesDir() / w.relativePath;
+  *model = p.string();
+  return fs::exists(p);
+}
+
+// Runs `npusim run MODEL --json OUT` and returns (exit status, peak RSS in KiB of the child).
+std::pair<int, long> runProcess(const std::string& model, const std::string& json) {
+  std::vector<std::string> args{NPUSIM_BINARY, "run"};
+  if (!model.empty()) args.push_back(model);
+  args.insert(args.end(), {"--json", json});
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
+  pid_t pid = 0;
+  const int rc = posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (rc != 0) return {-1, 0};
+  int status = 0;
+  rusage usage{};
+  wait4(pid, &status, 0, &usage);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, usage.ru_maxrss};
+}
+
+void simulateProcess(benchmark::State& state, const Workload& w) {
+  std::string model;
+  if (!resolve(w, &model)) {
+    state.SkipWithError("fixture absent (set NPUSIM_FIXTURES)");
+    return;
+  }
+  const std::string json = (fs::temp_directory_path() / ("npusim_bench_" + std::to_string(getpid()) + ".json")).string();
+  double cycles = 0;
+  long rss = 0;
+  for (auto _ : state) {
+    const auto [status, maxRss] = runProcess(model, json);
+    if (status != 0) {
+      state.SkipWithError("npusim run failed");
+      return;
+    }
+    rss = std::max(rss, maxRss);
+    state.PauseTiming();
+    std::ifstream in(json);
+    cycles = nlohmann::json::parse(in).at("npu_active_cycles").get<double>();
+    state.ResumeTiming();
+  }
+  fs::remove(json);
+  state.counters["npu_cycles"] = cycles;
+  state.counters["sim_cycles_per_s"] = benchmark::Counter(cycles * double(state.iterations()), benchmark::Counter::kIsRate);
+  state.counters["peak_rss_MiB"] = double(rss) / 1024.0;
+}
+
+void decodeInProcess(benchmark::State& state, const Workload& w) {
+  std::string model;
+  if (!resolve(w, &model)) {
+    state.SkipWithError("fixture absent (set NPUSIM_FIXTURES)");
+    return;
+  }
+  const auto net = model.empty() ? npusim::io::loadNetworkFromBytes(npusim::io::buildDemoNetworkTflite(), "<demo>")
+                                 : npusim::io::loadNetwork(model);
+  size_t ops = 0;
+  for (auto _ : state) {
+    const auto decoded = npusim::io::decodeAll(net);
+    ops = 0;
+    for (const auto& d : decoded) ops += d.operations.size();
+    benchmark::DoNotOptimize(decoded.data());
+  }
+  state.counters["operations"] = double(ops);
+}
+
+void registerAll() {
+  for (const Workload& w : kWorkloads) {
+    benchmark::RegisterBenchmark((std::string("Simulate/") + w.name).c_str(),
+                                 [&w](benchmark::State& s) { simulateProcess(s, w); })
+        ->Unit(benchmark::kMillisecond)
+        ->UseRealTime();
+    benchmark::RegisterBenchmark((std::string("Decode/") + w.name).c_str(),
+                                 [&w](benchmark::State& s) { decodeInProcess(s, w); })
+        ->Unit(benchmark::kMicrosecond);
+  }
+}
+
+} // namespace
+
+// SystemC's library references sc_main; main() hands over to SystemC, which calls it.
+int main(int argc, char** argv) {
+  setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
+  return sc_core::sc_elab_and_sim(argc, argv);
+}
+
+int sc_main(int argc, char** argv) {
+  registerAll();
+  benchmark::Initialize(&argc, argv);
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
