@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# Installs npusim's build and test dependencies from Debian's archive (apt-get only).
+# Idempotent: does nothing when every package is already installed.
+set -euo pipefail
+
+PACKAGES=(
+  cmake ninja-build g++ pkg-config
+  libsystemc-dev                             # SystemC 2.3.4 + TLM-2.0: the simulation kernel
+  libflatbuffers-dev flatbuffers-compiler    # reading .tflite files (schema compiled by flatc)
+  nlohmann-json3-dev                         # JSON configs and reports
+  libcli11-dev                               # command line
+  doctest-dev                                # tests
+  libbenchmark-dev                           # benchmarks
+  python3 python3-matplotlib python3-distributed  # plots and the Dask sweep driver
+)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+done
+if ((${#missing[@]} == 0)); then
+  exit 0
+fi
+SUDO=""
+if [[ $(id -u) -ne 0 ]]; then SUDO="sudo"; fi
+echo "installing: ${missing[*]}"
+$SUDO apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
