@@ -120,8 +120,9 @@ void EthosU55::kernelThread() {
       wait(kernels_.queued);
     }
     const auto [op, recordIndex] = kernels_.pending.front();
+    const KernelTiming k = kernel.execute(*op, stats_.operations[recordIndex].issue);
+    // execute() waits, and the command processor appends records meanwhile: index afresh.
     OperationRecord& rec = stats_.operations[recordIndex];
-    const KernelTiming k = kernel.execute(*op, rec.issue);
     rec.start = k.start;
     rec.end = k.end;
     rec.macCycles = k.macCycles;
@@ -147,8 +148,8 @@ void EthosU55::dmaThread() {
       wait(dmas_.queued);
     }
     const auto [op, recordIndex] = dmas_.pending.front();
+    const DmaTiming d = dma.execute(op->dma, stats_.operations[recordIndex].issue);
     OperationRecord& rec = stats_.operations[recordIndex];
-    const DmaTiming d = dma.execute(op->dma, rec.issue);
     rec.start = d.start;
     rec.end = d.end;
     rec.bytes = d.bytes;
