@@ -20,6 +20,7 @@ private:
 };
 
 void addInspect(CLI::App& app, Registry& registry);
+void addEstimate(CLI::App& app, Registry& registry);
 void addConfig(CLI::App& app, Registry& registry);
 
 } // namespace npusim::cli

@@ -14,6 +14,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   npusim::cli::Registry registry;
   npusim::cli::addInspect(app, registry);
+  npusim::cli::addEstimate(app, registry);
   npusim::cli::addConfig(app, registry);
   try {
     app.parse(argc, argv);

@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "harness/analytic/estimate_report.h"
+
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <iomanip>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+namespace npusim::analytic {
+
+const char* const kVelaPerLayerHeader =
+    "TFLite_operator,NNG Operator,SRAM Usage,Peak%,Op Cycles,Network%,NPU,SRAM AC,DRAM AC,OnFlash AC,OffFlash AC,"
+    "MAC Count,Network%,Util%,Name";
+
+namespace {
+
+// Vela's _percentage: a zero whole counts as 100%.
+double percentage(double part, double whole) { return whole == 0 ? 100.0 : part / whole * 100.0; }
+
+double utilisation(const LayerEstimate& e, uint32_t macsPerCycle) {
+  return percentage(static_cast<double>(e.macs), e.totalCycles * macsPerCycle);
+}
+
+std::string csvField(const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos) {
+    return s;
+  }
+  std::string quoted = "\"";
+  for (char c : s) {
+    quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+  }
+  return quoted + "\"";
+}
+
+std::string fixed(double value, int decimals) {
+  std::ostringstream s;
+  s << std::fixed << std::setprecision(decimals) << value;
+  return s.str();
+}
+
+nlohmann::json shapeJson(const cmd::Shape3& s) { return {s.height, s.width, s.depth}; }
+
+nlohmann::json mapJson(const FeatureMapInfo& f) {
+  return {{"shape", shapeJson(f.shape)},
+          {"format", cmd::dataFormatName(f.format)},
+          {"bits", f.bits},
+          {"area", memAreaName(f.area)}};
+}
+
+nlohmann::json queryJson(const LayerQuery& q) {
+  nlohmann::json j{{"ifm", mapJson(q.ifm)},
+                   {"ofm", mapJson(q.ofm)},
+                   {"kernel", {q.kernel.width, q.kernel.height}},
+                   {"stride", {q.kernel.strideX, q.kernel.strideY}},
+                   {"ofm_block", shapeJson(q.block.ofmBlock)},
+                   {"ifm_block", shapeJson(q.block.ifmBlock)},
+                   {"acc40", q.block.acc40},
+                   {"part_kernel_first", q.block.partKernel}};
+  if (q.ifm2) {
+    j["ifm2"] = mapJson(*q.ifm2);
+  }
+  return j;
+}
+
+nlohmann::json trafficJson(const AreaTraffic& t) {
+  return {{"feature_map_read_bytes", t.featureMapRead}, {"feature_map_write_bytes", t.featureMapWrite},
+          {"weight_read_bytes", t.weightRead},          {"weight_write_bytes", t.weightWrite},
+          {"other_read_bytes", t.otherRead},            {"total_bytes", t.total()}};
+}
+
+// Vela's summary names of the access-cycle sums, indexed like kAccessAreas.
+constexpr std::array<const char*, 4> kAccessKeys{"cycles_sram_access", "cycles_dram_access",
+                                                 "cycles_on_chip_flash_access", "cycles_off_chip_flash_access"};
+constexpr std::array<const char*, 4> kAreaKeys{"sram", "dram", "on_chip_flash", "off_chip_flash"};
+
+} // namespace
+
+std::string pythonFloat(double value) {
+  if (std::isnan(value)) {
+    return "nan";
+  }
+  if (std::isinf(value)) {
+    return value > 0 ? "inf" : "-inf";
+  }
+  char buf[64];
+  const double magnitude = std::fabs(value);
+  std::to_chars_result r{};
+  if (magnitude != 0 && (magnitude >= 1e16 || magnitude < 1e-4)) {
+    r = std::to_chars(buf, buf + sizeof buf, value, std::chars_format::scientific);
+  } else {
+    r = std::to_chars(buf, buf + sizeof buf, value, std::chars_format::fixed);
+  }
+  std::string s(buf, r.ptr);
+  if (s.find_first_of(".e") == std::string::npos) {
+    s += ".0";
+  }
+  return s;
+}
+
+void writeEstimateTable(std::ostream& out, const NetworkEstimate& est) {
+  out << est.model << ": ethos-u55-" << est.macs << ", " << est.systemConfig << ", " << est.memoryMode << ", "
+      << fixed(est.coreClockHz / 1e6, 0) << " MHz, rows "
+      << (est.rowsFromDebugDb ? "from Vela's debug database" : "one per NPU kernel operation") << "\n";
+  for (const SubgraphEstimate& sub : est.subgraphs) {
+    out << "\nNPU subgraph (operator " << sub.operatorIndex << ")\n";
+    out << std::left << std::setw(20) << "TFLite operator" << ' ' << std::setw(20) << "NNG operator" << std::right;
+    for (const char* h : {"Op cycles", "NPU", "SRAM AC", "DRAM AC", "OnFlash AC", "OffFlash AC", "MACs"}) {
+      out << ' ' << std::setw(11) << h;
+    }
+    out << "  weights\n";
+    for (size_t i = 0; i < sub.layers.size(); ++i) {
+      const Layer& l = sub.layers[i];
+      const LayerEstimate& e = sub.estimates[i];
+      out << std::left << std::setw(20) << l.tfliteOperator << ' ' << std::setw(20) << l.nngOperator << std::right;
+      out << ' ' << std::setw(11) << fixed(e.totalCycles, 1) << ' ' << std::setw(11) << fixed(e.npuCycles, 1);
+      for (double ac : e.accessCycles) {
+        out << ' ' << std::setw(11) << fixed(ac, 1);
+      }
+      out << ' ' << std::setw(11) << e.macs << "  " << weightBufferingName(l.weights.buffering) << "\n";
+    }
+  }
+  const EstimateTotals& t = est.totals;
+  out << "\nNetwork totals\n";
+  out << "  NPU cycles             " << fixed(t.npuCycles, 1) << "\n";
+  out << "  SRAM access cycles     " << fixed(t.accessCycles[0], 1) << "\n";
+  out << "  DRAM access cycles     " << fixed(t.accessCycles[1], 1) << "\n";
+  out << "  OnFlash access cycles  " << fixed(t.accessCycles[2], 1) << "\n";
+  out << "  OffFlash access cycles " << fixed(t.accessCycles[3], 1) << "\n";
+  out << "  Total cycles           " << fixed(t.totalCycles, 1) << "\n";
+  out << "  NN MACs                " << t.macs << "\n";
+  if (est.coreClockHz > 0) {
+    out << "  Inference time         " << fixed(t.totalCycles / est.coreClockHz * 1e3, 4) << " ms\n";
+  }
+}
+
+void writeVelaPerLayerCsv(std::ostream& out, const NetworkEstimate& est) {
+  const EstimateTotals& t = est.totals;
+  for (const SubgraphEstimate& sub : est.subgraphs) {
+    out << kVelaPerLayerHeader << "\r\n";
+    for (size_t i = 0; i < sub.layers.size(); ++i) {
+      const Layer& l = sub.layers[i];
+      const LayerEstimate& e = sub.estimates[i];
+      out << csvField(l.tfliteOperator) << ',' << csvField(l.nngOperator) << ",,," << pythonFloat(e.totalCycles)
+          << ',' << pythonFloat(percentage(e.totalCycles, t.totalCycles)) << ',' << pythonFloat(e.npuCycles);
+      for (double ac : e.accessCycles) {
+        out << ',' << pythonFloat(ac);
+      }
+      out << ',' << e.macs << ',' << pythonFloat(percentage(static_cast<double>(e.macs), static_cast<double>(t.macs)))
+          << ',' << pythonFloat(utilisation(e, est.macs)) << ',' << csvField(l.name) << "\r\n";
+    }
+  }
+}
+
+void writeEstimateJson(std::ostream& out, const NetworkEstimate& est) {
+  nlohmann::json j;
+  j["model"] = est.model;
+  j["accelerator"] = "ethos-u55-" + std::to_string(est.macs);
+  j["system_config"] = est.systemConfig;
+  j["memory_mode"] = est.memoryMode;
+  j["core_clock_hz"] = est.coreClockHz;
+  j["rows_from_debug_db"] = est.rowsFromDebugDb;
+  j["subgraphs"] = nlohmann::json::array();
+  for (const SubgraphEstimate& sub : est.subgraphs) {
+    nlohmann::json layers = nlohmann::json::array();
+    for (size_t i = 0; i < sub.layers.size(); ++i) {
+      const Layer& l = sub.layers[i];
+      const LayerEstimate& e = sub.estimates[i];
+      nlohmann::json row{{"tflite_operator", l.tfliteOperator},
+                         {"nng_operator", l.nngOperator},
+                         {"name", l.name},
+                         {"npu_op_offsets", l.byteOffsets},
+                         {"op_cycles", e.totalCycles},
+                         {"npu_cycles", e.npuCycles},
+                         {"compute_cycles", e.computeCycles},
+                         {"slack_cycles", e.slackCycles},
+                         {"macs", e.macs},
+                         {"weight_buffering", weightBufferingName(l.weights.buffering)},
+                         {"weight_depth_slices", l.weights.depthSlices},
+                         {"encoded_weight_bytes", l.weights.encodedBytes},
+                         {"query", queryJson(l.query)}};
+      for (size_t a = 0; a < kAccessAreas.size(); ++a) {
+        row[kAccessKeys[a]] = e.accessCycles[a];
+        row["bytes"][kAreaKeys[a]] = trafficJson(e.traffic[a]);
+      }
+      layers.push_back(row);
+    }
+    j["subgraphs"].push_back({{"operator_index", sub.operatorIndex}, {"layers", layers}});
+  }
+  const EstimateTotals& t = est.totals;
+  nlohmann::json totals{{"cycles_npu", t.npuCycles}, {"cycles_total", t.totalCycles}, {"nn_macs", t.macs}};
+  for (size_t a = 0; a < kAccessAreas.size(); ++a) {
+    totals[kAccessKeys[a]] = t.accessCycles[a];
+    totals["bytes"][kAreaKeys[a]] = trafficJson(t.traffic[a]);
+  }
+  if (est.coreClockHz > 0) {
+    totals["inference_time_s"] = t.totalCycles / est.coreClockHz;
+  }
+  j["totals"] = totals;
+  out << j.dump(2) << "\n";
+}
+
+} // namespace npusim::analytic

@@ -1,0 +1,367 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "harness/analytic/layer_builder.h"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+#include <utility>
+
+#include "sim/common/error.h"
+
+namespace npusim::analytic {
+
+namespace {
+
+constexpr uint32_t kSubKernelMax = 8;
+constexpr uint32_t kIfmUblockDepth = 8;
+
+uint32_t roundUp(uint32_t value, uint32_t quantum) { return (value + quantum - 1) / quantum * quantum; }
+
+bool hasWeightStream(const cmd::Operation& op) {
+  return (op.kind == cmd::OpKind::Conv || op.kind == cmd::OpKind::Depthwise) && op.weights.length > 0;
+}
+
+// Index of the most recent DMA before `before` whose destination covers [base, base + length).
+std::optional<size_t> feedingDma(const std::vector<cmd::Operation>& ops, size_t before, uint8_t region, uint64_t base,
+                                 uint64_t length) {
+  for (size_t i = before; i-- > 0;) {
+    const cmd::Operation& op = ops[i];
+    if (op.kind == cmd::OpKind::DmaStart && !op.dma.dstInternal && op.dma.dstRegion == region && op.dma.dst <= base &&
+        base + length <= op.dma.dst + op.dma.length) {
+      return i;
+    }
+  }
+  return std::nullopt;
+}
+
+// Index of the most recent DMA into SHRAM (a LUT load) before `before`.
+std::optional<size_t> latestShramDma(const std::vector<cmd::Operation>& ops, size_t before) {
+  for (size_t i = before; i-- > 0;) {
+    if (ops[i].kind == cmd::OpKind::DmaStart && ops[i].dma.dstInternal) {
+      return i;
+    }
+  }
+  return std::nullopt;
+}
+
+LayerOp layerOpOf(const cmd::Operation& op, const std::string& nngOperator) {
+  switch (op.kind) {
+  case cmd::OpKind::Conv: {
+    if (!nngOperator.empty()) {
+      return nngOperator == "FullyConnected" ? LayerOp::FullyConnected : LayerOp::Conv2D;
+    }
+    const bool pointOnly = op.kernel.elements() == 1 && op.ifm.shape.height == 1 && op.ifm.shape.width == 1 &&
+                           op.ofm.shape.height == 1 && op.ofm.shape.width == 1;
+    return pointOnly ? LayerOp::FullyConnected : LayerOp::Conv2D;
+  }
+  case cmd::OpKind::Depthwise: return LayerOp::Depthwise;
+  case cmd::OpKind::Pool:
+    switch (op.poolMode) {
+    case cmd::PoolMode::Max: return LayerOp::MaxPool;
+    case cmd::PoolMode::Average: return LayerOp::AvgPool;
+    case cmd::PoolMode::ReduceSum: return LayerOp::ReduceSum;
+    }
+    return LayerOp::AvgPool;
+  case cmd::OpKind::Elementwise:
+    switch (op.elementwiseMode) {
+    case cmd::ElementwiseMode::Mul: return LayerOp::Mul;
+    case cmd::ElementwiseMode::Add: return LayerOp::Add;
+    case cmd::ElementwiseMode::Sub: return LayerOp::Sub;
+    case cmd::ElementwiseMode::Min: return LayerOp::Minimum;
+    case cmd::ElementwiseMode::Max: return LayerOp::Maximum;
+    case cmd::ElementwiseMode::LRelu: return LayerOp::LeakyRelu;
+    case cmd::ElementwiseMode::Abs: return LayerOp::Abs;
+    case cmd::ElementwiseMode::Clz: return LayerOp::Clz;
+    case cmd::ElementwiseMode::Shr: return LayerOp::Shr;
+    case cmd::ElementwiseMode::Shl: return LayerOp::Shl;
+    }
+    return LayerOp::Add;
+  case cmd::OpKind::DmaStart: case cmd::OpKind::DmaWait: case cmd::OpKind::KernelWait: case cmd::OpKind::Stop:
+  case cmd::OpKind::Irq: case cmd::OpKind::PmuMask:
+    break;
+  }
+  return LayerOp::Memcpy;
+}
+
+// Vela's activation class from the ACTIVATION registers. A ReLU whose clamp equals the OFM
+// type's range is indistinguishable from "no activation"; it only matters for MaxPool.
+ActivationClass activationOf(const cmd::Operation& op) {
+  if (op.activation.usesLut() || op.activation.isTanhOrSigmoid()) {
+    return ActivationClass::Lut;
+  }
+  const uint32_t bits = std::min<uint32_t>(op.ofm.elementBits, 16);
+  const int32_t typeMin = op.ofm.isSigned ? -(1 << (bits - 1)) : 0;
+  const int32_t typeMax = op.ofm.isSigned ? (1 << (bits - 1)) - 1 : (1 << bits) - 1;
+  const bool clamps = op.activation.min > typeMin || op.activation.max < std::min(typeMax, 32767);
+  return clamps ? ActivationClass::Relu : ActivationClass::None;
+}
+
+FeatureMapInfo mapInfo(const cmd::FeatureMap& fm, const cmd::Shape3& shape, const VelaSystem& system) {
+  return {shape, fm.format, fm.elementBits, system.regionArea(fm.region)};
+}
+
+// Vela's _choose_kernel_method: part-kernel-first when it uses the MAC array better.
+bool choosePartKernel(uint32_t ifmDepth, uint32_t bits, const KernelInfo& kernel) {
+  if (ifmDepth <= 8) {
+    return true;
+  }
+  const double k = kernel.elements();
+  const double depthUtil = ifmDepth / static_cast<double>(roundUp(ifmDepth, bits == 8 ? 32 : 16));
+  const double partUtil = ifmDepth * k / (static_cast<double>(roundUp(ifmDepth, 8)) *
+                                          roundUp(kernel.elements(), bits == 8 ? 4 : 2));
+  return partUtil > depthUtil;
+}
+
+// IFM block implied by an OFM block (Vela's _get_ifm_blocksize and _ifm_blockdepth).
+BlockConfig blockConfigOf(const cmd::Operation& op, const LayerQuery& q, const VelaSystem& system) {
+  BlockConfig b;
+  b.ofmBlock = op.ofmBlock;
+  b.acc40 = op.shram.accFormat == cmd::AccFormat::Int40;
+  const BlockType type = blockTypeOf(q.op);
+  const bool convolution = type == BlockType::ConvolutionMxN || type == BlockType::ConvolutionDepthWise;
+  b.partKernel = convolution && choosePartKernel(q.ifm.shape.depth, q.ifm.bits, q.kernel);
+  const bool resampled = type != BlockType::ElementWise && op.upscale != cmd::Upscale::None;
+  const uint32_t upscale = resampled ? 2 : 1;
+  const uint32_t nearest = resampled && op.upscale == cmd::Upscale::Nearest ? 1 : 0;
+  auto required = [&](uint32_t value, uint32_t stride, uint32_t area) {
+    const double extent = (value - 1.0) * stride + std::min(area, kSubKernelMax) + nearest;
+    return static_cast<uint32_t>(std::ceil(extent / upscale));
+  };
+  const cmd::Shape3& ublock = system.accelerator().ofmUblock;
+  b.ifmBlock.height = roundUp(required(b.ofmBlock.height, q.kernel.strideY, q.kernel.areaHeight()), ublock.height);
+  b.ifmBlock.width = roundUp(required(b.ofmBlock.width, q.kernel.strideX, q.kernel.areaWidth()), ublock.width);
+  const bool equalDepth = type == BlockType::ElementWise || type == BlockType::Pooling ||
+                          type == BlockType::ConvolutionDepthWise;
+  if (equalDepth) {
+    b.ifmBlock.depth = b.ofmBlock.depth;
+  } else if (q.ifm.bits == 16) {
+    b.ifmBlock.depth = roundUp(std::min(q.ifm.shape.depth, 16u), 4);
+  } else {
+    b.ifmBlock.depth = roundUp(std::min(q.ifm.shape.depth, b.partKernel ? 16u : 32u), kIfmUblockDepth);
+  }
+  return b;
+}
+
+// One depth slice of an operation's weights.
+struct Slice {
+  std::pair<uint8_t, uint64_t> key;   // source region and address of the encoded slice
+  std::optional<size_t> dma;          // DMA that buffered it
+  uint64_t bytes = 0;
+  uint32_t depth = 0;
+};
+
+// Which side of an operation a feature map is.
+enum class Side : uint8_t { Ifm, Ifm2 };
+
+const cmd::FeatureMap& sideOf(const cmd::Operation& op, Side side) {
+  switch (side) {
+  case Side::Ifm: return op.ifm;
+  case Side::Ifm2: return op.ifm2;
+  }
+  return op.ifm;
+}
+
+} // namespace
+
+std::string_view weightBufferingName(WeightBuffering buffering) {
+  switch (buffering) {
+  case WeightBuffering::None: return "none";
+  case WeightBuffering::Unbuffered: return "unbuffered";
+  case WeightBuffering::SingleBuffer: return "single";
+  case WeightBuffering::DoubleBuffer: return "double";
+  }
+  return "?";
+}
+
+std::vector<RowSpec> LayerBuilder::oneRowPerKernel(const std::vector<cmd::Operation>& ops) {
+  std::vector<RowSpec> rows;
+  for (size_t i = 0; i < ops.size(); ++i) {
+    if (cmd::isKernel(ops[i].kind)) {
+      rows.push_back(RowSpec{{i}, "", "", "", false});
+    }
+  }
+  return rows;
+}
+
+std::vector<Layer> LayerBuilder::build(const std::vector<cmd::Operation>& ops, const std::vector<RowSpec>& rows) const {
+  std::vector<Layer> layers;
+  layers.reserve(rows.size());
+  for (const RowSpec& row : rows) {
+    for (size_t index : row.operations) {
+      if (index >= ops.size() || !cmd::isKernel(ops[index].kind)) {
+        throwForKey("<rows>", "operations", "row '" + row.nngOperator + "' names operation " + std::to_string(index) +
+                                                ", which is not a kernel operation of the stream");
+      }
+    }
+    if (!row.memcpy && row.operations.empty()) {
+      throwForKey("<rows>", "operations", "row '" + row.nngOperator + "' has no kernel operation");
+    }
+    layers.push_back(buildLayer(ops, row, layers));
+  }
+  return layers;
+}
+
+Layer LayerBuilder::buildLayer(const std::vector<cmd::Operation>& ops, const RowSpec& row,
+                               const std::vector<Layer>& earlier) const {
+  Layer layer;
+  layer.operations = row.operations;
+  for (size_t index : row.operations) {
+    layer.byteOffsets.push_back(ops[index].byteOffset);
+  }
+  layer.tfliteOperator = row.tfliteOperator;
+  layer.name = row.name;
+  if (row.memcpy) {
+    layer.query.op = LayerOp::Memcpy;
+    layer.nngOperator = row.nngOperator.empty() ? std::string(layerOpName(LayerOp::Memcpy)) : row.nngOperator;
+    return layer;
+  }
+  const cmd::Operation& first = ops[row.operations.front()];
+  LayerQuery& q = layer.query;
+  q.op = layerOpOf(first, row.nngOperator);
+  layer.nngOperator = row.nngOperator.empty() ? std::string(layerOpName(q.op)) : row.nngOperator;
+  const BlockType type = blockTypeOf(q.op);
+
+  // 1. Depth slices (distinct encoded weight slices) and the DMAs that buffered them.
+  std::vector<Slice> slices;
+  std::vector<size_t> sliceOfOp;
+  for (size_t index : row.operations) {
+    const cmd::Operation& op = ops[index];
+    if (!hasWeightStream(op)) {
+      sliceOfOp.push_back(0);
+      continue;
+    }
+    Slice s;
+    s.dma = feedingDma(ops, index, op.weights.region, op.weights.base, op.weights.length);
+    if (s.dma) {
+      const cmd::DmaTransfer& d = ops[*s.dma].dma;
+      s.key = {d.srcRegion, d.src};
+      s.bytes = d.length;
+    } else {
+      s.key = {op.scales.region, std::min(op.scales.base, op.weights.base)};
+      s.bytes = op.scales.length + op.weights.length;
+    }
+    s.depth = op.ofm.shape.depth;
+    auto it = std::find_if(slices.begin(), slices.end(), [&](const Slice& x) { return x.key == s.key; });
+    sliceOfOp.push_back(static_cast<size_t>(it - slices.begin()));
+    if (it == slices.end()) {
+      slices.push_back(s);
+    }
+  }
+
+  // 2. Full OFM: height stripes stack up, depth slices side by side.
+  uint32_t stripes = 0;
+  cmd::Shape3 ofmShape{0, first.ofm.shape.width, first.ofm.shape.depth};
+  for (size_t i = 0; i < row.operations.size(); ++i) {
+    if (sliceOfOp[i] == 0) {
+      ofmShape.height += ops[row.operations[i]].ofm.shape.height;
+      ++stripes;
+    }
+  }
+  if (!slices.empty()) {
+    ofmShape.depth = 0;
+    for (const Slice& s : slices) {
+      ofmShape.depth += s.depth;
+    }
+  }
+
+  // 3. Full input shapes: the producing layer's OFM when known, else the stripes' extent.
+  auto inputShape = [&](Side side) {
+    const cmd::FeatureMap& fm = sideOf(first, side);
+    cmd::Shape3 shape = fm.shape;
+    if (side == Side::Ifm && type == BlockType::ConvolutionDepthWise) {
+      shape.depth = ofmShape.depth;   // depth slices of a depthwise op read their own channels
+    }
+    for (auto it = earlier.rbegin(); it != earlier.rend(); ++it) {
+      if (it->operations.empty() || it->operations.front() >= row.operations.front()) {
+        continue;
+      }
+      const cmd::FeatureMap& out = ops[it->operations.front()].ofm;
+      if (out.region == fm.region && out.base[0] == fm.base[0]) {
+        const cmd::Shape3& produced = it->query.ofm.shape;
+        if (produced.width == shape.width && produced.depth == shape.depth && produced.height >= shape.height) {
+          shape.height = produced.height;
+        }
+        return shape;
+      }
+    }
+    if (stripes > 1 && fm.strideY > 0) {
+      uint64_t lowest = fm.base[0];
+      uint64_t end = 0;
+      for (size_t index : row.operations) {
+        const cmd::FeatureMap& part = sideOf(ops[index], side);
+        lowest = std::min(lowest, part.base[0]);
+        end = std::max(end, part.base[0] + uint64_t{part.shape.height} * part.strideY);
+      }
+      shape.height = static_cast<uint32_t>((end - lowest) / fm.strideY);
+    }
+    return shape;
+  };
+
+  // 4. Feature maps, with Vela's primary/secondary operand order for binary elementwise ops.
+  q.ofm = mapInfo(first.ofm, ofmShape, system_);
+  q.ifm = mapInfo(first.ifm, inputShape(Side::Ifm), system_);
+  if (first.isBinaryElementwise()) {
+    FeatureMapInfo second = first.broadcast.scalar
+                                ? FeatureMapInfo{{1, 1, 1}, cmd::DataFormat::Nhwc, first.ifm2.elementBits,
+                                                 system_.constArea()}
+                                : mapInfo(first.ifm2, inputShape(Side::Ifm2), system_);
+    if (first.broadcast.operandsSwapped) {
+      // The stream's IFM2 is the TFLite op's first input. Vela's scheduler made the other one
+      // primary only if the first input is constant/scalar and the other is a full feature map.
+      const bool firstConst = first.broadcast.scalar || first.ifm2.region == 0;
+      const bool otherFull = first.ifm.region != 0 && q.ifm.shape == q.ofm.shape;
+      if (!(firstConst && otherFull)) {
+        std::swap(q.ifm, second);
+      }
+    }
+    q.ifm2 = second;
+  }
+  if (type != BlockType::ElementWise) {   // elementwise ops leave stale kernel registers
+    q.kernel = {first.kernel.width, first.kernel.height, first.kernel.strideX,
+                first.kernel.strideY, first.kernel.dilationX, first.kernel.dilationY};
+  }
+  q.activation = activationOf(first);
+  q.block = blockConfigOf(first, q, system_);
+  q.hasBias = type == BlockType::ConvolutionMxN || type == BlockType::VectorProduct ||
+              type == BlockType::ConvolutionDepthWise;
+
+  // 5. Weight streams: buffered when a DMA fed them, double-buffered when slices alternate
+  //    between two destinations.
+  WeightStreams& w = layer.weights;
+  if (!slices.empty()) {
+    w.depthSlices = static_cast<uint32_t>(slices.size());
+    w.lastSliceDepth = slices.back().depth;
+    w.firstTransferBytes = slices.front().bytes;
+    w.cascaded = stripes > 1;
+    for (const Slice& s : slices) {
+      w.encodedBytes += s.bytes;
+    }
+    const uint64_t perOutput = uint64_t{q.kernel.elements()} * (type == BlockType::ConvolutionDepthWise ? 1 : q.ifm.shape.depth);
+    w.originalElements = perOutput * ofmShape.depth;
+    if (slices.front().dma) {
+      const cmd::DmaTransfer& d = ops[*slices.front().dma].dma;
+      std::set<uint64_t> destinations;
+      for (const Slice& s : slices) {
+        destinations.insert(s.dma ? ops[*s.dma].dma.dst : 0);
+      }
+      w.buffering = destinations.size() > 1 ? WeightBuffering::DoubleBuffer : WeightBuffering::SingleBuffer;
+      w.sourceArea = system_.regionArea(d.srcRegion);
+      w.bufferArea = system_.regionArea(d.dstRegion);
+      q.constArea = w.bufferArea;
+    } else {
+      w.buffering = WeightBuffering::Unbuffered;
+      w.sourceArea = system_.regionArea(first.weights.region);
+      q.constArea = w.sourceArea;
+    }
+  }
+
+  // 6. LUT copied into SHRAM for this operation (charged even when Vela dropped a repeated DMA).
+  if (first.activation.usesLut()) {
+    if (auto dma = latestShramDma(ops, row.operations.front())) {
+      layer.lut = LutLoad{system_.regionArea(ops[*dma].dma.srcRegion), ops[*dma].dma.length};
+    }
+  }
+  return layer;
+}
+
+} // namespace npusim::analytic

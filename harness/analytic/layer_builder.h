@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// Reconstructs Vela's scheduled operations ("layers", one per-layer CSV row) from a decoded
+// command stream: full-op shapes, block config, weight buffering, LUT loads.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "harness/analytic/performance_model.h"
+#include "harness/analytic/vela_system.h"
+#include "sim/cmdstream/operation.h"
+
+namespace npusim::analytic {
+
+// How an operation's encoded weights reach the NPU (timing doc 3.7).
+enum class WeightBuffering : uint8_t {
+  None,          // operation has no weights
+  Unbuffered,    // read straight from the constant area (FC, Sram_Only, ...)
+  SingleBuffer,  // one DMA'd buffer (also depth slices reusing one buffer)
+  DoubleBuffer   // depth slices DMA'd into two alternating buffers
+};
+
+std::string_view weightBufferingName(WeightBuffering buffering);
+
+struct WeightStreams {
+  WeightBuffering buffering = WeightBuffering::None;
+  MemArea sourceArea = MemArea::OffChipFlash;   // where the encoded stream lives
+  MemArea bufferArea = MemArea::Sram;           // DMA destination when buffered
+  uint64_t encodedBytes = 0;        // scales + weights over all depth slices
+  uint64_t firstTransferBytes = 0;  // bytes of the first depth slice's DMA
+  uint32_t depthSlices = 0;
+  uint32_t lastSliceDepth = 0;      // OFM depth of the last depth slice
+  bool cascaded = false;            // runs in height stripes interleaved with other operations
+  uint64_t originalElements = 0;    // weight elements before encoding
+};
+
+// A LUT copied into SHRAM before the operation.
+struct LutLoad {
+  MemArea source = MemArea::OffChipFlash;
+  uint64_t bytes = 0;
+};
+
+// One Vela scheduled operation.
+struct Layer {
+  LayerQuery query;                 // full-op shapes, block config, areas
+  WeightStreams weights;
+  std::optional<LutLoad> lut;
+  std::vector<size_t> operations;   // kernel Operations (indices) that implement it; empty for Memcpy
+  std::vector<uint32_t> byteOffsets;  // stream byte offsets of those operations' NPU_OP commands
+  std::string tfliteOperator, nngOperator, name;
+};
+
+// Which kernel operations form one Vela operation, and its labels.
+struct RowSpec {
+  std::vector<size_t> operations;   // indices into the Operation vector, in stream order
+  std::string tfliteOperator, nngOperator, name;
+  bool memcpy = false;              // a DMA-only Vela operation with no kernel commands
+};
+
+// Builds layers from Operations. Contract: `rows` reference kernel operations only; every
+// kernel operation of a stream belongs to at most one row.
+class LayerBuilder {
+public:
+  explicit LayerBuilder(const VelaSystem& system) : system_(system) {}
+
+  // Fallback grouping without Vela's debug database: one row per kernel operation.
+  static std::vector<RowSpec> oneRowPerKernel(const std::vector<cmd::Operation>& ops);
+
+  // Throws InputError when a row names a non-kernel operation or an index out of range.
+  std::vector<Layer> build(const std::vector<cmd::Operation>& ops, const std::vector<RowSpec>& rows) const;
+
+private:
+  Layer buildLayer(const std::vector<cmd::Operation>& ops, const RowSpec& row,
+                   const std::vector<Layer>& earlier) const;
+
+  const VelaSystem& system_;
+};
+
+} // namespace npusim::analytic

@@ -1,0 +1,361 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "harness/analytic/performance_model.h"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+namespace npusim::analytic {
+
+namespace {
+
+// Vela's OFM depth brick for NHCWB16 storage.
+constexpr uint32_t kBrickDepth = 16;
+// Largest sub-kernel the MAC array runs in one pass (bigger kernels are decomposed).
+constexpr uint32_t kSubKernelMax = 8;
+// Packed bias + scale bytes per output channel.
+constexpr double kBiasBytesPerChannel = 10.0;
+
+uint64_t ceilDiv(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
+
+cmd::Shape3 minShape(const cmd::Shape3& a, const cmd::Shape3& b) {
+  return {std::min(a.height, b.height), std::min(a.width, b.width), std::min(a.depth, b.depth)};
+}
+
+// Number of blocks of `block` needed to cover `shape`, per dimension.
+cmd::Shape3 blockCount(const cmd::Shape3& shape, const cmd::Shape3& block) {
+  return {static_cast<uint32_t>(ceilDiv(shape.height, block.height)),
+          static_cast<uint32_t>(ceilDiv(shape.width, block.width)),
+          static_cast<uint32_t>(ceilDiv(shape.depth, block.depth))};
+}
+
+bool isConvLike(BlockType type) {
+  switch (type) {
+  case BlockType::ConvolutionMxN: case BlockType::VectorProduct: case BlockType::ConvolutionDepthWise:
+  case BlockType::Pooling: case BlockType::ReduceSum: return true;
+  case BlockType::ElementWise: case BlockType::Dma: return false;
+  }
+  return false;
+}
+
+// Vela's sub-kernel limit per block type (FC and elementwise work on 1x1 kernels).
+uint32_t subKernelLimit(BlockType type) {
+  switch (type) {
+  case BlockType::VectorProduct: case BlockType::ElementWise: return 1;
+  case BlockType::ConvolutionMxN: case BlockType::ConvolutionDepthWise: case BlockType::Pooling:
+  case BlockType::ReduceSum: case BlockType::Dma: return kSubKernelMax;
+  }
+  return kSubKernelMax;
+}
+
+// Element counts of the sub-kernels a kernel is decomposed into.
+std::vector<uint32_t> subKernelElements(const KernelInfo& kernel, uint32_t limit) {
+  std::vector<uint32_t> sizes;
+  for (uint32_t y = 0; y < kernel.height; y += limit) {
+    for (uint32_t x = 0; x < kernel.width; x += limit) {
+      sizes.push_back(std::min(kernel.height - y, limit) * std::min(kernel.width - x, limit));
+    }
+  }
+  return sizes;
+}
+
+} // namespace
+
+BlockType blockTypeOf(LayerOp op) {
+  switch (op) {
+  case LayerOp::Conv2D: return BlockType::ConvolutionMxN;
+  case LayerOp::FullyConnected: return BlockType::VectorProduct;
+  case LayerOp::Depthwise: return BlockType::ConvolutionDepthWise;
+  case LayerOp::MaxPool: case LayerOp::AvgPool: return BlockType::Pooling;
+  case LayerOp::ReduceSum: return BlockType::ReduceSum;
+  case LayerOp::Add: case LayerOp::Sub: case LayerOp::Mul: case LayerOp::Minimum: case LayerOp::Maximum:
+  case LayerOp::Shr: case LayerOp::Shl: case LayerOp::LeakyRelu: case LayerOp::Abs: case LayerOp::Clz:
+    return BlockType::ElementWise;
+  case LayerOp::Memcpy: return BlockType::Dma;
+  }
+  return BlockType::Dma;
+}
+
+std::string_view layerOpName(LayerOp op) {
+  switch (op) {
+  case LayerOp::Conv2D: return "Conv2DBias";
+  case LayerOp::FullyConnected: return "FullyConnected";
+  case LayerOp::Depthwise: return "DepthwiseConv2DBias";
+  case LayerOp::MaxPool: return "MaxPool";
+  case LayerOp::AvgPool: return "AvgPool";
+  case LayerOp::ReduceSum: return "ReduceSum";
+  case LayerOp::Add: return "Add";
+  case LayerOp::Sub: return "Sub";
+  case LayerOp::Mul: return "Mul";
+  case LayerOp::Minimum: return "Minimum";
+  case LayerOp::Maximum: return "Maximum";
+  case LayerOp::Shr: return "SHR";
+  case LayerOp::Shl: return "SHL";
+  case LayerOp::LeakyRelu: return "LeakyRelu";
+  case LayerOp::Abs: return "Abs";
+  case LayerOp::Clz: return "CLZ";
+  case LayerOp::Memcpy: return "Memcpy";
+  }
+  return "?";
+}
+
+cmd::Shape3 PerformanceModel::storageRounded(const cmd::Shape3& shape, cmd::DataFormat format) {
+  switch (format) {
+  case cmd::DataFormat::Nhwc: return shape;
+  case cmd::DataFormat::Nhcwb16:
+    return {shape.height, shape.width, static_cast<uint32_t>(ceilDiv(shape.depth, kBrickDepth) * kBrickDepth)};
+  }
+  return shape;
+}
+
+uint64_t PerformanceModel::macs(const LayerQuery& q) const {
+  const BlockType type = blockTypeOf(q.op);
+  if (!isConvLike(type)) {
+    return 0;
+  }
+  const uint64_t perOutput = type == BlockType::ConvolutionDepthWise || type == BlockType::Pooling
+                                 ? uint64_t{q.kernel.elements()}
+                                 : uint64_t{q.kernel.elements()} * q.ifm.shape.depth;
+  return perOutput * q.ofm.shape.elements();
+}
+
+double PerformanceModel::burstScaled(bool isRead, MemArea area, cmd::DataFormat format, uint32_t bits,
+                                     const cmd::Shape3& block, const cmd::Shape3& shape, double bytes) const {
+  // 1. Natural contiguous run in bits for the format and direction.
+  uint64_t burstBits = 8;
+  switch (format) {
+  case cmd::DataFormat::Nhcwb16: {
+    const double channelStride = bits * 16.0 * shape.width / 8.0;
+    if (channelStride == block.depth) {
+      burstBits = uint64_t{bits} * block.depth * block.width;
+    } else {
+      burstBits = uint64_t{16} * bits * block.width;
+    }
+    break;
+  }
+  case cmd::DataFormat::Nhwc: {
+    const double elementStride = bits / 8.0;
+    if (isRead) {
+      burstBits = elementStride == block.depth ? uint64_t{bits} * block.depth * block.width
+                                               : uint64_t{bits} * block.depth;
+    } else if (block.depth <= 16 && elementStride == block.depth) {
+      burstBits = uint64_t{bits} * block.depth * block.width;
+    } else {
+      burstBits = std::min<uint64_t>({64 * 8, uint64_t{16} * bits, uint64_t{block.depth} * bits});
+    }
+    break;
+  }
+  }
+  // 2. Penalise runs shorter than the memory's efficient burst.
+  const uint64_t memBurst = system_.timing(area).burstLength;
+  const uint64_t burst = std::min(memBurst, burstBits / 8);
+  return bytes * (static_cast<double>(memBurst) / static_cast<double>(burst));
+}
+
+double PerformanceModel::blockMemoryCycles(const LayerQuery& q) const {
+  const AreaTiming& in = system_.timing(q.ifm.area);
+  const AreaTiming& out = system_.timing(q.ofm.area);
+  const double ifmBytes = static_cast<double>(minShape(q.ifm.shape, q.block.ifmBlock).elements());
+  const double ofmBytes = static_cast<double>(minShape(q.ofm.shape, q.block.ofmBlock).elements());
+  const double ifmCycles =
+      in.readLatency +
+      burstScaled(true, q.ifm.area, q.ifm.format, q.ifm.bits, q.block.ifmBlock, q.ifm.shape, ifmBytes) / in.bytesPerCycle;
+  const double ofmCycles = out.writeLatency + burstScaled(false, q.ofm.area, q.ofm.format, q.ofm.bits, q.block.ofmBlock,
+                                                          q.ofm.shape, ofmBytes) /
+                                                  out.bytesPerCycle;
+  return ifmCycles + ofmCycles;
+}
+
+double PerformanceModel::outputCyclesPerElement(const LayerQuery& q) const {
+  // 1. Output-unit table row: first matching rule wins (timing doc 3.4).
+  const BlockType type = blockTypeOf(q.op);
+  size_t outIndex = 7;
+  if (type == BlockType::ElementWise && q.ifm.bits == 32) {
+    outIndex = q.ifm2 ? 0 : 1;
+  } else if (q.op == LayerOp::Mul && q.ofm.bits == 32) {
+    outIndex = 2;
+  } else if (q.op == LayerOp::Mul || (isConvLike(type) && q.block.acc40)) {
+    outIndex = 3;
+  } else if (q.op == LayerOp::Add || q.op == LayerOp::Sub) {
+    outIndex = 5;
+  } else if (q.op == LayerOp::MaxPool) {
+    outIndex = 6;
+  }
+  // 2. Activation table row.
+  size_t actIndex = 2;
+  switch (q.activation) {
+  case ActivationClass::Lut: actIndex = 0; break;
+  case ActivationClass::Relu: actIndex = 1; break;
+  case ActivationClass::None: actIndex = 2; break;
+  }
+  const AcceleratorTraits& a = system_.accelerator();
+  double cpe = std::max(a.outputCyclesPerElement[outIndex], a.activationCyclesPerElement[actIndex]);
+  // 3. Elementwise ops are also bounded by the per-block memory term.
+  if (type == BlockType::ElementWise) {
+    const double blockElements = static_cast<double>(q.block.ofmBlock.elements());
+    const double cmdCycles = (blockMemoryCycles(q) + cpe * blockElements) / 4;
+    cpe = std::max(cpe, cmdCycles / blockElements);
+  }
+  return cpe;
+}
+
+double PerformanceModel::convCycles(const LayerQuery& q) const {
+  const BlockType type = blockTypeOf(q.op);
+  const AcceleratorTraits& a = system_.accelerator();
+  // 1. Block shapes clipped to the tensors; U55-256 1-D special case.
+  const cmd::Shape3 ifmBlock = minShape(q.ifm.shape, q.block.ifmBlock);
+  cmd::Shape3 ofmBlock = minShape(q.ofm.shape, q.block.ofmBlock);
+  cmd::Shape3 ublock = a.ofmUblock;
+  const bool convOrFc = type == BlockType::ConvolutionMxN || type == BlockType::ConvolutionDepthWise ||
+                        type == BlockType::VectorProduct;
+  if (a.ofmUblock.height == 2 && convOrFc && q.ofm.shape.height == 1 && q.ofm.shape.width % 2 == 0 &&
+      q.kernel.height == 1) {
+    ublock = {1, 4, a.ofmUblock.depth};
+    ofmBlock.height = 1;
+  }
+  // 2. Micro-block counts.
+  const uint64_t nx = ceilDiv(ofmBlock.width, ublock.width);
+  const uint64_t ny = ceilDiv(ofmBlock.height, ublock.height);
+  const uint64_t nxy = nx * ny;
+  const uint64_t nz = ceilDiv(ofmBlock.depth, ublock.depth);
+  const bool acc40 = q.block.acc40;
+  const uint64_t cyclesWb = 32 * ublock.depth / 8;
+  const uint64_t ifmDepthSteps = ceilDiv(ifmBlock.depth, 8);
+  // 3. MAC-array cycles per OFM block, summed over sub-kernels.
+  double dpuBlock = 0;
+  for (uint32_t elements : subKernelElements(q.kernel, subKernelLimit(type))) {
+    uint64_t steps = 0;
+    uint64_t cycles = 0;
+    if (type == BlockType::Pooling) {
+      steps = 1;
+      cycles = std::max<uint64_t>(4, elements) * nxy * nz;
+      if (q.ifm.bits == 16 && !a.isU55x32()) {
+        cycles *= 2;
+      }
+    } else if (type == BlockType::ConvolutionDepthWise) {
+      const uint64_t perStep = 4 * nxy * (q.ifm.bits == 16 ? 2 : 1);
+      steps = ceilDiv(elements, 4);
+      cycles = std::max(cyclesWb, perStep) * steps * nz;
+    } else if ((type == BlockType::ConvolutionMxN && !q.block.partKernel) || type == BlockType::VectorProduct ||
+               type == BlockType::ReduceSum) {
+      steps = elements;
+      cycles = std::max(cyclesWb, 4 * nxy) * steps * nz;
+    } else {
+      steps = ceilDiv(elements, q.ifm.bits == 16 ? 2 : 4);
+      cycles = std::max(cyclesWb, 4 * nxy) * steps * ifmDepthSteps * nz;
+    }
+    // Pipeline delay cycles.
+    uint64_t delay = 0;
+    const uint64_t d = a.isU55x32() ? (acc40 ? 7 : 3) : (acc40 && (a.macs == 64 || a.macs == 128) ? 3 : 2);
+    if (nx == 1 && ny == 1) {
+      if (nz == 1) {
+        delay = d * steps;
+      } else if (steps > 1) {
+        delay = d * (steps - 1) * nz;
+      }
+    }
+    if (a.isU55x32() && (nx == 1 || ny == 1) && nz > 1 && acc40) {
+      delay += d * nz;
+    }
+    if (type == BlockType::ConvolutionMxN && q.block.partKernel) {
+      delay *= ifmDepthSteps;
+    }
+    dpuBlock += static_cast<double>(cycles + delay);
+  }
+  if (type == BlockType::ConvolutionMxN || type == BlockType::VectorProduct || type == BlockType::ReduceSum) {
+    dpuBlock *= static_cast<double>(ceilDiv(q.ifm.shape.depth, ifmBlock.depth));
+  }
+  // 4. Output-unit cycles per block, bounded by the bias/scale fetch latency.
+  const double blocks = static_cast<double>(blockCount(q.ofm.shape, ofmBlock).elements());
+  double outBlock = std::ceil(outputCyclesPerElement(q) * static_cast<double>(ofmBlock.elements()));
+  if (q.hasBias) {
+    const double biasCycles =
+        kBiasBytesPerChannel * ofmBlock.depth * system_.timing(q.constArea).readLatency / 256.0;
+    outBlock = std::max(outBlock, biasCycles);
+  }
+  // 5. Command/memory floor, then the two-stage pipeline over all blocks.
+  const double cmdCycles = (blockMemoryCycles(q) + outBlock + dpuBlock) / 4;
+  dpuBlock = std::max(dpuBlock, cmdCycles);
+  outBlock = std::max(outBlock, cmdCycles);
+  return dpuBlock > outBlock ? dpuBlock * blocks + outBlock : outBlock * blocks + dpuBlock;
+}
+
+int64_t PerformanceModel::computeCycles(const LayerQuery& q) const {
+  const BlockType type = blockTypeOf(q.op);
+  if (isConvLike(type)) {
+    return static_cast<int64_t>(convCycles(q));
+  }
+  if (type == BlockType::ElementWise) {
+    const double elements = static_cast<double>(storageRounded(q.ofm.shape, q.ofm.format).elements());
+    return static_cast<int64_t>(std::ceil(outputCyclesPerElement(q) * elements));
+  }
+  return 0;
+}
+
+ElementAccess PerformanceModel::elementAccess(const LayerQuery& q) const {
+  ElementAccess access;
+  const BlockType type = blockTypeOf(q.op);
+  if (type == BlockType::Dma) {
+    return access;
+  }
+  const cmd::Shape3 ifmBlock = minShape(q.ifm.shape, q.block.ifmBlock);
+  const cmd::Shape3 ofmBlock = minShape(q.ofm.shape, q.block.ofmBlock);
+  if (isConvLike(type)) {
+    // 1. OFM blocks; depthwise and pooling fetch every channel once per X/Y block.
+    cmd::Shape3 blocks = blockCount(q.ofm.shape, ofmBlock);
+    double blockDepth = ofmBlock.depth;
+    const bool perChannel = type == BlockType::ConvolutionDepthWise || type == BlockType::Pooling;
+    if (perChannel) {
+      blocks.depth = 1;
+      blockDepth = q.ifm.shape.depth;
+    }
+    // 2. IFM footprint per block (with halo) over the whole depth, once per sub-kernel.
+    const uint32_t limit = subKernelLimit(type);
+    const double subKernels = static_cast<double>(ceilDiv(q.kernel.width, limit) * ceilDiv(q.kernel.height, limit));
+    const double blockCountTotal = static_cast<double>(blocks.elements());
+    const cmd::Shape3 ifmBlockStored = storageRounded(ifmBlock, q.ifm.format);
+    const double ifmFetch = static_cast<double>(uint64_t{ifmBlockStored.height} * ifmBlockStored.width) *
+                            storageRounded(q.ifm.shape, q.ifm.format).depth;
+    access.ifmRead[0] = ifmFetch * subKernels * blockCountTotal;
+    // 3. Weights re-read per OFM block; scales once.
+    if (type != BlockType::Pooling && type != BlockType::ReduceSum) {
+      const double kernelRead =
+          perChannel ? q.kernel.elements() : static_cast<double>(q.kernel.elements()) * q.ifm.shape.depth;
+      access.constRead[0] = kernelRead * blockDepth * blockCountTotal;
+      access.constRead[1] = q.ofm.shape.depth;
+    }
+  } else {
+    // Elementwise: reads follow the OFM (rounded with the IFM's storage quantum).
+    const double ofmAsIfm = static_cast<double>(storageRounded(q.ofm.shape, q.ifm.format).elements());
+    if (q.ifm.shape.elements() == 1) {
+      if (q.ifm.bits > 8) {
+        access.ifmRead[0] = static_cast<double>(storageRounded(q.ifm.shape, q.ifm.format).elements());
+      }
+      if (q.ifm2) {
+        access.ifmRead[1] = ofmAsIfm;
+      }
+    } else {
+      access.ifmRead[0] = ofmAsIfm;
+      if (q.ifm2) {
+        if (q.ifm2->shape.elements() > 1) {
+          access.ifmRead[1] = ofmAsIfm;
+        } else if (q.ifm2->bits > 8) {
+          access.ifmRead[1] = static_cast<double>(storageRounded(q.ifm2->shape, q.ifm.format).elements());
+        }
+      }
+    }
+  }
+  access.ofmWrite = static_cast<double>(storageRounded(q.ofm.shape, q.ofm.format).elements());
+  return access;
+}
+
+double PerformanceModel::mem2mem(MemArea from, MemArea to, uint64_t bytes) const {
+  const AreaTiming& src = system_.timing(from);
+  const AreaTiming& dst = system_.timing(to);
+  const double b = static_cast<double>(bytes);
+  const double fromCycles = std::floor(b / src.bytesPerCycle) + src.readLatency;
+  const double toCycles = std::floor(b / dst.bytesPerCycle);
+  return std::max(fromCycles, toCycles);
+}
+
+} // namespace npusim::analytic

@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// Vela's debug database (`<model>_debug.xml`, written with --enable-debug-db): source and
+// optimised operators and the command-stream offset of every NPU kernel operation.
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace npusim::analytic {
+
+struct VelaDebugDb {
+  struct SourceOp {
+    int id = 0;
+    std::string type;          // Vela operator type, e.g. "Conv2DBias"
+  };
+  struct OptimisedOp {
+    int id = 0;
+    int sourceId = -1;
+    std::string type;          // Vela operator type after graph rewrites, e.g. "SHR"
+  };
+  struct QueueEntry {
+    uint32_t offset = 0;       // byte offset just after the NPU_OP_* command in the stream
+    int streamId = 0;
+    int optimisedId = 0;
+  };
+  struct StreamEntry {
+    int id = 0;
+    uint64_t fileOffset = 0;   // as recorded; not reliable (computed before the final file layout)
+  };
+  std::vector<SourceOp> source;
+  std::vector<OptimisedOp> optimised;
+  std::vector<QueueEntry> queue;
+  std::vector<StreamEntry> streams;
+
+  const SourceOp* findSource(int id) const;
+  const OptimisedOp* findOptimised(int id) const;
+};
+
+// Reads a debug database. Throws InputError (file and byte offset) for a missing table or a
+// malformed row.
+VelaDebugDb readVelaDebugDb(const std::string& path);
+VelaDebugDb parseVelaDebugDb(std::string_view text, const std::string& displayName);
+
+// Where Vela writes the debug database for a compiled model: `x_vela.tflite` -> `x_debug.xml`.
+std::string velaDebugDbPath(const std::string& modelPath);
+
+// TFLite builtin name of a Vela source operator type (as Vela's per-layer CSV prints it).
+std::string tfliteOperatorName(std::string_view velaType);
+
+} // namespace npusim::analytic

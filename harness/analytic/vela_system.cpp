@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "harness/analytic/vela_system.h"
+
+#include <string>
+
+#include "sim/common/error.h"
+
+namespace npusim::analytic {
+
+namespace {
+
+// Vela models every U55 AXI port as 64 bits wide.
+constexpr double kU55AxiBytes = 8.0;
+
+MemArea areaOf(config::MemoryKind kind) {
+  switch (kind) {
+  case config::MemoryKind::Sram: return MemArea::Sram;
+  case config::MemoryKind::Dram: return MemArea::Dram;
+  case config::MemoryKind::OnChipFlash: return MemArea::OnChipFlash;
+  case config::MemoryKind::OffChipFlash: return MemArea::OffChipFlash;
+  }
+  return MemArea::Sram;
+}
+
+size_t portIndex(config::AxiPort port) { return static_cast<size_t>(port); }
+
+} // namespace
+
+std::string_view memAreaName(MemArea area) {
+  switch (area) {
+  case MemArea::Sram: return "SRAM";
+  case MemArea::Dram: return "DRAM";
+  case MemArea::OnChipFlash: return "OnChipFlash";
+  case MemArea::OffChipFlash: return "OffChipFlash";
+  case MemArea::Shram: return "SHRAM";
+  }
+  return "?";
+}
+
+AcceleratorTraits u55Traits(uint32_t macs) {
+  AcceleratorTraits t;
+  t.macs = macs;
+  switch (macs) {
+  case 32:
+    t.ofmUblock = {1, 1, 4};
+    t.outputCyclesPerElement = {2.0, 3.0, 3.0, 3.0, 4.0, 6.0, 1.0, 2.0};
+    t.activationCyclesPerElement = {1.0, 1.0, 0.0};
+    break;
+  case 64:
+    t.ofmUblock = {1, 1, 8};
+    t.outputCyclesPerElement = {1.0, 1.5, 1.5, 1.5, 2.0, 3.0, 0.5, 1.0};
+    t.activationCyclesPerElement = {1.0, 1.0, 0.0};
+    break;
+  case 128:
+    t.ofmUblock = {1, 2, 8};
+    t.outputCyclesPerElement = {0.75, 1.25, 0.75, 0.75, 1.0, 1.5, 0.25, 0.5};
+    t.activationCyclesPerElement = {1.0, 0.5, 0.0};
+    break;
+  case 256:
+    t.ofmUblock = {2, 2, 8};
+    t.outputCyclesPerElement = {0.625, 1.125, 0.5, 0.375, 0.5, 0.75, 0.125, 0.25};
+    t.activationCyclesPerElement = {1.0, 0.25, 0.0};
+    break;
+  default:
+    throwForKey("<config>", "accelerator",
+                "unsupported MAC configuration " + std::to_string(macs) + " (Ethos-U55: 32, 64, 128, 256)");
+  }
+  return t;
+}
+
+VelaSystem::VelaSystem(const config::SystemParams& params, uint32_t macs)
+    : accel_(u55Traits(macs)), coreClockHz_(params.coreClockHz) {
+  // 1. The memories on the two ports get their configured timing; every other area keeps
+  //    Vela's "1 or the equivalent" defaults (scale 1, burst 1, latency 0).
+  std::array<MemArea, 2> portArea{areaOf(params.memoryOn(config::AxiPort::Axi0)),
+                                  areaOf(params.memoryOn(config::AxiPort::Axi1))};
+  for (config::AxiPort port : {config::AxiPort::Axi0, config::AxiPort::Axi1}) {
+    const config::MemoryParams& m = params.memory(params.memoryOn(port));
+    timing_[static_cast<size_t>(portArea[portIndex(port)])] = {kU55AxiBytes * m.clockScale, m.burstLength,
+                                                                m.readLatency, m.writeLatency};
+  }
+  // 2. Sram_Only quirk: constants on the shared SRAM port move to the other port, renamed
+  //    OnChipFlash, with SRAM's timing.
+  config::AxiPort constPort = params.mode.constMemArea;
+  const bool allOnOnePort =
+      params.mode.constMemArea == params.mode.arenaMemArea && params.mode.arenaMemArea == params.mode.cacheMemArea;
+  if (portArea[portIndex(constPort)] == MemArea::Sram && allOnOnePort) {
+    constPort = constPort == config::AxiPort::Axi0 ? config::AxiPort::Axi1 : config::AxiPort::Axi0;
+    portArea[portIndex(constPort)] = MemArea::OnChipFlash;
+    timing_[static_cast<size_t>(MemArea::OnChipFlash)] = timing_[static_cast<size_t>(MemArea::Sram)];
+  }
+  // 3. Areas of constants, arena and fast storage.
+  constArea_ = portArea[portIndex(constPort)];
+  arenaArea_ = portArea[portIndex(params.mode.arenaMemArea)];
+  fastArea_ = portArea[portIndex(params.mode.cacheMemArea)];
+}
+
+MemArea VelaSystem::regionArea(uint8_t region) const {
+  switch (region) {
+  case 0: return constArea_;
+  case 2: return fastArea_;
+  default: return arenaArea_;
+  }
+}
+
+} // namespace npusim::analytic

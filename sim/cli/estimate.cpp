@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: Apache-2.0
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <optional>
+
+#include "harness/analytic/estimate_report.h"
+#include "harness/analytic/network_estimate.h"
+#include "sim/cli/commands.h"
+#include "sim/cli/workload.h"
+#include "sim/common/error.h"
+#include "sim/config/config.h"
+
+namespace npusim::cli {
+
+namespace {
+
+std::ofstream openOutput(const std::string& path) {
+  std::ofstream out(path, std::ios::binary);
+  if (!out) {
+    throwAtOffset(path, 0, "cannot write output file");
+  }
+  return out;
+}
+
+} // namespace
+
+void addEstimate(CLI::App& app, Registry& registry) {
+  auto* sub = app.add_subcommand("estimate", "Vela 3.10-style analytic performance estimate of a compiled model");
+  struct Options {
+    std::string model;
+    config::ConfigRequest request;
+    std::string json, csv, debugDb;
+    bool noDebugDb = false;
+  };
+  auto opts = std::make_shared<Options>();
+  sub->add_option("model", opts->model, "Vela-compiled .tflite (default: the built-in demo network)");
+  sub->add_option("--system-config", opts->request.systemConfig, "Vela system config (built-in presets)")
+      ->capture_default_str();
+  sub->add_option("--memory-mode", opts->request.memoryMode, "Vela memory mode (built-in presets)")
+      ->capture_default_str();
+  sub->add_option("--json", opts->json, "Also write the estimate as JSON to FILE");
+  sub->add_option("--csv", opts->csv, "Also write Vela's per-layer CSV format to FILE");
+  sub->add_option("--debug-db", opts->debugDb,
+                  "Vela debug database for the row grouping (default: <model>_debug.xml beside the model)");
+  sub->add_flag("--no-debug-db", opts->noDebugDb, "Ignore the debug database: one row per NPU kernel operation");
+  sub->callback([opts, &registry] {
+    registry.select([opts] {
+      // 1. Model, command streams and the system it runs on (MACs from the COP1 header).
+      const io::CompiledNetwork net = loadWorkload(opts->model);
+      const auto decoded = io::decodeAll(net);
+      config::SystemParams params = config::resolveConfig(opts->request);
+      if (!decoded.empty()) {
+        params.accelerator = "ethos-u55-" + std::to_string(net.operators[decoded.front().operatorIndex].npu.header.macs);
+      }
+      // 2. Vela's row grouping, when its debug database is there.
+      std::optional<analytic::VelaDebugDb> db;
+      if (!opts->noDebugDb) {
+        const std::string path = opts->debugDb.empty() && !opts->model.empty() ? analytic::velaDebugDbPath(opts->model)
+                                                                                : opts->debugDb;
+        if (!opts->debugDb.empty() || (!path.empty() && std::filesystem::exists(path))) {
+          db = analytic::readVelaDebugDb(path);
+        }
+      }
+      // 3. Estimate and report.
+      const analytic::NetworkEstimate estimate =
+          analytic::estimateNetwork(net, decoded, params, db ? &*db : nullptr);
+      analytic::writeEstimateTable(std::cout, estimate);
+      if (!opts->csv.empty()) {
+        std::ofstream out = openOutput(opts->csv);
+        analytic::writeVelaPerLayerCsv(out, estimate);
+      }
+      if (!opts->json.empty()) {
+        std::ofstream out = openOutput(opts->json);
+        analytic::writeEstimateJson(out, estimate);
+      }
+      return 0;
+    });
+  });
+}
+
+} // namespace npusim::cli
