@@ -93,21 +93,22 @@ void EthosU55::registerWrite(tlm::tlm_generic_payload& trans, sc_core::sc_time& 
 }
 
 void EthosU55::waitOutstanding(UnitQueue& unit, size_t allowed) {
+  // Operations still being booked by their unit are outstanding with an unknown end; booked
+  // ones are outstanding until their end. Wake at the earliest known end or when the unit
+  // books another operation, whichever comes first, and count again.
   for (;;) {
     const double t = now();
     unit.ends.erase(std::remove_if(unit.ends.begin(), unit.ends.end(), [t](double e) { return e <= t; }),
                     unit.ends.end());
-    const size_t pending = unit.pending.size();
-    if (pending + unit.ends.size() <= allowed) {
+    if (unit.pending.size() + unit.ends.size() <= allowed) {
       return;
     }
-    if (pending > 0) {
+    if (unit.ends.empty()) {
       wait(unit.progress);
-      continue;
+    } else {
+      const double earliest = *std::min_element(unit.ends.begin(), unit.ends.end());
+      wait(period_ * (earliest - t), unit.progress);
     }
-    std::vector<double> ends = unit.ends;
-    std::sort(ends.begin(), ends.end(), std::greater<>());
-    syncTo(ends[allowed]);
   }
 }
 

@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// Writers for `npusim compare`: one model per layer, or a model x config table (--tree).
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "harness/compare/comparison.h"
+
+namespace npusim::compare {
+
+enum class CompareFormat { Text, Csv, Json, Md };
+
+void writeModelComparison(std::ostream& os, const ModelComparison& c, CompareFormat format);
+void writeTreeComparison(std::ostream& os, const std::vector<ModelComparison>& models, CompareFormat format);
+// Every layer of every model, one CSV row each (input of scripts/plot_compare.py).
+void writeLayerCsv(std::ostream& os, const std::vector<ModelComparison>& models);
+
+// A compiled model inside a tree laid out like fixtures/vela: <dir>/<model>/<folder>/*_vela.tflite,
+// with the system config and memory mode taken from the folder name.
+struct TreeModel {
+  std::string model, folder, path, systemConfig, memoryMode;
+};
+// Throws InputError for a folder whose name names no known system config and memory mode.
+std::vector<TreeModel> findTreeModels(const std::string& dir);
+
+} // namespace npusim::compare

@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "harness/compare/comparison.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace npusim::compare {
+
+ModelComparison buildComparison(const platform::RunResult& run, const analytic::NetworkEstimate& estimate,
+                                const std::vector<VelaLayerRow>* velaRows, std::optional<double> velaTotal) {
+  ModelComparison c;
+  c.model = run.model;
+  c.accelerator = run.params.accelerator;
+  c.systemConfig = run.params.systemConfig;
+  c.memoryMode = run.params.memoryMode;
+  c.simNpuActive = run.npuActive;
+  c.simTotal = run.totalCycles;
+  c.estimateTotal = estimate.totals.totalCycles;
+  for (const analytic::SubgraphEstimate& sg : estimate.subgraphs) {
+    // 1. The simulated records of this ethos-u operator, by operation index.
+    std::vector<const platform::OperationReport*> records;
+    double cursor = -1;
+    for (const auto& o : run.operations) {
+      if (o.networkOp != sg.operatorIndex) continue;
+      if (records.size() <= o.record.index) records.resize(o.record.index + 1, nullptr);
+      records[o.record.index] = &o;
+      cursor = cursor < 0 ? o.record.issue : std::min(cursor, o.record.issue);
+    }
+    // 2. Each layer's end and bound.
+    struct Span {
+      size_t layer;
+      double end;
+    };
+    std::vector<Span> spans;
+    const size_t first = c.layers.size();
+    for (size_t i = 0; i < sg.layers.size(); ++i) {
+      const analytic::Layer& layer = sg.layers[i];
+      LayerComparison lc;
+      lc.subgraph = sg.operatorIndex;
+      lc.layer = i;
+      lc.tfliteOperator = layer.tfliteOperator;
+      lc.nngOperator = layer.nngOperator;
+      lc.name = layer.name;
+      lc.estimateCycles = sg.estimates[i].totalCycles;
+      lc.macs = sg.estimates[i].macs;
+      double end = -1, longest = -1;
+      for (size_t opIndex : layer.operations) {
+        if (opIndex >= records.size() || records[opIndex] == nullptr) continue;
+        const auto& rec = records[opIndex]->record;
+        end = std::max(end, rec.end);
+        if (rec.end - rec.start > longest) {
+          longest = rec.end - rec.start;
+          lc.bound = records[opIndex]->bound;
+        }
+      }
+      if (end >= 0) spans.push_back({first + i, end});
+      c.layers.push_back(lc);
+    }
+    // 3. Attribute the timeline.
+    std::stable_sort(spans.begin(), spans.end(), [](const Span& a, const Span& b) { return a.end < b.end; });
+    for (const Span& s : spans) {
+      c.layers[s.layer].simCycles = std::max(0.0, s.end - cursor);
+      cursor = std::max(cursor, s.end);
+    }
+  }
+  if (velaRows != nullptr) {
+    if (velaRows->size() == c.layers.size()) {
+      for (size_t i = 0; i < c.layers.size(); ++i) c.layers[i].velaCycles = (*velaRows)[i].opCycles;
+      if (!velaTotal) {
+        double sum = 0;
+        for (const auto& r : *velaRows) sum += r.opCycles;
+        velaTotal = sum;
+      }
+    } else {
+      c.note = "Vela's per-layer CSV has " + std::to_string(velaRows->size()) + " rows, the estimate " +
+               std::to_string(c.layers.size()) + " (no debug database beside the model?); per-layer Vela column left empty";
+    }
+  }
+  c.velaTotal = velaTotal;
+  c.summary = summarize(c.layers);
+  return c;
+}
+
+ComparisonSummary summarize(const std::vector<LayerComparison>& layers) {
+  ComparisonSummary s;
+  double logEst = 0, logVela = 0, total = 0, over = 0;
+  size_t nEst = 0, nVela = 0;
+  std::vector<std::pair<double, size_t>> deviation;
+  for (size_t i = 0; i < layers.size(); ++i) {
+    const auto& l = layers[i];
+    total += l.simCycles;
+    if (l.simCycles > 0 && l.estimateCycles > 0) {
+      const double r = l.simCycles / l.estimateCycles;
+      logEst += std::log(r);
+      ++nEst;
+      deviation.emplace_back(std::abs(std::log(r)), i);
+      if (std::abs(r - 1) > 0.2) over += l.simCycles;
+    }
+    if (l.simCycles > 0 && l.velaCycles && *l.velaCycles > 0) {
+      logVela += std::log(l.simCycles / *l.velaCycles);
+      ++nVela;
+    }
+  }
+  if (nEst > 0) s.geomeanSimOverEstimate = std::exp(logEst / double(nEst));
+  if (nVela > 0) s.geomeanSimOverVela = std::exp(logVela / double(nVela));
+  s.shareOver20 = total > 0 ? over / total : 0;
+  std::stable_sort(deviation.begin(), deviation.end(), [](auto& a, auto& b) { return a.first > b.first; });
+  for (size_t k = 0; k < std::min<size_t>(5, deviation.size()); ++k) s.worst.push_back(deviation[k].second);
+  return s;
+}
+
+nlohmann::ordered_json comparisonJson(const ModelComparison& c) {
+  nlohmann::ordered_json j{{"model", c.model}, {"accelerator", c.accelerator}, {"system_config", c.systemConfig},
+                           {"memory_mode", c.memoryMode}, {"sim_npu_active_cycles", std::llround(c.simNpuActive)},
+                           {"sim_total_cycles", std::llround(c.simTotal)}, {"estimate_cycles", c.estimateTotal}};
+  j["vela_cycles"] = c.velaTotal ? nlohmann::ordered_json(*c.velaTotal) : nlohmann::ordered_json();
+  if (!c.note.empty()) j["note"] = c.note;
+  nlohmann::ordered_json layers = nlohmann::ordered_json::array();
+  for (const auto& l : c.layers) {
+    layers.push_back({{"subgraph", l.subgraph}, {"layer", l.layer}, {"tflite_operator", l.tfliteOperator},
+                      {"nng_operator", l.nngOperator}, {"name", l.name}, {"sim_cycles", std::llround(l.simCycles)},
+                      {"estimate_cycles", l.estimateCycles},
+                      {"vela_cycles", l.velaCycles ? nlohmann::ordered_json(*l.velaCycles) : nlohmann::ordered_json()},
+                      {"macs", l.macs}, {"bound", l.bound}});
+  }
+  j["layers"] = layers;
+  const auto& s = c.summary;
+  j["summary"] = {{"geomean_sim_over_estimate", s.geomeanSimOverEstimate ? nlohmann::ordered_json(*s.geomeanSimOverEstimate) : nlohmann::ordered_json()},
+                  {"geomean_sim_over_vela", s.geomeanSimOverVela ? nlohmann::ordered_json(*s.geomeanSimOverVela) : nlohmann::ordered_json()},
+                  {"share_of_cycles_over_20pct", s.shareOver20},
+                  {"worst_layers", s.worst}};
+  return j;
+}
+
+ModelComparison comparisonFromJson(const nlohmann::json& j) {
+  ModelComparison c;
+  c.model = j.at("model").get<std::string>();
+  c.accelerator = j.at("accelerator").get<std::string>();
+  c.systemConfig = j.at("system_config").get<std::string>();
+  c.memoryMode = j.at("memory_mode").get<std::string>();
+  c.simNpuActive = j.at("sim_npu_active_cycles").get<double>();
+  c.simTotal = j.at("sim_total_cycles").get<double>();
+  c.estimateTotal = j.at("estimate_cycles").get<double>();
+  if (!j.at("vela_cycles").is_null()) c.velaTotal = j.at("vela_cycles").get<double>();
+  if (j.contains("note")) c.note = j.at("note").get<std::string>();
+  for (const auto& l : j.at("layers")) {
+    LayerComparison lc;
+    lc.subgraph = l.at("subgraph").get<size_t>();
+    lc.layer = l.at("layer").get<size_t>();
+    lc.tfliteOperator = l.at("tflite_operator").get<std::string>();
+    lc.nngOperator = l.at("nng_operator").get<std::string>();
+    lc.name = l.at("name").get<std::string>();
+    lc.simCycles = l.at("sim_cycles").get<double>();
+    lc.estimateCycles = l.at("estimate_cycles").get<double>();
+    if (!l.at("vela_cycles").is_null()) lc.velaCycles = l.at("vela_cycles").get<double>();
+    lc.macs = l.at("macs").get<uint64_t>();
+    lc.bound = l.at("bound").get<std::string>();
+    c.layers.push_back(lc);
+  }
+  c.summary = summarize(c.layers);
+  return c;
+}
+
+} // namespace npusim::compare

@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "harness/compare/vela_reports.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+
+#include "sim/common/error.h"
+
+namespace npusim::compare {
+namespace {
+
+std::vector<std::vector<std::string>> readCsv(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) {
+    InputError::Location loc;
+    loc.file = path;
+    throw InputError(loc, "cannot open file");
+  }
+  std::vector<std::vector<std::string>> rows;
+  std::string line;
+  while (std::getline(in, line)) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (!line.empty()) rows.push_back(splitCsvLine(line));
+  }
+  return rows;
+}
+
+double number(const std::string& path, size_t lineNo, const std::string& column, const std::string& text) {
+  try {
+    size_t used = 0;
+    const double v = std::stod(text, &used);
+    if (used == text.size()) return v;
+  } catch (const std::exception&) {
+  }
+  throwForKey(path, "line " + std::to_string(lineNo) + " column " + column, "'" + text + "' is not a number");
+}
+
+} // namespace
+
+std::vector<std::string> splitCsvLine(const std::string& line) {
+  std::vector<std::string> fields(1);
+  bool quoted = false;
+  for (size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (quoted) {
+      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+        fields.back() += '"';
+        ++i;
+      } else if (c == '"') {
+        quoted = false;
+      } else {
+        fields.back() += c;
+      }
+    } else if (c == '"') {
+      quoted = true;
+    } else if (c == ',') {
+      fields.emplace_back();
+    } else {
+      fields.back() += c;
+    }
+  }
+  return fields;
+}
+
+std::vector<VelaLayerRow> readVelaPerLayerCsv(const std::string& path) {
+  const auto rows = readCsv(path);
+  std::vector<VelaLayerRow> out;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const auto& r = rows[i];
+    if (!r.empty() && r[0] == "TFLite_operator") continue;
+    if (r.size() < 15) {
+      throwForKey(path, "line " + std::to_string(i + 1), "expected 15 columns, found " + std::to_string(r.size()));
+    }
+    VelaLayerRow row;
+    row.tfliteOperator = r[0];
+    row.nngOperator = r[1];
+    row.opCycles = number(path, i + 1, "Op Cycles", r[4]);
+    row.npu = number(path, i + 1, "NPU", r[6]);
+    row.sramAc = number(path, i + 1, "SRAM AC", r[7]);
+    row.dramAc = number(path, i + 1, "DRAM AC", r[8]);
+    row.onFlashAc = number(path, i + 1, "OnFlash AC", r[9]);
+    row.offFlashAc = number(path, i + 1, "OffFlash AC", r[10]);
+    row.macs = number(path, i + 1, "MAC Count", r[11]);
+    row.name = r[14];
+    out.push_back(row);
+  }
+  return out;
+}
+
+std::map<std::string, std::string> readVelaSummaryCsv(const std::string& path) {
+  const auto rows = readCsv(path);
+  if (rows.size() < 2 || rows[0].size() != rows[1].size()) {
+    throwForKey(path, "line 2", "expected a header row and one data row of the same width");
+  }
+  std::map<std::string, std::string> out;
+  for (size_t i = 0; i < rows[0].size(); ++i) out[rows[0][i]] = rows[1][i];
+  return out;
+}
+
+std::optional<std::string> findBeside(const std::string& modelPath, const std::string& pattern) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::path(modelPath).parent_path();
+  std::error_code ec;
+  std::vector<std::string> matches;
+  for (const auto& e : fs::directory_iterator(dir.empty() ? fs::path(".") : dir, ec)) {
+    const std::string name = e.path().filename().string();
+    if (name.find(pattern) != std::string::npos && e.path().extension() == ".csv") {
+      matches.push_back(e.path().string());
+    }
+  }
+  if (matches.empty()) return std::nullopt;
+  std::sort(matches.begin(), matches.end());
+  return matches.front();
+}
+
+} // namespace npusim::compare
