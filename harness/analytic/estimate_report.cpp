@@ -176,6 +176,7 @@ void writeEstimateJson(std::ostream& out, const NetworkEstimate& est) {
                          {"npu_cycles", e.npuCycles},
                          {"compute_cycles", e.computeCycles},
                          {"slack_cycles", e.slackCycles},
+                         {"full_transfer_approximated", e.fullTransferApproximated},
                          {"macs", e.macs},
                          {"weight_buffering", weightBufferingName(l.weights.buffering)},
                          {"weight_depth_slices", l.weights.depthSlices},

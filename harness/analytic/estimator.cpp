@@ -94,11 +94,15 @@ LayerEstimate Estimator::estimateLayer(const Layer& layer, double previousSlack)
     // The scheduler leaves the full-transfer time at 0 for cascaded operations.
     const double fullTransfer = w.cascaded ? 0.0 : model_.mem2mem(w.sourceArea, w.bufferArea, w.encodedBytes);
     const double compute = static_cast<double>(e.computeCycles);
+    const bool sliced = w.depthSlices > 1 && !w.cascaded;
     if (w.buffering == WeightBuffering::DoubleBuffer) {
-      e.npuCycles = std::max(fullTransfer - previousSlack + e.slackCycles,
-                             compute + std::max(firstTransfer - previousSlack, 0.0));
+      const double streamBound = fullTransfer - previousSlack + e.slackCycles;
+      const double computeBound = compute + std::max(firstTransfer - previousSlack, 0.0);
+      e.npuCycles = std::max(streamBound, computeBound);
+      e.fullTransferApproximated = sliced && streamBound >= computeBound;
     } else {
       e.npuCycles = compute + fullTransfer - std::min(firstTransfer, previousSlack);
+      e.fullTransferApproximated = sliced;
     }
     e.npuCycles += dmaCycles;
     bytes.traffic[areaIndex(w.sourceArea)].weightRead += static_cast<double>(w.encodedBytes);

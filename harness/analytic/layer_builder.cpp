@@ -277,9 +277,11 @@ Layer LayerBuilder::buildLayer(const std::vector<cmd::Operation>& ops, const Row
       }
       const cmd::FeatureMap& out = ops[it->operations.front()].ofm;
       if (out.region == fm.region && out.base[0] == fm.base[0]) {
+        // Same tensor when the row pitch and depth agree; the stripes may read less of it.
         const cmd::Shape3& produced = it->query.ofm.shape;
-        if (produced.width == shape.width && produced.depth == shape.depth && produced.height >= shape.height) {
-          shape.height = produced.height;
+        if (out.strideY == fm.strideY && produced.depth == shape.depth && produced.height >= shape.height &&
+            produced.width >= shape.width) {
+          shape = produced;
         }
         return shape;
       }

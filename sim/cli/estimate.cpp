@@ -7,6 +7,7 @@
 #include "harness/analytic/estimate_report.h"
 #include "harness/analytic/network_estimate.h"
 #include "sim/cli/commands.h"
+#include "sim/cli/config_options.h"
 #include "sim/cli/workload.h"
 #include "sim/common/error.h"
 #include "sim/config/config.h"
@@ -35,10 +36,7 @@ void addEstimate(CLI::App& app, Registry& registry) {
   };
   auto opts = std::make_shared<Options>();
   sub->add_option("model", opts->model, "Vela-compiled .tflite (default: the built-in demo network)");
-  sub->add_option("--system-config", opts->request.systemConfig, "Vela system config (built-in presets)")
-      ->capture_default_str();
-  sub->add_option("--memory-mode", opts->request.memoryMode, "Vela memory mode (built-in presets)")
-      ->capture_default_str();
+  addConfigOptions(sub, opts->request);
   sub->add_option("--json", opts->json, "Also write the estimate as JSON to FILE");
   sub->add_option("--csv", opts->csv, "Also write Vela's per-layer CSV format to FILE");
   sub->add_option("--debug-db", opts->debugDb,
