@@ -1,0 +1,288 @@
+// SPDX-License-Identifier: Apache-2.0
+// Analytic estimator on builder-made command streams: the worked examples of timing doc 3.9
+// (a)-(d), weight buffering and slack, the Sram_Only quirk, and the report/debug-db helpers.
+
+#include <doctest/doctest.h>
+
+#include <sstream>
+
+#include "harness/analytic/estimate_report.h"
+#include "harness/analytic/estimator.h"
+#include "harness/analytic/layer_builder.h"
+#include "harness/analytic/vela_debug_db.h"
+#include "sim/cmdstream/builder.h"
+#include "sim/common/error.h"
+#include "sim/config/config.h"
+
+using namespace npusim;
+using namespace npusim::analytic;
+
+namespace {
+
+constexpr uint8_t kFlash = 0;
+constexpr uint8_t kArena = 1;
+
+// A feature map with Vela's strides for its format.
+cmd::FeatureMap featureMap(uint8_t region, cmd::Shape3 shape, uint64_t base, cmd::DataFormat format,
+                           uint8_t bits = 8) {
+  cmd::FeatureMap fm;
+  fm.region = region;
+  fm.shape = shape;
+  fm.base[0] = base;
+  fm.width0 = shape.width;
+  fm.height0 = shape.height;
+  fm.height1 = shape.height;
+  fm.format = format;
+  fm.elementBits = bits;
+  fm.zeroPoint = -128;
+  const uint64_t bytes = bits / 8u;
+  switch (format) {
+  case cmd::DataFormat::Nhwc:
+    fm.strideX = shape.depth * bytes;
+    fm.strideY = uint64_t{shape.width} * shape.depth * bytes;
+    fm.strideC = bytes;
+    break;
+  case cmd::DataFormat::Nhcwb16:
+    fm.strideX = 16 * bytes;
+    fm.strideC = uint64_t{shape.width} * 16 * bytes;
+    fm.strideY = uint64_t{shape.width} * ((shape.depth + 15) / 16 * 16) * bytes;
+    break;
+  }
+  return fm;
+}
+
+cmd::Operation kernelOp(cmd::OpKind kind, cmd::FeatureMap ifm, cmd::FeatureMap ofm, cmd::Shape3 block) {
+  cmd::Operation op;
+  op.kind = kind;
+  op.ifm = ifm;
+  op.ofm = ofm;
+  op.ofmBlock = block;
+  op.activation.min = -128;   // the int8 range: no clamp
+  op.activation.max = 127;
+  return op;
+}
+
+cmd::Operation dma(uint64_t src, uint64_t dst, uint64_t length) {
+  cmd::Operation op;
+  op.kind = cmd::OpKind::DmaStart;
+  op.dma = {kFlash, kArena, false, false, src, dst, length};
+  return op;
+}
+
+// 25x5x64 NHCWB16 pointwise conv of the KWS model with its weights buffered at `bufferBase`.
+cmd::Operation pointwiseConv(cmd::Shape3 block, uint64_t bufferBase) {
+  const cmd::Shape3 shape{25, 5, 64};
+  cmd::Operation op = kernelOp(cmd::OpKind::Conv, featureMap(kArena, shape, 0x1f40, cmd::DataFormat::Nhcwb16),
+                               featureMap(kArena, shape, 0x0, cmd::DataFormat::Nhcwb16), block);
+  op.scales = {kArena, bufferBase, 640};
+  op.weights = {kArena, bufferBase + 640, 4112};
+  return op;
+}
+
+cmd::Operation depthwise3x3(uint64_t bufferBase) {
+  const cmd::Shape3 shape{25, 5, 64};
+  cmd::Operation op = kernelOp(cmd::OpKind::Depthwise, featureMap(kArena, shape, 0x0, cmd::DataFormat::Nhcwb16),
+                               featureMap(kArena, shape, 0x1f40, cmd::DataFormat::Nhcwb16), {14, 6, 16});
+  op.kernel.width = op.kernel.height = 3;
+  op.padding = {1, 1, 1, 1};
+  op.scales = {kArena, bufferBase, 640};
+  op.weights = {kArena, bufferBase + 640, 688};
+  return op;
+}
+
+// Encodes the operations with the builder and decodes them back.
+std::vector<cmd::Operation> roundTrip(const std::vector<cmd::Operation>& ops) {
+  cmd::CommandStreamBuilder b;
+  for (const cmd::Operation& op : ops) {
+    b.emit(op);
+  }
+  cmd::Operation stop;
+  stop.kind = cmd::OpKind::Stop;
+  stop.irqMask = 0xFFFF;
+  b.emit(stop);
+  const std::vector<uint8_t> bytes = b.bytes();
+  const cmd::StreamOrigin origin{"<builder>", 0};
+  return cmd::decodeOperations(cmd::parseCommands(bytes.data(), bytes.size(), origin), origin, {});
+}
+
+// Estimates a builder-made stream, one layer per kernel operation.
+struct Run {
+  std::vector<Layer> layers;
+  std::vector<LayerEstimate> estimates;
+};
+
+Run estimate(const std::vector<cmd::Operation>& ops, uint32_t macs, const std::string& memoryMode = "Shared_Sram") {
+  const VelaSystem system(config::builtinPreset("Ethos_U55_High_End_Embedded", memoryMode), macs);
+  const std::vector<cmd::Operation> decoded = roundTrip(ops);
+  Run run;
+  run.layers = LayerBuilder(system).build(decoded, LayerBuilder::oneRowPerKernel(decoded));
+  run.estimates = Estimator(system).estimate(run.layers);
+  return run;
+}
+
+constexpr size_t kSram = 0;
+constexpr size_t kOffFlash = 3;
+
+} // namespace
+
+TEST_CASE("3.9(a): pointwise conv 25x5x64, weights buffered, first DMA hidden under the depthwise's slack") {
+  // KWS order: DMA + depthwise (slack 8624), DMA of 4752 bytes + pointwise conv.
+  const Run run = estimate({dma(0x2cf0, 0x3e80, 1328), depthwise3x3(0x3e80), dma(0x3220, 0x43b0, 4752),
+                            pointwiseConv({9, 6, 32}, 0x43b0)},
+                           128);
+  REQUIRE(run.layers.size() == 2);
+  const LayerEstimate& conv = run.estimates[1];
+  CHECK(run.layers[1].weights.buffering == WeightBuffering::SingleBuffer);
+  CHECK(run.layers[1].query.block.ifmBlock == cmd::Shape3{9, 6, 32});
+  CHECK(run.estimates[0].slackCycles == 8624);
+  CHECK(conv.computeCycles == 5904);
+  CHECK(conv.npuCycles == 5904);   // T_full = T_first = 4752 + 64 = 4816 <= 8624
+  CHECK(conv.accessCycles[kSram] == 3160);
+  CHECK(conv.totalCycles == 5904);
+  CHECK(conv.macs == 512000);
+}
+
+TEST_CASE("3.9(a): the same pointwise conv on U55-32 and U55-256") {
+  CHECK(estimate({dma(0x3220, 0x43b0, 4752), pointwiseConv({5, 5, 32}, 0x43b0)}, 32).estimates[0].computeCycles ==
+        17600);
+  CHECK(estimate({dma(0x3220, 0x43b0, 4752), pointwiseConv({10, 6, 64}, 0x43b0)}, 256).estimates[0].computeCycles ==
+        3680);
+}
+
+TEST_CASE("3.9(b): depthwise 3x3 25x5x64 on U55-128; with no previous slack the whole DMA shows") {
+  const Run run = estimate({dma(0x2cf0, 0x3e80, 1328), depthwise3x3(0x3e80)}, 128);
+  const LayerEstimate& e = run.estimates[0];
+  CHECK(e.computeCycles == 8624);
+  // Single buffer, previous slack 0: NPU = C + T_full = 8624 + (1328 / 1 B/cycle + 64).
+  CHECK(e.npuCycles == 8624 + 1392);
+  CHECK(e.macs == 72000);
+}
+
+TEST_CASE("3.9(c): AvgPool 5x25 over 25x5x64 on U55-128") {
+  cmd::Operation pool = kernelOp(cmd::OpKind::Pool, featureMap(kArena, {25, 5, 64}, 0x0, cmd::DataFormat::Nhcwb16),
+                                 featureMap(kArena, {1, 1, 64}, 0x1f40, cmd::DataFormat::Nhcwb16), {1, 2, 64});
+  pool.poolMode = cmd::PoolMode::Average;
+  pool.kernel.width = 5;
+  pool.kernel.height = 25;
+  const Run run = estimate({pool}, 128);
+  CHECK(run.layers[0].query.op == LayerOp::AvgPool);
+  CHECK(run.estimates[0].npuCycles == 1356);
+  CHECK(run.estimates[0].accessCycles[kSram] == 1288);
+  CHECK(run.estimates[0].macs == 8000);
+}
+
+TEST_CASE("3.9(d): FullyConnected 64 -> 12 streams its weights from flash") {
+  cmd::Operation fc = kernelOp(cmd::OpKind::Conv, featureMap(kArena, {1, 1, 64}, 0x1f40, cmd::DataFormat::Nhcwb16),
+                               featureMap(kArena, {1, 1, 12}, 0x40, cmd::DataFormat::Nhwc), {1, 2, 16});
+  fc.scales = {kFlash, 0x8bd0, 128};
+  fc.weights = {kFlash, 0x8c50, 912};
+  const Run run = estimate({fc}, 128);
+  const Layer& l = run.layers[0];
+  const LayerEstimate& e = run.estimates[0];
+  CHECK(l.query.op == LayerOp::FullyConnected);
+  CHECK(l.weights.buffering == WeightBuffering::Unbuffered);
+  CHECK(e.accessCycles[kOffFlash] == 1040);   // 920 weight + 120 scale bytes at 1 B/cycle
+  CHECK(e.npuCycles == 185);
+  CHECK(e.totalCycles == 1040);
+  CHECK(e.macs == 768);
+}
+
+TEST_CASE("depth slices into two buffers form one double-buffered layer") {
+  // The KWS first conv on U55-128: slices of 16 and 48 channels, DMA'd into two buffers.
+  const cmd::FeatureMap ifm = featureMap(kArena, {49, 5, 2}, 0x1f40, cmd::DataFormat::Nhwc);
+  auto slice = [&](uint32_t depth, uint64_t ofmBase, uint64_t buffer, uint64_t scaleBytes, uint64_t weightBytes) {
+    cmd::Operation op = kernelOp(cmd::OpKind::Conv, ifm,
+                                 featureMap(kArena, {25, 5, depth}, ofmBase, cmd::DataFormat::Nhcwb16), {13, 6, 16});
+    op.ofm.strideC = 80;
+    op.ofm.strideY = 320;
+    op.kernel.width = 3;
+    op.kernel.height = 10;
+    op.kernel.strideY = 2;
+    op.kernel.partKernelFirst = true;
+    op.padding = {4, 1, 5, 1};
+    op.scales = {kArena, buffer, scaleBytes};
+    op.weights = {kArena, buffer + scaleBytes, weightBytes};
+    return op;
+  };
+  const std::vector<cmd::Operation> ops = roundTrip({dma(0x1ba0, 0x2e20, 1120), slice(16, 0x0, 0x2e20, 160, 960),
+                                                     dma(0x2000, 0x2130, 3312), slice(48, 0x50, 0x2130, 480, 2832)});
+  const VelaSystem system(config::builtinPreset("Ethos_U55_High_End_Embedded", "Shared_Sram"), 128);
+  RowSpec row;
+  row.operations = {1, 3};
+  row.nngOperator = "Conv2DBias";
+  const std::vector<Layer> layers = LayerBuilder(system).build(ops, {row});
+  const WeightStreams& w = layers[0].weights;
+  CHECK(layers[0].query.ofm.shape == cmd::Shape3{25, 5, 64});
+  CHECK(w.buffering == WeightBuffering::DoubleBuffer);
+  CHECK(w.depthSlices == 2);
+  CHECK(w.encodedBytes == 4432);
+  CHECK(w.firstTransferBytes == 1120);
+  CHECK(w.lastSliceDepth == 48);
+  const LayerEstimate e = Estimator(system).estimateLayer(layers[0], 0);
+  // max(T_full - 0 + S_own, C + T_first) with T_full = 4432 + 64, T_first = 1120 + 64.
+  const double streamBound = 4496 + e.slackCycles;
+  const double computeBound = static_cast<double>(e.computeCycles) + 1184;
+  CHECK(e.npuCycles == doctest::Approx(std::max(streamBound, computeBound)));
+  CHECK(e.fullTransferApproximated == (streamBound >= computeBound));
+  CHECK(e.macs == 480000);
+  CHECK(e.npuCycles == 21994);   // Vela's row for this layer
+}
+
+TEST_CASE("Sram_Only: constants move to a virtual OnChipFlash with SRAM timing") {
+  const VelaSystem system(config::builtinPreset("Ethos_U55_High_End_Embedded", "Sram_Only"), 128);
+  CHECK(system.constArea() == MemArea::OnChipFlash);
+  CHECK(system.arenaArea() == MemArea::Sram);
+  CHECK(system.timing(MemArea::OnChipFlash).bytesPerCycle == 8.0);
+  CHECK(system.timing(MemArea::OnChipFlash).readLatency == 32);
+  CHECK(system.regionArea(0) == MemArea::OnChipFlash);
+  // The FC of 3.9(d) then reads its 1040 bytes at 8 B/cycle from on-chip flash.
+  cmd::Operation fc = kernelOp(cmd::OpKind::Conv, featureMap(kArena, {1, 1, 64}, 0x1f40, cmd::DataFormat::Nhcwb16),
+                               featureMap(kArena, {1, 1, 12}, 0x40, cmd::DataFormat::Nhwc), {1, 2, 16});
+  fc.scales = {kFlash, 0x8bd0, 128};
+  fc.weights = {kFlash, 0x8c50, 912};
+  CHECK(estimate({fc}, 128, "Sram_Only").estimates[0].accessCycles[2] == 130);
+}
+
+TEST_CASE("unknown MAC configurations are input errors") {
+  CHECK_THROWS_AS(VelaSystem(config::builtinPreset("Ethos_U55_High_End_Embedded", "Shared_Sram"), 512), InputError);
+}
+
+TEST_CASE("debug database: tables, path and TFLite operator names") {
+  const std::string xml = R"(<debug>
+  <table name="source"><![CDATA["id","operator","kernel_w","kernel_h","ofm_w","ofm_h","ofm_d"
+0,"Conv2DBias",1,1,5,25,64
+1,"Softmax",1,1,1,1,12
+]]></table>
+  <table name="optimised"><![CDATA["id","source_id","operator","kernel_w","kernel_h","ofm_w","ofm_h","ofm_d"
+0,1,"SHR",1,1,1,1,12
+1,0,"Conv2DBias",1,1,5,25,64
+]]></table>
+  <table name="queue"><![CDATA["offset","cmdstream_id","optimised_id"
+332,0,1
+]]></table>
+  <table name="cmdstream"><![CDATA["id","file_offset"
+0,37216
+]]></table>
+</debug>)";
+  const VelaDebugDb db = parseVelaDebugDb(xml, "<test>");
+  REQUIRE(db.optimised.size() == 2);
+  CHECK(db.findOptimised(0)->type == "SHR");
+  CHECK(db.findSource(db.findOptimised(1)->sourceId)->type == "Conv2DBias");
+  CHECK(db.queue.at(0).offset == 332);
+  CHECK(db.streams.at(0).fileOffset == 37216);
+  CHECK_THROWS_AS(parseVelaDebugDb("<debug></debug>", "<test>"), InputError);
+  CHECK(velaDebugDbPath("dir/kws_vela.tflite") == "dir/kws_debug.xml");
+  CHECK(tfliteOperatorName("Conv2DBias") == "CONV_2D");
+  CHECK(tfliteOperatorName("DepthwiseConv2DBias") == "DEPTHWISE_CONV_2D");
+  CHECK(tfliteOperatorName("AvgPool") == "AVERAGE_POOL_2D");
+  CHECK(tfliteOperatorName("FullyConnected") == "FULLY_CONNECTED");
+  CHECK(tfliteOperatorName("Softmax") == "SOFTMAX");
+}
+
+TEST_CASE("numbers are written as Python's repr, like Vela's CSV") {
+  CHECK(pythonFloat(21994.0) == "21994.0");
+  CHECK(pythonFloat(8.5) == "8.5");
+  CHECK(pythonFloat(0.0) == "0.0");
+  CHECK(pythonFloat(58.550724637681164) == "58.550724637681164");
+  CHECK(pythonFloat(1e-05) == "1e-05");
+}
