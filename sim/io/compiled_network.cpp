@@ -79,6 +79,54 @@ uint64_t tableOffset(const void* table, const uint8_t* base) {
   return static_cast<uint64_t>(static_cast<const uint8_t*>(table) - base);
 }
 
+// True when [p, p + n) is well-formed UTF-8: no overlong forms, surrogates or code points past
+// U+10FFFF.
+bool isUtf8(const uint8_t* p, size_t n) {
+  size_t i = 0;
+  while (i < n) {
+    const uint8_t lead = p[i];
+    if (lead < 0x80) {
+      ++i;
+      continue;
+    }
+    // Sequence length from the lead byte; the smallest code point that needs that length.
+    const size_t len = (lead & 0xE0) == 0xC0 ? 2 : (lead & 0xF0) == 0xE0 ? 3 : (lead & 0xF8) == 0xF0 ? 4 : 0;
+    if (len == 0) {
+      return false;
+    }
+    if (n - i < len) {
+      return false;
+    }
+    constexpr std::array<uint32_t, 5> kLeast{0, 0, 0x80, 0x800, 0x10000};
+    uint32_t cp = lead & (0x7Fu >> len);
+    for (size_t k = 1; k < len; ++k) {
+      if ((p[i + k] & 0xC0) != 0x80) {
+        return false;
+      }
+      cp = cp << 6 | (p[i + k] & 0x3Fu);
+    }
+    if (cp < kLeast[len] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
+      return false;
+    }
+    i += len;
+  }
+  return true;
+}
+
+// Text from the file, which must be UTF-8 (names and versions end up in JSON reports).
+std::string utf8Text(const uint8_t* data, size_t size, const uint8_t* base, const std::string& file,
+                     const std::string& what) {
+  if (!isUtf8(data, size)) {
+    throwAtOffset(file, static_cast<uint64_t>(data - base), what + " is not valid UTF-8");
+  }
+  return std::string(reinterpret_cast<const char*>(data), size);
+}
+
+std::string stringField(const flatbuffers::String* s, const uint8_t* base, const std::string& file,
+                        const std::string& what) {
+  return s == nullptr ? std::string() : utf8Text(s->Data(), s->size(), base, file, what);
+}
+
 } // namespace
 
 std::string builtinOperatorName(int code) {
@@ -223,13 +271,19 @@ CopHeader parseCopHeader(const uint8_t* data, size_t size, const std::string& fi
 }
 
 CompiledNetwork loadNetwork(const std::string& path) {
+  InputError::Location loc;
+  loc.file = path;
   std::ifstream in(path, std::ios::binary);
   if (!in) {
-    InputError::Location loc;
-    loc.file = path;
     throw InputError(loc, "cannot open file");
   }
-  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  // Opening a directory succeeds; reading it (or a file with I/O errors) throws from the stream buffer.
+  std::vector<uint8_t> bytes;
+  try {
+    bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  } catch (const std::ios_base::failure& e) {
+    throw InputError(loc, "cannot read file (" + e.code().message() + ")");
+  }
   return loadNetworkFromBytes(std::move(bytes), path);
 }
 
@@ -261,7 +315,7 @@ CompiledNetwork loadNetworkFromBytes(std::vector<uint8_t> bytes, const std::stri
     throwAtOffset(file, tableOffset(model, base), "model has no subgraph");
   }
   net.subgraphCount = model->subgraphs()->size();
-  net.description = model->description() ? model->description()->str() : "";
+  net.description = stringField(model->description(), base, file, "model description");
   const auto* buffers = model->buffers();
   const size_t bufferCount = buffers ? buffers->size() : 0;
   auto bufferAt = [&](uint32_t index, const void* owner) -> const tflite::Buffer* {
@@ -284,10 +338,11 @@ CompiledNetwork loadNetworkFromBytes(std::vector<uint8_t> bytes, const std::stri
         continue;
       }
       if (md->name()->str() == "vela_version") {
-        net.velaVersion.assign(reinterpret_cast<const char*>(base + range->offset), range->size);
-        while (!net.velaVersion.empty() && net.velaVersion.back() == '\0') {
-          net.velaVersion.pop_back();
+        uint64_t length = range->size;
+        while (length > 0 && base[range->offset + length - 1] == '\0') {
+          --length;
         }
+        net.velaVersion = utf8Text(base + range->offset, length, base, file, "vela_version metadata");
       } else if (md->name()->str() == "OfflineMemoryAllocation") {
         if (range->size % 4 != 0 || range->size < 12) {
           throwAtOffset(file, range->offset, "OfflineMemoryAllocation metadata has " + std::to_string(range->size) +
@@ -307,7 +362,7 @@ CompiledNetwork loadNetworkFromBytes(std::vector<uint8_t> bytes, const std::stri
     const tflite::Tensor* t = sg->tensors()->Get(static_cast<flatbuffers::uoffset_t>(i));
     TensorInfo info;
     info.index = static_cast<int>(i);
-    info.name = t->name() ? t->name()->str() : "";
+    info.name = stringField(t->name(), base, file, "tensor " + std::to_string(i) + " name");
     if (t->shape()) {
       info.shape.assign(t->shape()->begin(), t->shape()->end());
     }
@@ -366,7 +421,7 @@ CompiledNetwork loadNetworkFromBytes(std::vector<uint8_t> bytes, const std::stri
     op.builtinCode = std::max<int>(code->deprecated_builtin_code(), code->builtin_code());
     op.inputs = checkTensorList(top->inputs(), top, true);
     op.outputs = checkTensorList(top->outputs(), top, false);
-    const std::string custom = code->custom_code() ? code->custom_code()->str() : "";
+    const std::string custom = stringField(code->custom_code(), base, file, "custom operator code");
     op.opName = op.builtinCode == kCustomCode && !custom.empty() ? custom : builtinOperatorName(op.builtinCode);
     if (op.builtinCode == kCustomCode && custom == "ethos-u") {
       op.kind = OperatorKind::Npu;

@@ -1,0 +1,225 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "support/fixtures.h"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#include <doctest/doctest.h>
+
+namespace npusim::test {
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr const char* kListingBegin = "Register-Level Command Stream: Output";
+constexpr const char* kListingEnd = "Command stream length";
+
+fs::path configuredFixturesDir() {
+  const char* env = std::getenv("NPUSIM_FIXTURES");
+  return env != nullptr && *env != '\0' ? fs::path(env) : fs::path(NPUSIM_FIXTURES_DEFAULT);
+}
+
+bool startsWith(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
+
+std::string shellQuote(const std::string& s) {
+  std::string q = "'";
+  for (char ch : s) {
+    q += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+  }
+  return q + "'";
+}
+
+std::optional<VelaFolder> folderAt(const fs::path& dir) {
+  VelaFolder f;
+  f.model = dir.parent_path().filename().string();
+  f.config = dir.filename().string();
+  f.dir = dir;
+  f.tflite = dir / (f.model + "_vela.tflite");
+  f.listing = dir / "register_command_stream.txt";
+  if (!fs::is_regular_file(f.tflite) || !fs::is_regular_file(f.listing)) {
+    return std::nullopt;
+  }
+  return f;
+}
+
+} // namespace
+
+std::optional<fs::path> fixturesDir() {
+  const fs::path dir = configuredFixturesDir();
+  std::error_code ec;
+  if (!fs::is_directory(dir / "vela", ec)) {
+    return std::nullopt;
+  }
+  return dir;
+}
+
+std::optional<fs::path> fixturesDirOrSkip() {
+  auto dir = fixturesDir();
+  if (!dir) {
+    MESSAGE("SKIPPED: no Vela fixtures at " << (configuredFixturesDir() / "vela").string()
+                                            << " (set NPUSIM_FIXTURES to the fixtures folder)");
+  }
+  return dir;
+}
+
+std::vector<VelaFolder> velaFolders(const fs::path& root) {
+  std::vector<VelaFolder> folders;
+  for (const auto& model : fs::directory_iterator(root / "vela")) {
+    if (!model.is_directory()) {
+      continue;
+    }
+    for (const auto& config : fs::directory_iterator(model.path())) {
+      if (!config.is_directory()) {
+        continue;
+      }
+      if (auto f = folderAt(config.path())) {
+        folders.push_back(std::move(*f));
+      }
+    }
+  }
+  std::sort(folders.begin(), folders.end(),
+            [](const VelaFolder& a, const VelaFolder& b) { return a.name() < b.name(); });
+  return folders;
+}
+
+VelaFolder velaFolder(const fs::path& root, const std::string& model, const std::string& config) {
+  auto f = folderAt(root / "vela" / model / config);
+  if (!f) {
+    throw std::runtime_error("fixture folder " + (root / "vela" / model / config).string() + " is incomplete");
+  }
+  return *f;
+}
+
+io::CompiledNetwork loadModel(const VelaFolder& folder) {
+  return io::loadNetworkFromBytes(readBytes(folder.tflite), folder.tflite.string());
+}
+
+std::vector<uint8_t> readBytes(const fs::path& path) {
+  const std::string text = readText(path);
+  return {text.begin(), text.end()};
+}
+
+std::string readText(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
+  std::string text;
+  if (in) {
+    text.resize(static_cast<size_t>(in.tellg()));
+    in.seekg(0);
+    in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  }
+  if (!in) {
+    throw std::runtime_error("cannot read " + path.string());
+  }
+  return text;
+}
+
+void writeBytes(const fs::path& path, const std::vector<uint8_t>& bytes) {
+  std::ofstream out(path, std::ios::binary);
+  out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  if (!out) {
+    throw std::runtime_error("cannot write " + path.string());
+  }
+}
+
+TempDir::TempDir() {
+  std::string pattern = (fs::temp_directory_path() / "npusim-test-XXXXXX").string();
+  if (mkdtemp(pattern.data()) == nullptr) {
+    throw std::runtime_error("mkdtemp failed for " + pattern);
+  }
+  path_ = pattern;
+}
+
+TempDir::~TempDir() {
+  std::error_code ec;
+  fs::remove_all(path_, ec);
+}
+
+ProcessResult runNpusim(const std::vector<std::string>& args) {
+  // 1. Build the shell command; stderr goes to a file, stdout through the pipe.
+  const TempDir tmp;
+  const fs::path errFile = tmp.path() / "stderr.txt";
+  std::string command = shellQuote(NPUSIM_BINARY);
+  for (const std::string& a : args) {
+    command += ' ' + shellQuote(a);
+  }
+  command += " 2>" + shellQuote(errFile.string());
+
+  // 2. Run it and collect stdout.
+  std::fflush(nullptr);
+  FILE* pipe = popen(command.c_str(), "r");
+  if (pipe == nullptr) {
+    throw std::runtime_error("popen failed: " + command);
+  }
+  ProcessResult result;
+  std::array<char, 4096> buf{};
+  size_t n = 0;
+  while ((n = std::fread(buf.data(), 1, buf.size(), pipe)) > 0) {
+    result.out.append(buf.data(), n);
+  }
+  const int status = pclose(pipe);
+
+  // 3. Decode the wait status and read stderr.
+  if (status == -1) {
+    throw std::runtime_error("pclose failed: " + command);
+  }
+  if (WIFEXITED(status)) {
+    result.exitCode = WEXITSTATUS(status);
+  } else if (WIFSIGNALED(status)) {
+    result.exitCode = 128 + WTERMSIG(status);
+  }
+  result.err = readText(errFile);
+  return result;
+}
+
+std::vector<std::string> normalizedLines(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) {
+    std::istringstream words(line);
+    std::string word, normal;
+    while (words >> word) {
+      normal += (normal.empty() ? "" : " ") + word;
+    }
+    if (!normal.empty()) {
+      lines.push_back(std::move(normal));
+    }
+  }
+  return lines;
+}
+
+std::vector<std::vector<std::string>> velaListings(const std::string& text) {
+  std::vector<std::vector<std::string>> listings;
+  bool inside = false;
+  for (std::string& line : normalizedLines(text)) {
+    if (startsWith(line, kListingBegin)) {
+      listings.emplace_back();
+      inside = true;
+    }
+    if (!inside) {
+      continue;
+    }
+    const bool last = startsWith(line, kListingEnd);
+    listings.back().push_back(std::move(line));
+    inside = !last;
+  }
+  return listings;
+}
+
+std::optional<size_t> firstDifference(const std::vector<std::string>& a, const std::vector<std::string>& b) {
+  const auto mismatch = std::mismatch(a.begin(), a.end(), b.begin(), b.end());
+  if (mismatch.first == a.end() && mismatch.second == b.end()) {
+    return std::nullopt;
+  }
+  return static_cast<size_t>(mismatch.first - a.begin());
+}
+
+} // namespace npusim::test

@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// Test helpers: locating the shared Vela fixtures, reading files, running the npusim binary,
+// and extracting Vela register listings from text.
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sim/io/compiled_network.h"
+
+namespace npusim::test {
+
+// The fixtures root: env NPUSIM_FIXTURES if set, else the build's NPUSIM_FIXTURES_DEFAULT;
+// nullopt when that folder has no vela/ subfolder.
+std::optional<std::filesystem::path> fixturesDir();
+
+// Like fixturesDir(), but reports a doctest MESSAGE naming the missing folder when absent, so
+// that a test returning early on nullopt shows up as skipped.
+std::optional<std::filesystem::path> fixturesDirOrSkip();
+
+// One compiled-model folder <fixtures>/vela/<model>/<config>/.
+struct VelaFolder {
+  std::string model, config;
+  std::filesystem::path dir;
+  std::filesystem::path tflite;   // <model>_vela.tflite
+  std::filesystem::path listing;  // register_command_stream.txt
+  std::string name() const { return model + "/" + config; }
+};
+
+// Every folder under <root>/vela/*/* that holds both a _vela.tflite and a register listing,
+// sorted by model then config.
+std::vector<VelaFolder> velaFolders(const std::filesystem::path& root);
+
+// The folder of `model` compiled for `config`; throws std::runtime_error when absent.
+VelaFolder velaFolder(const std::filesystem::path& root, const std::string& model, const std::string& config);
+
+// The folder's compiled model, loaded with the file's path as its name (the file is read in
+// one go, which is much faster than loadNetwork() in sanitizer builds).
+io::CompiledNetwork loadModel(const VelaFolder& folder);
+
+// Whole file contents; throws std::runtime_error when the file cannot be read.
+std::vector<uint8_t> readBytes(const std::filesystem::path& path);
+std::string readText(const std::filesystem::path& path);
+void writeBytes(const std::filesystem::path& path, const std::vector<uint8_t>& bytes);
+
+// A fresh, uniquely named directory under the system temp dir, removed on destruction.
+class TempDir {
+public:
+  TempDir();
+  ~TempDir();
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const std::filesystem::path& path() const { return path_; }
+
+private:
+  std::filesystem::path path_;
+};
+
+struct ProcessResult {
+  int exitCode = -1;   // exit status, or 128 + signal number when killed by a signal
+  std::string out;     // stdout
+  std::string err;     // stderr
+};
+
+// Runs the npusim binary of this build (NPUSIM_BINARY) with `args` and captures its output.
+ProcessResult runNpusim(const std::vector<std::string>& args);
+
+// `text` split into lines, each with runs of whitespace collapsed to one space and trimmed;
+// empty lines dropped.
+std::vector<std::string> normalizedLines(const std::string& text);
+
+// The "Register-Level Command Stream: Output" ... "Command stream length = N bytes" sections
+// of `text`, in order, as normalized lines (header and footer lines included).
+std::vector<std::vector<std::string>> velaListings(const std::string& text);
+
+// Index of the first line where `a` and `b` differ (the shorter size when one is a prefix of
+// the other), or nullopt when equal.
+std::optional<size_t> firstDifference(const std::vector<std::string>& a, const std::vector<std::string>& b);
+
+} // namespace npusim::test

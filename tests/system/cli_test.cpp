@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: Apache-2.0
+// The npusim executable: `inspect` on the demo network in every format, and its exit codes
+// and error lines for bad arguments.
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "harness/report/inspect_report.h"
+#include "sim/io/demo_network.h"
+#include "support/fixtures.h"
+
+namespace npusim {
+namespace {
+
+// What the library writes for the demo network in `format` (the CLI must print the same).
+std::string demoInspect(report::InspectFormat format) {
+  const io::CompiledNetwork net = io::loadNetworkFromBytes(io::buildDemoNetworkTflite(), "<demo>");
+  std::ostringstream os;
+  report::writeInspect(os, net, io::decodeAll(net), format);
+  return os.str();
+}
+
+void checkOneErrorLine(const test::ProcessResult& run, const std::string& mustContain) {
+  CHECK(run.exitCode == 2);
+  CHECK(run.out.empty());
+  INFO("stderr: ", run.err);
+  REQUIRE_FALSE(run.err.empty());
+  CHECK(std::count(run.err.begin(), run.err.end(), '\n') == 1);
+  CHECK(run.err.back() == '\n');
+  CHECK(run.err.rfind("npusim: error: ", 0) == 0);
+  CHECK(run.err.find(mustContain) != std::string::npos);
+}
+
+} // namespace
+
+TEST_CASE("cli: inspect without a model describes the demo network") {
+  const test::ProcessResult run = test::runNpusim({"inspect"});
+  CHECK(run.exitCode == 0);
+  CHECK(run.err.empty());
+  CHECK(run.out.rfind("<demo>: npusim demo network, 1 operators (1 ethos-u)\n", 0) == 0);
+  CHECK(run.out.find("CONV ifm 32x32x3") != std::string::npos);
+  CHECK(run.out.find("POOL MAX") != std::string::npos);
+  CHECK(run.out == demoInspect(report::InspectFormat::Text));
+}
+
+TEST_CASE("cli: inspect --format json parses and lists the operators") {
+  const test::ProcessResult run = test::runNpusim({"inspect", "--format", "json"});
+  CHECK(run.exitCode == 0);
+  CHECK(run.err.empty());
+  nlohmann::json j;
+  REQUIRE_NOTHROW(j = nlohmann::json::parse(run.out));
+  CHECK(j.at("file") == "<demo>");
+  REQUIRE(j.at("operators").is_array());
+  REQUIRE(j.at("operators").size() == 1);
+  const nlohmann::json& op = j.at("operators").at(0);
+  CHECK(op.at("kind") == "npu");
+  CHECK(op.at("operator") == "ethos-u");
+  CHECK(op.at("cop1").at("macs") == 128);
+  const nlohmann::json& operations = op.at("operations");
+  REQUIRE(operations.is_array());
+  REQUIRE(operations.size() > 2);
+  CHECK(operations.front().at("kind") == "DMA_START");
+  CHECK(operations.at(1).at("kind") == "CONV");
+  CHECK(operations.at(1).at("ifm").at("shape_hwc") == nlohmann::json::array({32, 32, 3}));
+  CHECK(operations.back().at("kind") == "STOP");
+  CHECK(op.at("commands").get<size_t>() > operations.size());
+  CHECK(run.out == demoInspect(report::InspectFormat::Json));
+}
+
+TEST_CASE("cli: inspect --format vela prints one listing, as the library does") {
+  const test::ProcessResult run = test::runNpusim({"inspect", "--format", "VELA"}); // case-insensitive
+  CHECK(run.exitCode == 0);
+  const auto listings = test::velaListings(run.out);
+  REQUIRE(listings.size() == 1);
+  CHECK(listings[0].front() == "Register-Level Command Stream: Output");
+  CHECK(listings[0].back().rfind("Command stream length = ", 0) == 0);
+  CHECK(run.out == demoInspect(report::InspectFormat::Vela));
+}
+
+TEST_CASE("cli: a nonexistent model gives exit code 2 and one line naming the file") {
+  const test::TempDir dir;
+  const std::string missing = (dir.path() / "no_such_model.tflite").string();
+  const test::ProcessResult run = test::runNpusim({"inspect", missing});
+  checkOneErrorLine(run, missing + ": cannot open file");
+}
+
+TEST_CASE("cli: a directory instead of a model gives exit code 2 and one line naming it") {
+  const test::TempDir dir;
+  const test::ProcessResult run = test::runNpusim({"inspect", dir.path().string()});
+  checkOneErrorLine(run, dir.path().string() + ": cannot read file");
+}
+
+TEST_CASE("cli: a file that is not a model gives exit code 2 and one line naming the file") {
+  const test::TempDir dir;
+  const std::string path = (dir.path() / "notes.txt").string();
+  test::writeBytes(path, std::vector<uint8_t>(100, 'x'));
+  const test::ProcessResult run = test::runNpusim({"inspect", path});
+  checkOneErrorLine(run, path + ": byte 4 (0x4): not a TFLite model");
+}
+
+TEST_CASE("cli: an unknown --format value gives exit code 2") {
+  const test::ProcessResult run = test::runNpusim({"inspect", "--format", "xml"});
+  checkOneErrorLine(run, "xml");
+}
+
+TEST_CASE("cli: a missing subcommand gives exit code 2") {
+  const test::ProcessResult run = test::runNpusim({});
+  CHECK(run.exitCode == 2);
+  CHECK(run.out.empty());
+  CHECK(run.err.rfind("npusim: error: ", 0) == 0);
+}
+
+} // namespace npusim

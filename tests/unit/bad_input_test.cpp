@@ -1,0 +1,420 @@
+// SPDX-License-Identifier: Apache-2.0
+// Every class of bad input raises an InputError that names the file, the byte offset and,
+// inside a command stream, the command index.
+
+#include <doctest/doctest.h>
+
+#include <initializer_list>
+#include <optional>
+#include <string>
+
+#include "sim/common/error.h"
+#include "sim/io/decoded_network.h"
+#include "sim/io/tflite_writer.h"
+#include "support/fixtures.h"
+#include "support/npu_model.h"
+#include "tflite_subset_generated.h"
+
+namespace npusim {
+namespace {
+
+using cmd::CommandCode;
+using cmd::CommandStreamBuilder;
+using cmd::Operation;
+
+constexpr const char* kFile = "bad_model.tflite";
+
+// A test model plus where its COP1 payload and command words sit in the file.
+struct Model {
+  std::vector<uint8_t> file;
+  uint64_t payload = 0;   // file offset of the command-stream tensor data
+  uint64_t commands = 0;  // file offset of the first command word
+};
+
+Model modelWithPayload(const std::vector<uint8_t>& payload, const test::ModelLayout& layout = {}) {
+  Model m;
+  m.file = test::buildNpuModel(payload, layout);
+  m.payload = test::findBytes(m.file, payload);
+  m.commands = m.payload + 32;
+  return m;
+}
+
+Model modelWithStream(const std::vector<uint8_t>& stream, const test::ModelLayout& layout = {}) {
+  return modelWithPayload(cmd::buildCop1Payload(layout.macs, stream), layout);
+}
+
+// Position of the next command the builder will write.
+struct Mark {
+  uint32_t offset = 0;
+  uint32_t index = 0;
+};
+
+Mark nextCommand(const CommandStreamBuilder& b) {
+  Mark m;
+  const auto& words = b.words();
+  for (size_t i = 0; i < words.size(); i += cmd::isCmd1(static_cast<uint16_t>(words[i])) ? 2 : 1) {
+    ++m.index;
+  }
+  m.offset = static_cast<uint32_t>(words.size() * 4);
+  return m;
+}
+
+std::optional<InputError> loadError(const std::vector<uint8_t>& bytes) {
+  try {
+    const io::CompiledNetwork net = io::loadNetworkFromBytes(bytes, kFile);
+    io::decodeAll(net);
+  } catch (const InputError& e) {
+    return e;
+  }
+  return std::nullopt;
+}
+
+// Loads and decodes `bytes`, expecting an InputError at `offset` (and `command`) whose
+// message contains `text`.
+void checkRejected(const std::vector<uint8_t>& bytes, uint64_t offset, std::optional<uint32_t> command,
+                   const std::string& text) {
+  const std::optional<InputError> err = loadError(bytes);
+  REQUIRE_MESSAGE(err.has_value(), "expected an InputError containing '" << text << "'");
+  const std::string what = err->what();
+  INFO("message: ", what);
+  CHECK(err->where().file == kFile);
+  CHECK(what.rfind(std::string(kFile) + ": byte " + std::to_string(offset) + " ", 0) == 0);
+  REQUIRE(err->where().byteOffset.has_value());
+  CHECK(*err->where().byteOffset == offset);
+  if (command) {
+    REQUIRE(err->where().commandIndex.has_value());
+    CHECK(*err->where().commandIndex == *command);
+    CHECK(what.find(", command " + std::to_string(*command) + ": ") != std::string::npos);
+  } else {
+    CHECK_FALSE(err->where().commandIndex.has_value());
+  }
+  CHECK(what.find(text) != std::string::npos);
+  CHECK(what.find('\n') == std::string::npos);
+}
+
+// A stream with one bad operation: `ok` operations, then `bad`; the error must name `bad`.
+void checkBadOperation(const std::vector<Operation>& ok, const Operation& bad, const std::string& text,
+                       const test::ModelLayout& layout = {}) {
+  std::vector<Operation> ops = ok;
+  ops.push_back(bad);
+  const std::vector<uint8_t> stream = test::encodeOps(ops);
+  const std::vector<Operation> decoded = test::decodeStream(stream); // regions unchecked: decodes
+  REQUIRE(decoded.size() == ops.size() + 1);
+  const Model m = modelWithStream(stream, layout);
+  checkRejected(m.file, m.commands + decoded[ok.size()].byteOffset, decoded[ok.size()].commandIndex, text);
+}
+
+uint32_t loadWord(const std::vector<uint8_t>& b, uint64_t at) {
+  return uint32_t{b[at]} | uint32_t{b[at + 1]} << 8 | uint32_t{b[at + 2]} << 16 | uint32_t{b[at + 3]} << 24;
+}
+
+void storeWord(std::vector<uint8_t>& b, uint64_t at, uint32_t w) {
+  for (int i = 0; i < 4; ++i) {
+    b[at + static_cast<uint64_t>(i)] = static_cast<uint8_t>(w >> (8 * i));
+  }
+}
+
+// File offset of the first subgraph table.
+uint64_t subgraphOffset(const std::vector<uint8_t>& bytes) {
+  const tflite::Model* model = tflite::GetModel(bytes.data());
+  return static_cast<uint64_t>(reinterpret_cast<const uint8_t*>(model->subgraphs()->Get(0)) - bytes.data());
+}
+
+std::vector<uint8_t> validStream() { return test::encodeOps({test::sampleDma(), test::sampleConv()}); }
+
+} // namespace
+
+TEST_CASE("sanity: the valid test model loads and decodes") {
+  const Model m = modelWithStream(validStream());
+  const io::CompiledNetwork net = io::loadNetworkFromBytes(m.file, kFile);
+  REQUIRE(net.operators.size() == 1);
+  CHECK(net.operators[0].npu.commands.offset == m.commands);
+  const auto decoded = io::decodeAll(net);
+  REQUIRE(decoded.size() == 1);
+  CHECK(decoded[0].operations.size() == 3);
+  CHECK_FALSE(loadError(m.file).has_value());
+}
+
+TEST_CASE("bad input: truncated file") {
+  const std::vector<uint8_t> good = modelWithStream(validStream()).file;
+  checkRejected({good.begin(), good.begin() + 6}, 6, std::nullopt, "truncated");
+  const std::vector<uint8_t> half(good.begin(), good.begin() + static_cast<std::ptrdiff_t>(good.size() / 2));
+  checkRejected(half, 0, std::nullopt, "truncated");
+  std::vector<uint8_t> rootPastEnd = good;
+  storeWord(rootPastEnd, 0, static_cast<uint32_t>(good.size() + 8));
+  checkRejected(rootPastEnd, 0, std::nullopt, "past the end of the file");
+}
+
+TEST_CASE("bad input: a path that cannot be read as a file") {
+  const test::TempDir dir;
+  for (const std::string& path : {(dir.path() / "missing.tflite").string(), dir.path().string()}) {
+    INFO("path ", path);
+    try {
+      io::loadNetwork(path);
+      FAIL("no InputError");
+    } catch (const InputError& e) {
+      CHECK(e.where().file == path);
+      CHECK(std::string(e.what()).rfind(path + ": cannot ", 0) == 0);
+    }
+  }
+}
+
+TEST_CASE("bad input: bytes failing flatbuffer verification") {
+  std::vector<uint8_t> bytes = modelWithStream(validStream()).file;
+  const uint32_t root = loadWord(bytes, 0);
+  storeWord(bytes, root, 0x7FFFFFF0); // vtable offset far outside the buffer
+  checkRejected(bytes, 0, std::nullopt, "flatbuffer verification failed");
+
+  std::vector<uint8_t> wrongId = modelWithStream(validStream()).file;
+  wrongId[4] = 'X';
+  checkRejected(wrongId, 4, std::nullopt, "TFL3");
+}
+
+TEST_CASE("bad input: a model without an ethos-u operator") {
+  io::ModelSpec spec;
+  spec.tensors = {{"in", {1, 4}, 9, {}, 0}, {"w", {4, 4}, 9, std::vector<uint8_t>(16, 1)}, {"out", {1, 4}, 9, {}, 16}};
+  spec.operators = {{9, "", {0, 1}, {2}}}; // FULLY_CONNECTED on the CPU
+  spec.inputs = {0};
+  spec.outputs = {2};
+  const std::vector<uint8_t> bytes = io::writeTflite(spec);
+  checkRejected(bytes, subgraphOffset(bytes), std::nullopt, "no ethos-u operator");
+}
+
+TEST_CASE("bad input: names and versions that are not UTF-8") {
+  io::ModelSpec spec;
+  spec.tensors = {{"in", {4}, 9, {}, 0}, {"out\xC3\x28", {4}, 9, {}, 16}}; // bad continuation byte
+  spec.operators = {{9, "", {0}, {1}}};
+  spec.inputs = {0};
+  spec.outputs = {1};
+  const std::vector<uint8_t> badName = io::writeTflite(spec);
+  checkRejected(badName, test::findBytes(badName, {'o', 'u', 't', 0xC3}), std::nullopt, "tensor 1 name is not valid UTF-8");
+
+  spec.tensors[1].name = "out";
+  for (const char* description : {"Vela \xFF", "\xE0\x80\xAF", "\xED\xA0\x80", "\xF4\x90\x80\x80"}) {
+    INFO("description ", description); // invalid byte, overlong '/', surrogate, past U+10FFFF
+    spec.description = description;
+    const std::vector<uint8_t> bytes = io::writeTflite(spec);
+    const std::string text(description);
+    checkRejected(bytes, test::findBytes(bytes, {text.begin(), text.end()}), std::nullopt,
+                  "model description is not valid UTF-8");
+  }
+  spec.description = "Vela \xC3\xA9 \xE2\x82\xAC \xF0\x9F\x98\x80"; // valid 2-, 3- and 4-byte forms
+  const std::vector<uint8_t> valid = io::writeTflite(spec);
+  checkRejected(valid, subgraphOffset(valid), std::nullopt, "no ethos-u operator"); // got past the strings
+}
+
+TEST_CASE("bad input: wrong COP1 tag") {
+  const std::vector<uint8_t> stream = validStream();
+  std::vector<uint8_t> payload = cmd::buildCop1Payload(128, stream);
+  payload[3] = '2';
+  const Model m = modelWithPayload(payload);
+  checkRejected(m.file, m.payload, std::nullopt, "COP1");
+}
+
+TEST_CASE("bad input: unsupported CONFIG word") {
+  const std::vector<uint8_t> stream = validStream();
+  struct Case {
+    uint32_t config;
+    const char* text;
+  };
+  const Case cases[] = {
+      {0x10001807, "product 1"},           // Ethos-U65
+      {0x00001809, "512 MACs/cycle"},      // no such U55
+      {0x00001817, "command-stream version 1"},
+      {0x08001807, "custom DMA"},
+      {0x00003007, "48 KB SHRAM"},         // U55-128 has 24 KB
+  };
+  for (const Case& c : cases) {
+    INFO("CONFIG word ", c.config);
+    std::vector<uint8_t> payload = cmd::buildCop1Payload(128, stream);
+    storeWord(payload, 8, c.config);
+    const Model m = modelWithPayload(payload);
+    checkRejected(m.file, m.payload + 8, std::nullopt, c.text);
+  }
+}
+
+TEST_CASE("bad input: unsupported architecture version") {
+  std::vector<uint8_t> payload = cmd::buildCop1Payload(128, validStream());
+  storeWord(payload, 12, 0x20000000);
+  const Model m = modelWithPayload(payload);
+  checkRejected(m.file, m.payload + 12, std::nullopt, "architecture 2.0.0");
+}
+
+TEST_CASE("bad input: COMMAND_STREAM length exceeding the tensor") {
+  const std::vector<uint8_t> stream = validStream();
+  std::vector<uint8_t> payload = cmd::buildCop1Payload(128, stream);
+  const auto words = static_cast<uint32_t>(stream.size() / 4 + 1);
+  storeWord(payload, 28, words << 16 | 0x02);
+  const Model m = modelWithPayload(payload);
+  checkRejected(m.file, m.payload + 28, std::nullopt, "exceeds");
+
+  // A length with the extra bits [15:8] set (more than 65535 words).
+  storeWord(payload, 28, 0x0100 | 0x02);
+  const Model big = modelWithPayload(payload);
+  checkRejected(big.file, big.payload + 28, std::nullopt, "65536 words");
+}
+
+TEST_CASE("bad input: driver payload not a whole number of words") {
+  std::vector<uint8_t> payload = cmd::buildCop1Payload(128, validStream());
+  payload.push_back(0);
+  const Model m = modelWithPayload(payload);
+  checkRejected(m.file, m.payload + payload.size() - 1, std::nullopt, "not a multiple of 4");
+}
+
+TEST_CASE("bad input: unknown opcode") {
+  for (uint16_t key : std::initializer_list<uint16_t>{0x0004, 0x0014, 0x0106, 0x4007, 0x40FF}) {
+    INFO("key ", key);
+    CommandStreamBuilder b;
+    b.emit(test::sampleConv());
+    const Mark at = nextCommand(b);
+    b.cmd0(static_cast<CommandCode>(key), 0);
+    b.emit(test::stopOp());
+    const Model m = modelWithStream(b.bytes());
+    checkRejected(m.file, m.commands + at.offset, at.index, "unknown");
+  }
+}
+
+TEST_CASE("bad input: reserved control bits") {
+  for (uint16_t key : std::initializer_list<uint16_t>{0x8002, 0xC002, 0x0402, 0x2102}) {
+    INFO("key ", key);
+    CommandStreamBuilder b;
+    b.emit(test::sampleDma());
+    const Mark at = nextCommand(b);
+    b.cmd0(static_cast<CommandCode>(key), 0);
+    b.emit(test::stopOp());
+    const Model m = modelWithStream(b.bytes());
+    checkRejected(m.file, m.commands + at.offset, at.index, "reserved control bits");
+  }
+}
+
+TEST_CASE("bad input: command stream without NPU_OP_STOP") {
+  CommandStreamBuilder b;
+  b.emit(test::sampleConv());
+  const Mark end = nextCommand(b);
+  const Model m = modelWithStream(b.bytes());
+  checkRejected(m.file, m.commands + end.offset, end.index, "without NPU_OP_STOP");
+
+  const Model empty = modelWithStream({});
+  checkRejected(empty.file, empty.commands, 0, "without NPU_OP_STOP");
+}
+
+TEST_CASE("bad input: bytes after NPU_OP_STOP") {
+  CommandStreamBuilder b;
+  b.emit(test::sampleConv());
+  b.emit(test::stopOp());
+  const Mark after = nextCommand(b);
+  b.cmd0(CommandCode::IfmRegion, 1);
+  const Model m = modelWithStream(b.bytes());
+  checkRejected(m.file, m.commands + after.offset, after.index, "4 bytes follow NPU_OP_STOP");
+}
+
+TEST_CASE("bad input: truncated cmd1") {
+  CommandStreamBuilder b;
+  b.emit(test::sampleConv());
+  const Mark at = nextCommand(b);
+  b.cmd0(CommandCode::IfmBase0, 0); // cmd1 key without its payload word, at the end
+  const Model m = modelWithStream(b.bytes());
+  checkRejected(m.file, m.commands + at.offset, at.index, "NPU_SET_IFM_BASE0 has no payload word");
+}
+
+TEST_CASE("bad input: IFM outside its region") {
+  Operation conv = test::sampleConv();
+  conv.ifm.base[0] = 16384 - 512; // 1 KB map in a 16 KB arena
+  checkBadOperation({test::sampleDma()}, conv, "IFM bytes [0x3e00, 0x4200) lie outside region 1 (16384 bytes)");
+
+  Operation tiled = test::sampleConv();
+  tiled.ifm.height0 = tiled.ifm.height1 = 4;
+  tiled.ifm.base[2] = 16000; // rows 4-7 in tile 2 overrun the arena
+  checkBadOperation({}, tiled, "IFM bytes");
+}
+
+TEST_CASE("bad input: OFM outside its region") {
+  Operation pool = test::samplePool();
+  pool.ofm.region = 2;
+  pool.ofm.base[0] = 16200;
+  checkBadOperation({test::sampleConv()}, pool, "OFM bytes [0x3f48, 0x4048) lie outside region 2");
+}
+
+TEST_CASE("bad input: IFM2 outside its region") {
+  Operation add = test::sampleElementwise();
+  add.ifm2.base[0] = 16384 - 64;
+  checkBadOperation({}, add, "IFM2 bytes");
+}
+
+TEST_CASE("bad input: weight and scale streams outside their region") {
+  Operation conv = test::sampleConv();
+  conv.weights.base = 4000; // flash is 4096 bytes
+  checkBadOperation({}, conv, "weight stream bytes [0xfa0, 0x17a0) lie outside region 0 (4096 bytes)");
+
+  Operation dw = test::sampleDepthwise();
+  dw.scales.base = 16380;
+  checkBadOperation({test::sampleDma()}, dw, "scale stream bytes");
+}
+
+TEST_CASE("bad input: DMA outside its regions") {
+  Operation src = test::sampleDma();
+  src.dma.src = 4000;
+  checkBadOperation({test::sampleConv()}, src, "DMA source bytes [0xfa0, 0x1100) lie outside region 0");
+
+  Operation dst = test::sampleDma();
+  dst.dma.dst = 16300;
+  checkBadOperation({}, dst, "DMA destination bytes");
+}
+
+TEST_CASE("bad input: DMA to SHRAM beyond the SHRAM size") {
+  Operation lut = test::sampleLutDma();
+  lut.dma.dst = 0x5800 + 256; // U55-128: 24 KB SHRAM, the 2 KB LUT area ends at 24 KB
+  checkBadOperation({}, lut, "lies outside SHRAM (24576 bytes)");
+
+  // The same LUT load that fits an ethos-u55-128 overruns the 16 KB SHRAM of an ethos-u55-64.
+  test::ModelLayout u55x64;
+  u55x64.macs = 64;
+  checkBadOperation({}, test::sampleLutDma(), "lies outside SHRAM (16384 bytes)", u55x64);
+}
+
+TEST_CASE("bad input: unknown pooling and elementwise modes") {
+  for (uint16_t mode : std::initializer_list<uint16_t>{3, 7}) {
+    CommandStreamBuilder b;
+    b.emit(test::samplePool());
+    const Mark at = nextCommand(b);
+    b.cmd0(CommandCode::OpPool, mode);
+    b.emit(test::stopOp());
+    const Model m = modelWithStream(b.bytes());
+    checkRejected(m.file, m.commands + at.offset, at.index, "NPU_OP_POOL: unknown pooling mode " + std::to_string(mode));
+  }
+  for (uint16_t mode : std::initializer_list<uint16_t>{10, 63}) {
+    CommandStreamBuilder b;
+    b.emit(test::sampleElementwise());
+    const Mark at = nextCommand(b);
+    b.cmd0(CommandCode::OpElementwise, mode);
+    b.emit(test::stopOp());
+    const Model m = modelWithStream(b.bytes());
+    checkRejected(m.file, m.commands + at.offset, at.index,
+                  "NPU_OP_ELEMENTWISE: unknown elementwise mode " + std::to_string(mode));
+  }
+}
+
+TEST_CASE("bad input: reserved precision and upscale encodings") {
+  struct Case {
+    CommandCode reg;
+    uint16_t value;
+    const char* text;
+  };
+  const Case cases[] = {
+      {CommandCode::IfmPrecision, 0x0C, "reserved IFM_PRECISION"},
+      {CommandCode::OfmPrecision, 0x80, "reserved OFM_PRECISION"},
+      {CommandCode::IfmUpscale, 3, "reserved IFM_UPSCALE"},
+  };
+  for (const Case& c : cases) {
+    CommandStreamBuilder b;
+    b.emit(test::sampleConv());
+    b.cmd0(c.reg, c.value);
+    const Mark at = nextCommand(b);
+    b.cmd0(CommandCode::OpConv, 0);
+    b.emit(test::stopOp());
+    const Model m = modelWithStream(b.bytes());
+    checkRejected(m.file, m.commands + at.offset, at.index, c.text);
+  }
+}
+
+} // namespace npusim
