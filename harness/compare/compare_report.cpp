@@ -160,7 +160,7 @@ void writeTreeComparison(std::ostream& os, const std::vector<ModelComparison>& m
   }
 }
 
-std::vector<TreeModel> findTreeModels(const std::string& dir) {
+TreeListing findTreeModels(const std::string& dir) {
   namespace fs = std::filesystem;
   std::vector<std::string> systems, modes;
   for (const auto& s : config::presetTable()) {
@@ -174,7 +174,7 @@ std::vector<TreeModel> findTreeModels(const std::string& dir) {
     loc.file = dir;
     throw InputError(loc, "not a directory");
   }
-  std::vector<TreeModel> out;
+  TreeListing out;
   for (const auto& modelDir : fs::directory_iterator(dir)) {
     if (!modelDir.is_directory()) continue;
     for (const auto& folder : fs::directory_iterator(modelDir.path())) {
@@ -197,15 +197,17 @@ std::vector<TreeModel> findTreeModels(const std::string& dir) {
         }
       }
       if (m.systemConfig.empty()) {
-        InputError::Location loc;
-        loc.file = folder.path().string();
-        throw InputError(loc, "folder name names no known system config and memory mode "
+        out.skipped.push_back(folder.path().string() +
+                              ": folder name names no known system config and memory mode "
                               "(expected <accelerator>_<system_config>_<memory_mode>[_suffix])");
+        continue;
       }
-      out.push_back(m);
+      out.models.push_back(m);
     }
   }
-  std::sort(out.begin(), out.end(), [](const TreeModel& a, const TreeModel& b) { return a.path < b.path; });
+  std::sort(out.models.begin(), out.models.end(),
+            [](const TreeModel& a, const TreeModel& b) { return a.path < b.path; });
+  std::sort(out.skipped.begin(), out.skipped.end());
   return out;
 }
 

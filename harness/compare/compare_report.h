@@ -22,7 +22,12 @@ void writeLayerCsv(std::ostream& os, const std::vector<ModelComparison>& models)
 struct TreeModel {
   std::string model, folder, path, systemConfig, memoryMode;
 };
-// Throws InputError for a folder whose name names no known system config and memory mode.
-std::vector<TreeModel> findTreeModels(const std::string& dir);
+struct TreeListing {
+  std::vector<TreeModel> models;
+  std::vector<std::string> skipped;  // "<folder>: reason" for model folders that cannot be compared
+};
+// Folders whose names name no known system config and memory mode are listed as skipped.
+// Throws InputError when `dir` is not a directory.
+TreeListing findTreeModels(const std::string& dir);
 
 } // namespace npusim::compare

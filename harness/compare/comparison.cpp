@@ -2,6 +2,7 @@
 #include "harness/compare/comparison.h"
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <numeric>
 
@@ -27,12 +28,8 @@ ModelComparison buildComparison(const platform::RunResult& run, const analytic::
       records[o.record.index] = &o;
       cursor = cursor < 0 ? o.record.issue : std::min(cursor, o.record.issue);
     }
-    // 2. Each layer's end and bound.
-    struct Span {
-      size_t layer;
-      double end;
-    };
-    std::vector<Span> spans;
+    // 2. Each layer's labels, estimate and bound; which layer each operation belongs to.
+    std::vector<size_t> layerOf(records.size(), SIZE_MAX);
     const size_t first = c.layers.size();
     for (size_t i = 0; i < sg.layers.size(); ++i) {
       const analytic::Layer& layer = sg.layers[i];
@@ -44,24 +41,28 @@ ModelComparison buildComparison(const platform::RunResult& run, const analytic::
       lc.name = layer.name;
       lc.estimateCycles = sg.estimates[i].totalCycles;
       lc.macs = sg.estimates[i].macs;
-      double end = -1, longest = -1;
+      double longest = -1;
       for (size_t opIndex : layer.operations) {
         if (opIndex >= records.size() || records[opIndex] == nullptr) continue;
+        layerOf[opIndex] = first + i;
         const auto& rec = records[opIndex]->record;
-        end = std::max(end, rec.end);
         if (rec.end - rec.start > longest) {
           longest = rec.end - rec.start;
           lc.bound = records[opIndex]->bound;
         }
       }
-      if (end >= 0) spans.push_back({first + i, end});
       c.layers.push_back(lc);
     }
-    // 3. Attribute the timeline.
-    std::stable_sort(spans.begin(), spans.end(), [](const Span& a, const Span& b) { return a.end < b.end; });
-    for (const Span& s : spans) {
-      c.layers[s.layer].simCycles = std::max(0.0, s.end - cursor);
-      cursor = std::max(cursor, s.end);
+    // 3. Walk the operations in order of completion: each is charged from the previous one's
+    //    end (or the NPU start) to its own end, and the layer sums its operations.
+    std::vector<const npu::OperationRecord*> done;
+    for (size_t k = 0; k < records.size(); ++k) {
+      if (records[k] != nullptr && layerOf[k] != SIZE_MAX) done.push_back(&records[k]->record);
+    }
+    std::stable_sort(done.begin(), done.end(), [](auto* a, auto* b) { return a->end < b->end; });
+    for (const npu::OperationRecord* rec : done) {
+      c.layers[layerOf[rec->index]].simCycles += std::max(0.0, rec->end - cursor);
+      cursor = std::max(cursor, rec->end);
     }
   }
   if (velaRows != nullptr) {

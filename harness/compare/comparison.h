@@ -40,10 +40,11 @@ struct ModelComparison {
   ComparisonSummary summary;
 };
 
-// Attribution: within each ethos-u operator the layers are taken in order of their last
-// operation's end; a layer is charged from the previous layer's end (or the NPU start) to its
-// own end, so waits for weight DMAs count against the layer that waited and the layer cycles
-// add up to the NPU's active time.
+// Attribution: within each ethos-u operator the kernel operations are taken in order of
+// completion; each is charged from the previous one's end (or the NPU start) to its own end and
+// a layer sums its operations (stripes of cascaded layers interleave). Waits for weight DMAs
+// count against the operation that waited, and the layer cycles add up to the NPU's active
+// time up to the end of the last kernel.
 ModelComparison buildComparison(const platform::RunResult& run, const analytic::NetworkEstimate& estimate,
                                 const std::vector<VelaLayerRow>* velaRows, std::optional<double> velaTotal);
 

@@ -63,7 +63,11 @@ compare::ModelComparison compareOne(const CompareOptions& o) {
 
 // Runs `npusim compare` for every model of a fixture-style tree, in parallel child processes.
 int compareTree(const CompareOptions& o) {
-  const auto models = compare::findTreeModels(o.tree);
+  const compare::TreeListing listing = compare::findTreeModels(o.tree);
+  const auto& models = listing.models;
+  for (const std::string& s : listing.skipped) {
+    std::cerr << "npusim: skipped " << s << '\n';
+  }
   std::vector<std::vector<std::string>> commands;
   const std::string self = process::selfExecutable();
   for (const auto& m : models) {
@@ -77,8 +81,10 @@ int compareTree(const CompareOptions& o) {
   for (size_t i = 0; i < results.size(); ++i) {
     if (results[i].exitCode != 0) {
       ++failures;
+      const std::string& err = results[i].err;
       std::cerr << "npusim: error: " << models[i].path << ": "
-                << (results[i].err.empty() ? "exit " + std::to_string(results[i].exitCode) : results[i].err);
+                << (err.empty() ? "exit " + std::to_string(results[i].exitCode) + "\n" : err)
+                << (err.empty() || err.back() == '\n' ? "" : "\n");
       continue;
     }
     comparisons.push_back(compare::comparisonFromJson(nlohmann::json::parse(results[i].out)));
