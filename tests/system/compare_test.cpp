@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: Apache-2.0
+// `npusim compare`: per-layer comparison of one model, and the model x config table of a tree.
+
+#include <doctest/doctest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "support/fixtures.h"
+
+namespace fs = std::filesystem;
+using npusim::test::runNpusim;
+
+TEST_CASE("compare: one model per layer with Vela's CSV found beside it") {
+  const auto root = npusim::test::fixturesDirOrSkip();
+  if (!root) return;
+  const auto folder = npusim::test::velaFolder(*root, "kws_ref_model", "ethos-u55-128_Ethos_U55_High_End_Embedded_Shared_Sram");
+  const auto r = runNpusim({"compare", folder.tflite.string(), "--format", "json"});
+  REQUIRE(r.exitCode == 0);
+  const auto j = nlohmann::json::parse(r.out);
+  const auto& layers = j.at("layers");
+  CHECK(layers.size() == 42);  // Vela's rows for this model
+  double simSum = 0;
+  for (const auto& l : layers) {
+    REQUIRE(!l.at("vela_cycles").is_null());
+    simSum += l.at("sim_cycles").get<double>();
+    CHECK(!l.at("bound").get<std::string>().empty());
+  }
+  // Layer cycles partition the NPU's active time up to the last kernel.
+  CHECK(simSum <= j.at("sim_npu_active_cycles").get<double>());
+  CHECK(simSum >= 0.95 * j.at("sim_npu_active_cycles").get<double>());
+  CHECK(j.at("estimate_cycles").get<double>() == doctest::Approx(j.at("vela_cycles").get<double>()).epsilon(0.005));
+  const double ratio = j.at("summary").at("geomean_sim_over_vela").get<double>();
+  CHECK(ratio > 0.1);
+  CHECK(ratio < 10);
+}
+
+TEST_CASE("compare --tree: one row per model x config folder, skipped folders reported") {
+  const auto root = npusim::test::fixturesDirOrSkip();
+  if (!root) return;
+  npusim::test::TempDir tmp;
+  const fs::path tree = tmp.path() / "tree";
+  const char* configs[] = {"ethos-u55-64_Ethos_U55_High_End_Embedded_Shared_Sram",
+                           "ethos-u55-256_Ethos_U55_Deep_Embedded_Sram_Only"};
+  for (const char* config : configs) {
+    fs::create_directories(tree / "kws_ref_model");
+    fs::create_directory_symlink(*root / "vela" / "kws_ref_model" / config, tree / "kws_ref_model" / config);
+  }
+  fs::create_directories(tree / "kws_ref_model" / "unnamed_folder");
+  fs::copy_file(*root / "vela/kws_ref_model" / configs[0] / "kws_ref_model_vela.tflite",
+                tree / "kws_ref_model/unnamed_folder/kws_ref_model_vela.tflite");
+  const fs::path layers = tmp.path() / "layers.csv";
+  const auto r = runNpusim({"compare", "--tree", tree.string(), "--format", "csv", "--csv", layers.string(), "-j", "2"});
+  REQUIRE(r.exitCode == 0);
+  const auto lines = npusim::test::normalizedLines(r.out);
+  REQUIRE(lines.size() == 3);  // header + 2 pairs
+  CHECK(lines[1].find("ethos-u55-256,Ethos_U55_Deep_Embedded,Sram_Only") != std::string::npos);
+  CHECK(lines[2].find("ethos-u55-64,Ethos_U55_High_End_Embedded,Shared_Sram") != std::string::npos);
+  CHECK(r.err.find("skipped") != std::string::npos);
+  CHECK(r.err.find("unnamed_folder") != std::string::npos);
+  CHECK(npusim::test::normalizedLines(npusim::test::readText(layers)).size() == 1 + 2 * 42);
+  // The plotting script turns the layer CSV into PNGs when Debian's matplotlib is there.
+  if (std::system("/usr/bin/python3 -c 'import matplotlib' 2>/dev/null") != 0) {
+    MESSAGE("python3-matplotlib not installed: plot_compare.py not exercised");
+    return;
+  }
+  const std::string cmd = std::string("/usr/bin/python3 ") + NPUSIM_SOURCE_DIR + "/scripts/plot_compare.py " +
+                          layers.string() + " " + (tmp.path() / "img").string();
+  REQUIRE(std::system(cmd.c_str()) == 0);
+  CHECK(fs::file_size(tmp.path() / "img/compare_layers.png") > 1000);
+  CHECK(fs::file_size(tmp.path() / "img/compare_models.png") > 1000);
+}
+
+TEST_CASE("compare --tree on a missing directory is a one-line input error") {
+  const auto r = runNpusim({"compare", "--tree", "/nonexistent/npusim-tree"});
+  CHECK(r.exitCode == 2);
+  CHECK(npusim::test::normalizedLines(r.err).size() == 1);
+  CHECK(r.err.find("/nonexistent/npusim-tree") != std::string::npos);
+}
