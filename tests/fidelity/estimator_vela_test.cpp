@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Acceptance test of the analytic estimator: on every Vela fixture folder, the per-layer CSV
-// it writes matches Vela's `<model>_per-layer.csv` (1% per cell) and its totals match
-// `<model>_summary_<system_config>.csv` (0.5%).
+// it writes matches Vela's `<model>_per-layer.csv` (1% per cell) and its totals and bytes per
+// memory area match `<model>_summary_<system_config>.csv` (0.5%).
 
 #include <doctest/doctest.h>
 
@@ -122,6 +122,7 @@ struct Stats {
   std::array<double, kColumns.size()> maxRowError{};
   std::array<double, kTotals.size()> maxTotalError{};
   std::array<double, kTotals.size()> maxRawTotalError{};
+  double maxBytesError = 0;
 };
 
 // Compares one fixture folder; returns false when the folder is not a model x config folder.
@@ -226,6 +227,25 @@ bool checkFolder(const fs::path& dir, Stats& stats) {
     stats.maxTotalError[k] = std::max(stats.maxTotalError[k], err);
     CHECK_MESSAGE(err <= kTotalTolerance, kTotals[k].key << ": Vela " << expected << ", estimator " << ourTotals[k]);
   }
+  // 5. Bytes per memory area as Vela's bandwidth report counts them.
+  static const std::array<const char*, 4> kAreas{"sram", "dram", "on_chip_flash", "off_chip_flash"};
+  for (size_t a = 0; a < kAreas.size(); ++a) {
+    const npusim::analytic::AreaTraffic& t = est.totals.traffic[a];
+    const std::array<std::pair<std::string, double>, 5> bytes{{{"feature_map_read", t.featureMapRead},
+                                                               {"feature_map_write", t.featureMapWrite},
+                                                               {"weight_read", t.weightRead},
+                                                               {"weight_write", t.weightWrite},
+                                                               {"total", t.total()}}};
+    for (const auto& [kind, value] : bytes) {
+      const std::string key = std::string(kAreas[a]) + "_" + kind + "_bytes";
+      const auto col = std::find(summary[0].begin(), summary[0].end(), key);
+      REQUIRE(col != summary[0].end());
+      const double expected = std::stod(summary[1][static_cast<size_t>(col - summary[0].begin())]);
+      const double err = relativeError(expected, value);
+      stats.maxBytesError = std::max(stats.maxBytesError, err);
+      CHECK_MESSAGE(err <= kTotalTolerance, key << ": Vela " << expected << ", estimator " << value);
+    }
+  }
   ++stats.folders;
   return true;
 }
@@ -264,5 +284,6 @@ TEST_CASE("estimator reproduces Vela's per-layer and summary estimates on every 
     report << ' ' << kTotals[k].key << ' ' << stats.maxRawTotalError[k] * 100 << "% / "
            << stats.maxTotalError[k] * 100 << '%';
   }
+  report << "; bytes per area " << stats.maxBytesError * 100 << '%';
   MESSAGE(report.str());
 }
