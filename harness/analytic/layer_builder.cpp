@@ -144,11 +144,45 @@ BlockConfig blockConfigOf(const cmd::Operation& op, const LayerQuery& q, const V
 
 // One depth slice of an operation's weights.
 struct Slice {
-  std::pair<uint8_t, uint64_t> key;   // source region and address of the encoded slice
+  std::pair<uint8_t, uint64_t> key;   // region and address the encoded slice is read from
   std::optional<size_t> dma;          // DMA that buffered it
   uint64_t bytes = 0;
   uint32_t depth = 0;
 };
+
+// The depth slices of a row and, per kernel operation, the index of its slice (0 without weights).
+struct SliceMap {
+  std::vector<Slice> slices;
+  std::vector<size_t> sliceOfOp;
+};
+
+SliceMap collectSlices(const std::vector<cmd::Operation>& ops, const RowSpec& row) {
+  SliceMap map;
+  for (size_t index : row.operations) {
+    const cmd::Operation& op = ops[index];
+    if (!hasWeightStream(op)) {
+      map.sliceOfOp.push_back(0);
+      continue;
+    }
+    Slice s;
+    s.dma = feedingDma(ops, index, op.weights.region, op.weights.base, op.weights.length);
+    if (s.dma) {
+      const cmd::DmaTransfer& d = ops[*s.dma].dma;
+      s.key = {d.srcRegion, d.src};
+      s.bytes = d.length;
+    } else {
+      s.key = {op.weights.region, std::min(op.scales.base, op.weights.base)};
+      s.bytes = op.scales.length + op.weights.length;
+    }
+    s.depth = op.ofm.shape.depth;
+    auto it = std::find_if(map.slices.begin(), map.slices.end(), [&](const Slice& x) { return x.key == s.key; });
+    map.sliceOfOp.push_back(static_cast<size_t>(it - map.slices.begin()));
+    if (it == map.slices.end()) {
+      map.slices.push_back(s);
+    }
+  }
+  return map;
+}
 
 // Which side of an operation a feature map is.
 enum class Side : uint8_t { Ifm, Ifm2 };
@@ -159,6 +193,68 @@ const cmd::FeatureMap& sideOf(const cmd::Operation& op, Side side) {
   case Side::Ifm2: return op.ifm2;
   }
   return op.ifm;
+}
+
+// Full shape of an input: the producing layer's OFM when an earlier layer wrote the same
+// tensor (same base, row pitch and depth; the NPU's IFM box may be clipped), else the extent
+// the row's stripes read.
+cmd::Shape3 fullInputShape(const std::vector<cmd::Operation>& ops, const RowSpec& row, const std::vector<Layer>& earlier,
+                           Side side, cmd::Shape3 shape, uint32_t stripes) {
+  const cmd::FeatureMap& fm = sideOf(ops[row.operations.front()], side);
+  for (auto it = earlier.rbegin(); it != earlier.rend(); ++it) {
+    if (it->operations.empty() || it->operations.front() >= row.operations.front()) {
+      continue;
+    }
+    const cmd::FeatureMap& out = ops[it->operations.front()].ofm;
+    if (out.region == fm.region && out.base[0] == fm.base[0]) {
+      const cmd::Shape3& produced = it->query.ofm.shape;
+      const bool sameTensor = out.strideY == fm.strideY && produced.depth == shape.depth &&
+                              produced.height >= shape.height && produced.width >= shape.width;
+      return sameTensor ? produced : shape;
+    }
+  }
+  if (stripes > 1 && fm.strideY > 0) {
+    uint64_t lowest = fm.base[0];
+    uint64_t end = 0;
+    for (size_t index : row.operations) {
+      const cmd::FeatureMap& part = sideOf(ops[index], side);
+      lowest = std::min(lowest, part.base[0]);
+      end = std::max(end, part.base[0] + uint64_t{part.shape.height} * part.strideY);
+    }
+    shape.height = static_cast<uint32_t>((end - lowest) / fm.strideY);
+  }
+  return shape;
+}
+
+// Weight streams of a row: buffered when a DMA fed them, double-buffered when the slices go
+// to two destinations alternately.
+WeightStreams weightStreams(const std::vector<cmd::Operation>& ops, const SliceMap& map, const LayerQuery& q,
+                            uint32_t stripes, const VelaSystem& system) {
+  WeightStreams w;
+  const std::vector<Slice>& slices = map.slices;
+  w.depthSlices = static_cast<uint32_t>(slices.size());
+  w.lastSliceDepth = slices.back().depth;
+  w.firstTransferBytes = slices.front().bytes;
+  w.cascaded = stripes > 1;
+  for (const Slice& s : slices) {
+    w.encodedBytes += s.bytes;
+  }
+  const bool depthwise = blockTypeOf(q.op) == BlockType::ConvolutionDepthWise;
+  w.originalElements = uint64_t{q.kernel.elements()} * (depthwise ? 1 : q.ifm.shape.depth) * q.ofm.shape.depth;
+  if (slices.front().dma) {
+    const cmd::DmaTransfer& d = ops[*slices.front().dma].dma;
+    std::set<uint64_t> destinations;
+    for (const Slice& s : slices) {
+      destinations.insert(s.dma ? ops[*s.dma].dma.dst : 0);
+    }
+    w.buffering = destinations.size() > 1 ? WeightBuffering::DoubleBuffer : WeightBuffering::SingleBuffer;
+    w.sourceArea = system.regionArea(d.srcRegion);
+    w.bufferArea = system.regionArea(d.dstRegion);
+  } else {
+    w.buffering = WeightBuffering::Unbuffered;
+    w.sourceArea = system.regionArea(slices.front().key.first);
+  }
+  return w;
 }
 
 } // namespace
@@ -222,91 +318,37 @@ Layer LayerBuilder::buildLayer(const std::vector<cmd::Operation>& ops, const Row
   const BlockType type = blockTypeOf(q.op);
 
   // 1. Depth slices (distinct encoded weight slices) and the DMAs that buffered them.
-  std::vector<Slice> slices;
-  std::vector<size_t> sliceOfOp;
-  for (size_t index : row.operations) {
-    const cmd::Operation& op = ops[index];
-    if (!hasWeightStream(op)) {
-      sliceOfOp.push_back(0);
-      continue;
-    }
-    Slice s;
-    s.dma = feedingDma(ops, index, op.weights.region, op.weights.base, op.weights.length);
-    if (s.dma) {
-      const cmd::DmaTransfer& d = ops[*s.dma].dma;
-      s.key = {d.srcRegion, d.src};
-      s.bytes = d.length;
-    } else {
-      s.key = {op.scales.region, std::min(op.scales.base, op.weights.base)};
-      s.bytes = op.scales.length + op.weights.length;
-    }
-    s.depth = op.ofm.shape.depth;
-    auto it = std::find_if(slices.begin(), slices.end(), [&](const Slice& x) { return x.key == s.key; });
-    sliceOfOp.push_back(static_cast<size_t>(it - slices.begin()));
-    if (it == slices.end()) {
-      slices.push_back(s);
-    }
-  }
+  const SliceMap slices = collectSlices(ops, row);
 
   // 2. Full OFM: height stripes stack up, depth slices side by side.
   uint32_t stripes = 0;
   cmd::Shape3 ofmShape{0, first.ofm.shape.width, first.ofm.shape.depth};
   for (size_t i = 0; i < row.operations.size(); ++i) {
-    if (sliceOfOp[i] == 0) {
+    if (slices.sliceOfOp[i] == 0) {
       ofmShape.height += ops[row.operations[i]].ofm.shape.height;
       ++stripes;
     }
   }
-  if (!slices.empty()) {
+  if (!slices.slices.empty()) {
     ofmShape.depth = 0;
-    for (const Slice& s : slices) {
+    for (const Slice& s : slices.slices) {
       ofmShape.depth += s.depth;
     }
   }
 
-  // 3. Full input shapes: the producing layer's OFM when known, else the stripes' extent.
-  auto inputShape = [&](Side side) {
-    const cmd::FeatureMap& fm = sideOf(first, side);
-    cmd::Shape3 shape = fm.shape;
-    if (side == Side::Ifm && type == BlockType::ConvolutionDepthWise) {
-      shape.depth = ofmShape.depth;   // depth slices of a depthwise op read their own channels
-    }
-    for (auto it = earlier.rbegin(); it != earlier.rend(); ++it) {
-      if (it->operations.empty() || it->operations.front() >= row.operations.front()) {
-        continue;
-      }
-      const cmd::FeatureMap& out = ops[it->operations.front()].ofm;
-      if (out.region == fm.region && out.base[0] == fm.base[0]) {
-        // Same tensor when the row pitch and depth agree; the stripes may read less of it.
-        const cmd::Shape3& produced = it->query.ofm.shape;
-        if (out.strideY == fm.strideY && produced.depth == shape.depth && produced.height >= shape.height &&
-            produced.width >= shape.width) {
-          shape = produced;
-        }
-        return shape;
-      }
-    }
-    if (stripes > 1 && fm.strideY > 0) {
-      uint64_t lowest = fm.base[0];
-      uint64_t end = 0;
-      for (size_t index : row.operations) {
-        const cmd::FeatureMap& part = sideOf(ops[index], side);
-        lowest = std::min(lowest, part.base[0]);
-        end = std::max(end, part.base[0] + uint64_t{part.shape.height} * part.strideY);
-      }
-      shape.height = static_cast<uint32_t>((end - lowest) / fm.strideY);
-    }
-    return shape;
-  };
-
-  // 4. Feature maps, with Vela's primary/secondary operand order for binary elementwise ops.
+  // 3. Feature maps with full shapes (depth slices of a depthwise op read only their own
+  //    channels), in Vela's primary/secondary operand order for binary elementwise ops.
+  cmd::Shape3 ifmBox = first.ifm.shape;
+  if (type == BlockType::ConvolutionDepthWise) {
+    ifmBox.depth = ofmShape.depth;
+  }
   q.ofm = mapInfo(first.ofm, ofmShape, system_);
-  q.ifm = mapInfo(first.ifm, inputShape(Side::Ifm), system_);
+  q.ifm = mapInfo(first.ifm, fullInputShape(ops, row, earlier, Side::Ifm, ifmBox, stripes), system_);
   if (first.isBinaryElementwise()) {
-    FeatureMapInfo second = first.broadcast.scalar
-                                ? FeatureMapInfo{{1, 1, 1}, cmd::DataFormat::Nhwc, first.ifm2.elementBits,
-                                                 system_.constArea()}
-                                : mapInfo(first.ifm2, inputShape(Side::Ifm2), system_);
+    FeatureMapInfo second =
+        first.broadcast.scalar
+            ? FeatureMapInfo{{1, 1, 1}, cmd::DataFormat::Nhwc, first.ifm2.elementBits, system_.constArea()}
+            : mapInfo(first.ifm2, fullInputShape(ops, row, earlier, Side::Ifm2, first.ifm2.shape, stripes), system_);
     if (first.broadcast.operandsSwapped) {
       // The stream's IFM2 is the TFLite op's first input. Vela's scheduler made the other one
       // primary only if the first input is constant/scalar and the other is a full feature map.
@@ -318,8 +360,10 @@ Layer LayerBuilder::buildLayer(const std::vector<cmd::Operation>& ops, const Row
     }
     q.ifm2 = second;
   }
-  if (type != BlockType::ElementWise) {   // elementwise ops leave stale kernel registers
-    q.kernel = {first.kernel.width, first.kernel.height, first.kernel.strideX,
+
+  // 4. Kernel (elementwise ops leave stale kernel registers), activation, block config.
+  if (type != BlockType::ElementWise) {
+    q.kernel = {first.kernel.width,   first.kernel.height,    first.kernel.strideX,
                 first.kernel.strideY, first.kernel.dilationX, first.kernel.dilationY};
   }
   q.activation = activationOf(first);
@@ -327,34 +371,11 @@ Layer LayerBuilder::buildLayer(const std::vector<cmd::Operation>& ops, const Row
   q.hasBias = type == BlockType::ConvolutionMxN || type == BlockType::VectorProduct ||
               type == BlockType::ConvolutionDepthWise;
 
-  // 5. Weight streams: buffered when a DMA fed them, double-buffered when slices alternate
-  //    between two destinations.
-  WeightStreams& w = layer.weights;
-  if (!slices.empty()) {
-    w.depthSlices = static_cast<uint32_t>(slices.size());
-    w.lastSliceDepth = slices.back().depth;
-    w.firstTransferBytes = slices.front().bytes;
-    w.cascaded = stripes > 1;
-    for (const Slice& s : slices) {
-      w.encodedBytes += s.bytes;
-    }
-    const uint64_t perOutput = uint64_t{q.kernel.elements()} * (type == BlockType::ConvolutionDepthWise ? 1 : q.ifm.shape.depth);
-    w.originalElements = perOutput * ofmShape.depth;
-    if (slices.front().dma) {
-      const cmd::DmaTransfer& d = ops[*slices.front().dma].dma;
-      std::set<uint64_t> destinations;
-      for (const Slice& s : slices) {
-        destinations.insert(s.dma ? ops[*s.dma].dma.dst : 0);
-      }
-      w.buffering = destinations.size() > 1 ? WeightBuffering::DoubleBuffer : WeightBuffering::SingleBuffer;
-      w.sourceArea = system_.regionArea(d.srcRegion);
-      w.bufferArea = system_.regionArea(d.dstRegion);
-      q.constArea = w.bufferArea;
-    } else {
-      w.buffering = WeightBuffering::Unbuffered;
-      w.sourceArea = system_.regionArea(first.weights.region);
-      q.constArea = w.sourceArea;
-    }
+  // 5. Weight streams; the NPU reads scales from the buffer when buffered.
+  if (!slices.slices.empty()) {
+    layer.weights = weightStreams(ops, slices, q, stripes, system_);
+    q.constArea = layer.weights.buffering == WeightBuffering::Unbuffered ? layer.weights.sourceArea
+                                                                           : layer.weights.bufferArea;
   }
 
   // 6. LUT copied into SHRAM for this operation (charged even when Vela dropped a repeated DMA).
