@@ -112,17 +112,28 @@ void EthosU55::waitOutstanding(UnitQueue& unit, size_t allowed) {
   }
 }
 
+template <typename Execute>
+void EthosU55::serve(UnitQueue& unit, Execute&& execute) {
+  for (;;) {
+    while (unit.pending.empty()) {
+      wait(unit.queued);
+    }
+    const auto [op, recordIndex] = unit.pending.front();
+    // execute() waits while it steps, and the command processor appends records meanwhile, so
+    // the record is looked up again afterwards.
+    const double end = execute(*op, stats_.operations[recordIndex].issue, recordIndex);
+    unit.ends.push_back(end);
+    unit.pending.erase(unit.pending.begin());
+    unit.progress.notify(sc_core::SC_ZERO_TIME);
+  }
+}
+
 void EthosU55::kernelThread() {
   Transport transport(*this);
   Clock clock(*this);
   KernelUnit kernel(arch_, transport, clock);
-  for (;;) {
-    while (kernels_.pending.empty()) {
-      wait(kernels_.queued);
-    }
-    const auto [op, recordIndex] = kernels_.pending.front();
-    const KernelTiming k = kernel.execute(*op, stats_.operations[recordIndex].issue);
-    // execute() waits, and the command processor appends records meanwhile: index afresh.
+  serve(kernels_, [&](const cmd::Operation& op, double issue, size_t recordIndex) {
+    const KernelTiming k = kernel.execute(op, issue);
     OperationRecord& rec = stats_.operations[recordIndex];
     rec.start = k.start;
     rec.end = k.end;
@@ -134,30 +145,22 @@ void EthosU55::kernelThread() {
     rec.stallOutput = k.stallOutput;
     rec.stallBlockdep = k.stallBlockdep;
     rec.bytes = k.bytes;
-    kernels_.ends.push_back(k.end);
-    kernels_.pending.erase(kernels_.pending.begin());
-    kernels_.progress.notify(sc_core::SC_ZERO_TIME);
-  }
+    return k.end;
+  });
 }
 
 void EthosU55::dmaThread() {
   Transport transport(*this);
   Clock clock(*this);
   DmaUnit dma(transport, clock);
-  for (;;) {
-    while (dmas_.pending.empty()) {
-      wait(dmas_.queued);
-    }
-    const auto [op, recordIndex] = dmas_.pending.front();
-    const DmaTiming d = dma.execute(op->dma, stats_.operations[recordIndex].issue);
+  serve(dmas_, [&](const cmd::Operation& op, double issue, size_t recordIndex) {
+    const DmaTiming d = dma.execute(op.dma, issue);
     OperationRecord& rec = stats_.operations[recordIndex];
     rec.start = d.start;
     rec.end = d.end;
     rec.bytes = d.bytes;
-    dmas_.ends.push_back(d.end);
-    dmas_.pending.erase(dmas_.pending.begin());
-    dmas_.progress.notify(sc_core::SC_ZERO_TIME);
-  }
+    return d.end;
+  });
 }
 
 void EthosU55::syncTo(double t) {

@@ -82,6 +82,9 @@ private:
   void commandProcessor();
   void kernelThread();
   void dmaThread();
+  // Runs `execute(op, issue, recordIndex) -> end` for each operation queued to `unit`, in order.
+  template <typename Execute>
+  void serve(UnitQueue& unit, Execute&& execute);
   double now() const { return sc_core::sc_time_stamp() / period_; }
   void syncTo(double t);
   // Blocks the command processor until at most `allowed` operations of `unit` are outstanding.

@@ -10,6 +10,7 @@
 #include "harness/compare/compare_report.h"
 #include "harness/process/process_pool.h"
 #include "sim/cli/commands.h"
+#include "sim/cli/output.h"
 #include "sim/cli/config_options.h"
 #include "sim/cli/workload.h"
 #include "sim/common/error.h"
@@ -25,15 +26,6 @@ struct CompareOptions {
   config::ConfigRequest config;
 };
 
-std::ofstream openOutput(const std::string& path) {
-  std::ofstream out(path);
-  if (!out) {
-    InputError::Location loc;
-    loc.file = path;
-    throw InputError(loc, "cannot open output file for writing");
-  }
-  return out;
-}
 
 // Simulates and estimates one model in this process (one SystemC elaboration).
 compare::ModelComparison compareOne(const CompareOptions& o) {

@@ -7,6 +7,7 @@
 #include "harness/analytic/estimate_report.h"
 #include "harness/analytic/network_estimate.h"
 #include "sim/cli/commands.h"
+#include "sim/cli/output.h"
 #include "sim/cli/config_options.h"
 #include "sim/cli/workload.h"
 #include "sim/common/error.h"
@@ -14,17 +15,6 @@
 
 namespace npusim::cli {
 
-namespace {
-
-std::ofstream openOutput(const std::string& path) {
-  std::ofstream out(path, std::ios::binary);
-  if (!out) {
-    throwAtOffset(path, 0, "cannot write output file");
-  }
-  return out;
-}
-
-} // namespace
 
 void addEstimate(CLI::App& app, Registry& registry) {
   auto* sub = app.add_subcommand("estimate", "Vela 3.10-style analytic performance estimate of a compiled model");

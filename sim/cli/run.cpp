@@ -5,6 +5,7 @@
 
 #include "harness/report/run_report.h"
 #include "sim/cli/commands.h"
+#include "sim/cli/output.h"
 #include "sim/cli/config_options.h"
 #include "sim/cli/workload.h"
 #include "sim/common/error.h"
@@ -12,19 +13,6 @@
 #include "sim/platform/platform.h"
 
 namespace npusim::cli {
-namespace {
-
-std::ofstream openOutput(const std::string& path) {
-  std::ofstream out(path);
-  if (!out) {
-    InputError::Location loc;
-    loc.file = path;
-    throw InputError(loc, "cannot open output file for writing");
-  }
-  return out;
-}
-
-} // namespace
 
 void addRun(CLI::App& app, Registry& registry) {
   auto* sub = app.add_subcommand("run", "Simulate a Vela-compiled network on the Cortex-M55 + Ethos-U55 system");

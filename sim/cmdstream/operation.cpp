@@ -101,6 +101,29 @@ ByteSpan FeatureMap::footprint() const {
   return span;
 }
 
+FeatureMap denseFeatureMap(uint8_t region, uint64_t base, Shape3 shape, DataFormat format) {
+  FeatureMap fm;
+  fm.region = region;
+  fm.shape = shape;
+  fm.base = {base, 0, 0, 0};
+  fm.width0 = shape.width;
+  fm.height0 = fm.height1 = shape.height;
+  fm.format = format;
+  switch (format) {
+  case DataFormat::Nhcwb16:
+    fm.strideX = 16;
+    fm.strideY = uint64_t{shape.width} * ((shape.depth + 15) / 16 * 16);
+    fm.strideC = 16ull * shape.width;
+    break;
+  case DataFormat::Nhwc:
+    fm.strideC = 1;
+    fm.strideX = shape.depth;
+    fm.strideY = uint64_t{shape.width} * shape.depth;
+    break;
+  }
+  return fm;
+}
+
 bool Operation::isBinaryElementwise() const {
   if (kind != OpKind::Elementwise) {
     return false;

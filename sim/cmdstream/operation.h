@@ -62,6 +62,10 @@ struct FeatureMap {
   ByteSpan footprint() const;
 };
 
+// A single-tile feature map at `base` with the strides Vela uses for `format` (int8 unless the
+// caller changes the element type).
+FeatureMap denseFeatureMap(uint8_t region, uint64_t base, Shape3 shape, DataFormat format);
+
 struct Kernel {
   uint32_t width = 1, height = 1;     // undilated kernel size
   uint32_t strideX = 1, strideY = 1;

@@ -12,23 +12,7 @@ using namespace npusim::cmd;
 constexpr uint64_t round16(uint64_t v) { return (v + 15) / 16 * 16; }
 
 FeatureMap featureMap(uint64_t base, Shape3 shape, DataFormat format) {
-  FeatureMap fm;
-  fm.region = 1;
-  fm.shape = shape;
-  fm.base = {base, 0, 0, 0};
-  fm.width0 = shape.width;
-  fm.height0 = fm.height1 = shape.height;
-  fm.format = format;
-  if (format == DataFormat::Nhcwb16) {
-    fm.strideX = 16;
-    fm.strideY = uint64_t{shape.width} * round16(shape.depth);
-    fm.strideC = 16ull * shape.width;
-  } else {
-    fm.strideC = 1;
-    fm.strideX = shape.depth;
-    fm.strideY = uint64_t{shape.width} * shape.depth;
-  }
-  return fm;
+  return denseFeatureMap(1, base, shape, format);
 }
 
 // Flash contents: per layer [scales (10 B/channel, 16-B padded)][weights (16-B multiple)].

@@ -14,7 +14,6 @@ using namespace npusim::cmd;
 
 namespace {
 
-constexpr uint64_t round16(uint64_t v) { return (v + 15) / 16 * 16; }
 
 constexpr uint8_t kUint8 = 3, kInt8 = 9;
 
@@ -89,23 +88,7 @@ uint64_t findBytes(const std::vector<uint8_t>& haystack, const std::vector<uint8
 }
 
 FeatureMap featureMap(uint64_t base, Shape3 shape, DataFormat format, uint8_t region) {
-  FeatureMap fm;
-  fm.region = region;
-  fm.shape = shape;
-  fm.base = {base, 0, 0, 0};
-  fm.width0 = shape.width;
-  fm.height0 = fm.height1 = shape.height;
-  fm.format = format;
-  if (format == DataFormat::Nhcwb16) {
-    fm.strideX = 16;
-    fm.strideY = uint64_t{shape.width} * round16(shape.depth);
-    fm.strideC = 16ull * shape.width;
-  } else {
-    fm.strideC = 1;
-    fm.strideX = shape.depth;
-    fm.strideY = uint64_t{shape.width} * shape.depth;
-  }
-  return fm;
+  return denseFeatureMap(region, base, shape, format);
 }
 
 Operation sampleConv() {
