@@ -51,7 +51,7 @@ void writeSummaryLines(std::ostream& os, const ComparisonSummary& s, const std::
 void writeModelComparison(std::ostream& os, const ModelComparison& c, CompareFormat format) {
   switch (format) {
   case CompareFormat::Json:
-    os << comparisonJson(c).dump(2) << '\n';
+    os << comparisonJson(c).dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << '\n';
     return;
   case CompareFormat::Csv:
     writeLayerCsv(os, {c});
@@ -119,7 +119,7 @@ void writeTreeComparison(std::ostream& os, const std::vector<ModelComparison>& m
                                   {{"geomean_sim_over_estimate", overall.geomeanSimOverEstimate.value_or(0)},
                                    {"geomean_sim_over_vela", overall.geomeanSimOverVela.value_or(0)},
                                    {"share_of_cycles_over_20pct", overall.shareOver20}}}}
-              .dump(2)
+              .dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace)
        << '\n';
     return;
   }

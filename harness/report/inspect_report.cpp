@@ -191,7 +191,7 @@ void writeInspect(std::ostream& os, const io::CompiledNetwork& net, const std::v
     }
     j["operators"] = ops;
     if (!net.offlineAllocation.empty()) j["offline_memory_allocation"] = net.offlineAllocation;
-    os << j.dump(2) << '\n';
+    os << j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << '\n';
     return;
   }
   }

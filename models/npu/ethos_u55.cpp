@@ -112,11 +112,19 @@ void EthosU55::waitOutstanding(UnitQueue& unit, size_t allowed) {
   }
 }
 
+void EthosU55::shutdown() {
+  stopping_ = true;
+  shutdown_.notify(sc_core::SC_ZERO_TIME);
+}
+
 template <typename Execute>
 void EthosU55::serve(UnitQueue& unit, Execute&& execute) {
   for (;;) {
     while (unit.pending.empty()) {
-      wait(unit.queued);
+      if (stopping_) {
+        return;
+      }
+      wait(unit.queued | shutdown_);
     }
     const auto [op, recordIndex] = unit.pending.front();
     // execute() waits while it steps, and the command processor appends records meanwhile, so
@@ -188,7 +196,10 @@ double EthosU55::fetchCommands(uint64_t qbase, uint32_t streamBytes, uint32_t up
 
 void EthosU55::commandProcessor() {
   for (;;) {
-    wait(start_);
+    wait(start_ | shutdown_);
+    if (stopping_) {
+      return;
+    }
     const NpuProgram* program = nullptr;
     for (const NpuProgram& p : programs_) {
       if (p.qbase == qbase_) {

@@ -66,6 +66,9 @@ public:
   EthosU55(sc_core::sc_module_name name, const config::SystemParams& params, uint32_t macs);
 
   void addProgram(const NpuProgram& program) { programs_.push_back(program); }
+  // Ends the NPU's threads once the host is done (their stacks unwind, nothing leaks); the
+  // caller resumes the simulation to let them return.
+  void shutdown();
   const NpuStats& stats() const { return stats_; }
 
 private:
@@ -98,6 +101,8 @@ private:
   uint64_t qbase_ = 0;
   uint32_t qsize_ = 0;
   sc_core::sc_event start_;
+  sc_core::sc_event shutdown_;
+  bool stopping_ = false;
   std::vector<NpuProgram> programs_;
   NpuStats stats_;
   uint32_t invocation_ = 0;

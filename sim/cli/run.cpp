@@ -33,7 +33,7 @@ void addRun(CLI::App& app, Registry& registry) {
       const config::SystemParams params = platform::bindAccelerator(config::resolveConfig(opts->config), net);
       const platform::RunResult result = platform::simulate(net, decoded, params);
       if (!opts->json.empty()) {
-        openOutput(opts->json) << report::runJson(result).dump(2) << '\n';
+        openOutput(opts->json) << report::runJson(result).dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << '\n';
       }
       if (!opts->csv.empty()) {
         auto out = openOutput(opts->csv);

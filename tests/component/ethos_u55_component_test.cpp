@@ -78,6 +78,8 @@ struct Bench {
     driver.qsize = streamBytes;
     npuModule.addProgram({kStreamAddress, streamBytes, &commands, &operations});
     sc_core::sc_start();
+    npuModule.shutdown();
+    sc_core::sc_start();
     return {npuModule.stats(), driver.irqAt};
   }
 };
