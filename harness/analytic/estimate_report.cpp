@@ -104,6 +104,7 @@ void writeEstimateTable(std::ostream& out, const NetworkEstimate& est) {
   out << est.model << ": ethos-u55-" << est.macs << ", " << est.systemConfig << ", " << est.memoryMode << ", "
       << fixed(est.coreClockHz / 1e6, 0) << " MHz, rows "
       << (est.rowsFromDebugDb ? "from Vela's debug database" : "one per NPU kernel operation") << "\n";
+  bool approximated = false;
   for (const SubgraphEstimate& sub : est.subgraphs) {
     out << "\nNPU subgraph (operator " << sub.operatorIndex << ")\n";
     out << std::left << std::setw(20) << "TFLite operator" << ' ' << std::setw(20) << "NNG operator" << std::right;
@@ -119,8 +120,14 @@ void writeEstimateTable(std::ostream& out, const NetworkEstimate& est) {
       for (double ac : e.accessCycles) {
         out << ' ' << std::setw(11) << fixed(ac, 1);
       }
-      out << ' ' << std::setw(11) << e.macs << "  " << weightBufferingName(l.weights.buffering) << "\n";
+      out << ' ' << std::setw(11) << e.macs << "  " << weightBufferingName(l.weights.buffering)
+          << (e.fullTransferApproximated ? "*" : "") << "\n";
+      approximated = approximated || e.fullTransferApproximated;
     }
+  }
+  if (approximated) {
+    out << "\n* NPU cycles use the depth slices' total weight bytes for the full weight transfer; Vela uses\n"
+           "  the weights encoded in one piece, which the command stream does not contain.\n";
   }
   const EstimateTotals& t = est.totals;
   out << "\nNetwork totals\n";
