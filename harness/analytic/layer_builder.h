@@ -24,6 +24,7 @@ enum class WeightBuffering : uint8_t {
 
 std::string_view weightBufferingName(WeightBuffering buffering);
 
+// An operation's encoded weights: buffering, sizes, where they come from and go to.
 struct WeightStreams {
   WeightBuffering buffering = WeightBuffering::None;
   MemArea sourceArea = MemArea::OffChipFlash;   // where the encoded stream lives

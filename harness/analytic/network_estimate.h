@@ -14,12 +14,14 @@
 
 namespace npusim::analytic {
 
+// Layers and estimates of one NPU subgraph (one ethos-u operator).
 struct SubgraphEstimate {
   size_t operatorIndex = 0;               // the ethos-u operator in CompiledNetwork::operators
   std::vector<Layer> layers;              // Vela's rows, in Vela's order
   std::vector<LayerEstimate> estimates;   // one per layer
 };
 
+// The whole model's estimate and the configuration it was made for.
 struct NetworkEstimate {
   std::string model;
   uint32_t macs = 0;                      // MAC configuration from the COP1 header

@@ -148,6 +148,9 @@ double PerformanceModel::burstScaled(bool isRead, MemArea area, cmd::DataFormat 
   }
   // 2. Penalise runs shorter than the memory's efficient burst.
   const uint64_t memBurst = system_.timing(area).burstLength;
+  if (memBurst == 0) {
+    return bytes;
+  }
   const uint64_t burst = std::min(memBurst, burstBits / 8);
   return bytes * (static_cast<double>(memBurst) / static_cast<double>(burst));
 }

@@ -27,6 +27,7 @@ std::string_view layerOpName(LayerOp op);   // Vela's NNG operator spelling
 // Vela's fused-activation classes (activation table rows A0, A1, A2).
 enum class ActivationClass : uint8_t { Lut, Relu, None };
 
+// A feature map as the model sees it: full-operation shape, storage format, element size, area.
 struct FeatureMapInfo {
   cmd::Shape3 shape;
   cmd::DataFormat format = cmd::DataFormat::Nhwc;
@@ -42,6 +43,7 @@ struct KernelInfo {
   uint32_t areaHeight() const { return dilationY * (height - 1) + 1; }
 };
 
+// The block configuration the scheduler chose for an operation.
 struct BlockConfig {
   cmd::Shape3 ofmBlock;   // as programmed (OFM_BLK_*), not clipped to the tensor
   cmd::Shape3 ifmBlock;   // implied by the OFM block, kernel and resampling

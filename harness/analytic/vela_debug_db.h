@@ -10,6 +10,7 @@
 
 namespace npusim::analytic {
 
+// The four tables of the database.
 struct VelaDebugDb {
   struct SourceOp {
     int id = 0;
