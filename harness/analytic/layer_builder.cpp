@@ -198,8 +198,8 @@ const cmd::FeatureMap& sideOf(const cmd::Operation& op, Side side) {
 // Full shape of an input: the producing layer's OFM when an earlier layer wrote the same
 // tensor (same base, row pitch and depth; the NPU's IFM box may be clipped), else the extent
 // the row's stripes read.
-cmd::Shape3 fullInputShape(const std::vector<cmd::Operation>& ops, const RowSpec& row, const std::vector<Layer>& earlier,
-                           Side side, cmd::Shape3 shape, uint32_t stripes) {
+cmd::Shape3 fullInputShape(const std::vector<cmd::Operation>& ops, const RowSpec& row,
+                           const std::vector<Layer>& earlier, Side side, cmd::Shape3 shape, uint32_t stripes) {
   const cmd::FeatureMap& fm = sideOf(ops[row.operations.front()], side);
   for (auto it = earlier.rbegin(); it != earlier.rend(); ++it) {
     if (it->operations.empty() || it->operations.front() >= row.operations.front()) {

@@ -160,13 +160,11 @@ double PerformanceModel::blockMemoryCycles(const LayerQuery& q) const {
   const AreaTiming& out = system_.timing(q.ofm.area);
   const double ifmBytes = static_cast<double>(minShape(q.ifm.shape, q.block.ifmBlock).elements());
   const double ofmBytes = static_cast<double>(minShape(q.ofm.shape, q.block.ofmBlock).elements());
-  const double ifmCycles =
-      in.readLatency +
-      burstScaled(true, q.ifm.area, q.ifm.format, q.ifm.bits, q.block.ifmBlock, q.ifm.shape, ifmBytes) / in.bytesPerCycle;
-  const double ofmCycles = out.writeLatency + burstScaled(false, q.ofm.area, q.ofm.format, q.ofm.bits, q.block.ofmBlock,
-                                                          q.ofm.shape, ofmBytes) /
-                                                  out.bytesPerCycle;
-  return ifmCycles + ofmCycles;
+  const double ifmScaled =
+      burstScaled(true, q.ifm.area, q.ifm.format, q.ifm.bits, q.block.ifmBlock, q.ifm.shape, ifmBytes);
+  const double ofmScaled =
+      burstScaled(false, q.ofm.area, q.ofm.format, q.ofm.bits, q.block.ofmBlock, q.ofm.shape, ofmBytes);
+  return in.readLatency + ifmScaled / in.bytesPerCycle + out.writeLatency + ofmScaled / out.bytesPerCycle;
 }
 
 double PerformanceModel::outputCyclesPerElement(const LayerQuery& q) const {

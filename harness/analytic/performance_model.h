@@ -13,7 +13,9 @@
 namespace npusim::analytic {
 
 // Vela's NPU block types.
-enum class BlockType : uint8_t { ConvolutionMxN, VectorProduct, ConvolutionDepthWise, Pooling, ElementWise, ReduceSum, Dma };
+enum class BlockType : uint8_t {
+  ConvolutionMxN, VectorProduct, ConvolutionDepthWise, Pooling, ElementWise, ReduceSum, Dma
+};
 
 // The Vela operator types the formulas distinguish.
 enum class LayerOp : uint8_t {

@@ -186,7 +186,9 @@ std::string tfliteOperatorName(std::string_view velaType) {
   std::string out;
   for (size_t i = 0; i < velaType.size(); ++i) {
     const char c = velaType[i];
-    if (i > 0 && std::isupper(static_cast<unsigned char>(c)) && std::islower(static_cast<unsigned char>(velaType[i - 1]))) {
+    const bool wordStart = i > 0 && std::isupper(static_cast<unsigned char>(c)) &&
+                           std::islower(static_cast<unsigned char>(velaType[i - 1]));
+    if (wordStart) {
       out += '_';
     }
     out += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));

@@ -39,7 +39,8 @@ void addEstimate(CLI::App& app, Registry& registry) {
       const auto decoded = io::decodeAll(net);
       config::SystemParams params = config::resolveConfig(opts->request);
       if (!decoded.empty()) {
-        params.accelerator = "ethos-u55-" + std::to_string(net.operators[decoded.front().operatorIndex].npu.header.macs);
+        const uint32_t macs = net.operators[decoded.front().operatorIndex].npu.header.macs;
+        params.accelerator = "ethos-u55-" + std::to_string(macs);
       }
       // 2. Vela's row grouping, when its debug database is there.
       std::optional<analytic::VelaDebugDb> db;

@@ -128,7 +128,8 @@ struct Stats {
 // Compares one fixture folder; returns false when the folder is not a model x config folder.
 bool checkFolder(const fs::path& dir, Stats& stats) {
   // 1. Folder name -> accelerator, system config, memory mode.
-  static const std::regex kName(R"((ethos-u55-(\d+))_(Ethos_U55_[A-Za-z_]+?_Embedded)_(Shared_Sram|Sram_Only)(_optimiseSize)?)");
+  static const std::regex kName(
+      R"((ethos-u55-(\d+))_(Ethos_U55_[A-Za-z_]+?_Embedded)_(Shared_Sram|Sram_Only)(_optimiseSize)?)");
   std::smatch m;
   const std::string folder = dir.filename().string();
   const std::optional<fs::path> tflite = findFile(dir, "_vela.tflite");

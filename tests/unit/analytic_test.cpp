@@ -22,34 +22,13 @@ namespace {
 constexpr uint8_t kFlash = 0;
 constexpr uint8_t kArena = 1;
 
-// A feature map with Vela's strides for its format.
-cmd::FeatureMap featureMap(uint8_t region, cmd::Shape3 shape, uint64_t base, cmd::DataFormat format,
-                           uint8_t bits = 8) {
-  cmd::FeatureMap fm;
-  fm.region = region;
-  fm.shape = shape;
-  fm.base[0] = base;
-  fm.width0 = shape.width;
-  fm.height0 = shape.height;
-  fm.height1 = shape.height;
-  fm.format = format;
-  fm.elementBits = bits;
-  fm.zeroPoint = -128;
-  const uint64_t bytes = bits / 8u;
-  switch (format) {
-  case cmd::DataFormat::Nhwc:
-    fm.strideX = shape.depth * bytes;
-    fm.strideY = uint64_t{shape.width} * shape.depth * bytes;
-    fm.strideC = bytes;
-    break;
-  case cmd::DataFormat::Nhcwb16:
-    fm.strideX = 16 * bytes;
-    fm.strideC = uint64_t{shape.width} * 16 * bytes;
-    fm.strideY = uint64_t{shape.width} * ((shape.depth + 15) / 16 * 16) * bytes;
-    break;
-  }
-  return fm;
+// An int8 feature map in the arena with dense strides.
+cmd::FeatureMap arenaMap(uint64_t base, cmd::Shape3 shape, cmd::DataFormat format) {
+  return cmd::denseFeatureMap(kArena, base, shape, format);
 }
+
+constexpr cmd::DataFormat kBricks = cmd::DataFormat::Nhcwb16;
+constexpr cmd::DataFormat kNhwc = cmd::DataFormat::Nhwc;
 
 cmd::Operation kernelOp(cmd::OpKind kind, cmd::FeatureMap ifm, cmd::FeatureMap ofm, cmd::Shape3 block) {
   cmd::Operation op;
@@ -72,8 +51,8 @@ cmd::Operation dma(uint64_t src, uint64_t dst, uint64_t length) {
 // 25x5x64 NHCWB16 pointwise conv of the KWS model with its weights buffered at `bufferBase`.
 cmd::Operation pointwiseConv(cmd::Shape3 block, uint64_t bufferBase) {
   const cmd::Shape3 shape{25, 5, 64};
-  cmd::Operation op = kernelOp(cmd::OpKind::Conv, featureMap(kArena, shape, 0x1f40, cmd::DataFormat::Nhcwb16),
-                               featureMap(kArena, shape, 0x0, cmd::DataFormat::Nhcwb16), block);
+  cmd::Operation op = kernelOp(cmd::OpKind::Conv, arenaMap(0x1f40, shape, kBricks),
+                               arenaMap(0x0, shape, kBricks), block);
   op.scales = {kArena, bufferBase, 640};
   op.weights = {kArena, bufferBase + 640, 4112};
   return op;
@@ -81,8 +60,8 @@ cmd::Operation pointwiseConv(cmd::Shape3 block, uint64_t bufferBase) {
 
 cmd::Operation depthwise3x3(uint64_t bufferBase) {
   const cmd::Shape3 shape{25, 5, 64};
-  cmd::Operation op = kernelOp(cmd::OpKind::Depthwise, featureMap(kArena, shape, 0x0, cmd::DataFormat::Nhcwb16),
-                               featureMap(kArena, shape, 0x1f40, cmd::DataFormat::Nhcwb16), {14, 6, 16});
+  cmd::Operation op = kernelOp(cmd::OpKind::Depthwise, arenaMap(0x0, shape, kBricks),
+                               arenaMap(0x1f40, shape, kBricks), {14, 6, 16});
   op.kernel.width = op.kernel.height = 3;
   op.padding = {1, 1, 1, 1};
   op.scales = {kArena, bufferBase, 640};
@@ -159,8 +138,8 @@ TEST_CASE("3.9(b): depthwise 3x3 25x5x64 on U55-128; with no previous slack the 
 }
 
 TEST_CASE("3.9(c): AvgPool 5x25 over 25x5x64 on U55-128") {
-  cmd::Operation pool = kernelOp(cmd::OpKind::Pool, featureMap(kArena, {25, 5, 64}, 0x0, cmd::DataFormat::Nhcwb16),
-                                 featureMap(kArena, {1, 1, 64}, 0x1f40, cmd::DataFormat::Nhcwb16), {1, 2, 64});
+  cmd::Operation pool = kernelOp(cmd::OpKind::Pool, arenaMap(0x0, {25, 5, 64}, kBricks),
+                                 arenaMap(0x1f40, {1, 1, 64}, kBricks), {1, 2, 64});
   pool.poolMode = cmd::PoolMode::Average;
   pool.kernel.width = 5;
   pool.kernel.height = 25;
@@ -172,8 +151,8 @@ TEST_CASE("3.9(c): AvgPool 5x25 over 25x5x64 on U55-128") {
 }
 
 TEST_CASE("3.9(d): FullyConnected 64 -> 12 streams its weights from flash") {
-  cmd::Operation fc = kernelOp(cmd::OpKind::Conv, featureMap(kArena, {1, 1, 64}, 0x1f40, cmd::DataFormat::Nhcwb16),
-                               featureMap(kArena, {1, 1, 12}, 0x40, cmd::DataFormat::Nhwc), {1, 2, 16});
+  cmd::Operation fc = kernelOp(cmd::OpKind::Conv, arenaMap(0x1f40, {1, 1, 64}, kBricks),
+                               arenaMap(0x40, {1, 1, 12}, kNhwc), {1, 2, 16});
   fc.scales = {kFlash, 0x8bd0, 128};
   fc.weights = {kFlash, 0x8c50, 912};
   const Run run = estimate({fc}, 128);
@@ -189,10 +168,10 @@ TEST_CASE("3.9(d): FullyConnected 64 -> 12 streams its weights from flash") {
 
 TEST_CASE("depth slices into two buffers form one double-buffered layer") {
   // The KWS first conv on U55-128: slices of 16 and 48 channels, DMA'd into two buffers.
-  const cmd::FeatureMap ifm = featureMap(kArena, {49, 5, 2}, 0x1f40, cmd::DataFormat::Nhwc);
+  const cmd::FeatureMap ifm = arenaMap(0x1f40, {49, 5, 2}, kNhwc);
   auto slice = [&](uint32_t depth, uint64_t ofmBase, uint64_t buffer, uint64_t scaleBytes, uint64_t weightBytes) {
     cmd::Operation op = kernelOp(cmd::OpKind::Conv, ifm,
-                                 featureMap(kArena, {25, 5, depth}, ofmBase, cmd::DataFormat::Nhcwb16), {13, 6, 16});
+                                 arenaMap(ofmBase, {25, 5, depth}, kBricks), {13, 6, 16});
     op.ofm.strideC = 80;
     op.ofm.strideY = 320;
     op.kernel.width = 3;
@@ -236,8 +215,8 @@ TEST_CASE("Sram_Only: constants move to a virtual OnChipFlash with SRAM timing")
   CHECK(system.timing(MemArea::OnChipFlash).readLatency == 32);
   CHECK(system.regionArea(0) == MemArea::OnChipFlash);
   // The FC of 3.9(d) then reads its 1040 bytes at 8 B/cycle from on-chip flash.
-  cmd::Operation fc = kernelOp(cmd::OpKind::Conv, featureMap(kArena, {1, 1, 64}, 0x1f40, cmd::DataFormat::Nhcwb16),
-                               featureMap(kArena, {1, 1, 12}, 0x40, cmd::DataFormat::Nhwc), {1, 2, 16});
+  cmd::Operation fc = kernelOp(cmd::OpKind::Conv, arenaMap(0x1f40, {1, 1, 64}, kBricks),
+                               arenaMap(0x40, {1, 1, 12}, kNhwc), {1, 2, 16});
   fc.scales = {kFlash, 0x8bd0, 128};
   fc.weights = {kFlash, 0x8c50, 912};
   CHECK(estimate({fc}, 128, "Sram_Only").estimates[0].accessCycles[2] == 130);
