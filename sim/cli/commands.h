@@ -22,5 +22,11 @@ private:
 void addInspect(CLI::App& app, Registry& registry);
 void addEstimate(CLI::App& app, Registry& registry);
 void addConfig(CLI::App& app, Registry& registry);
+void addRun(CLI::App& app, Registry& registry);
+void addSweep(CLI::App& app, Registry& registry);
+void addSweepMerge(CLI::App& app, Registry& registry);
+void addReport(CLI::App& app, Registry& registry);
+void addRegress(CLI::App& app, Registry& registry);
+void addCompare(CLI::App& app, Registry& registry);
 
 } // namespace npusim::cli

@@ -1,14 +1,22 @@
 // SPDX-License-Identifier: Apache-2.0
 // npusim command line: subcommands parse their options, call the libraries and print.
 
+#include <cstdlib>
 #include <iostream>
 
 #include <CLI/CLI.hpp>
+#include <systemc>
 
 #include "sim/cli/commands.h"
 #include "sim/common/error.h"
 
+// SystemC's library references sc_main: main() hands over to SystemC, which calls it.
 int main(int argc, char** argv) {
+  setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
+  return sc_core::sc_elab_and_sim(argc, argv);
+}
+
+int sc_main(int argc, char** argv) {
   CLI::App app{"npusim: cycle-approximate Cortex-M55 + Ethos-U55 simulator and benchmark harness"};
   app.set_version_flag("--version", std::string("npusim ") + NPUSIM_VERSION);
   app.require_subcommand(1);
@@ -16,6 +24,12 @@ int main(int argc, char** argv) {
   npusim::cli::addInspect(app, registry);
   npusim::cli::addEstimate(app, registry);
   npusim::cli::addConfig(app, registry);
+  npusim::cli::addRun(app, registry);
+  npusim::cli::addSweep(app, registry);
+  npusim::cli::addSweepMerge(app, registry);
+  npusim::cli::addReport(app, registry);
+  npusim::cli::addRegress(app, registry);
+  npusim::cli::addCompare(app, registry);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "harness/sweep/results_file.h"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <map>
+
+#include "sim/common/error.h"
+#include "sim/config/text_file.h"
+
+namespace npusim::sweep {
+namespace {
+
+using nlohmann::ordered_json;
+
+constexpr std::string_view kWallKey = "wall_s";
+
+[[noreturn]] void fileError(const std::string& path, const std::string& message) {
+  InputError::Location loc;
+  loc.file = path;
+  throw InputError(loc, message + ": " + std::strerror(errno));
+}
+
+ResultRecord parseRecord(std::string line, const std::string& path, uint64_t offset) {
+  ResultRecord r;
+  try {
+    r.json = ordered_json::parse(line);
+  } catch (const nlohmann::json::parse_error&) {
+    throwAtOffset(path, offset, "not a JSON line");
+  }
+  const auto& j = r.json;
+  if (!j.is_object() || !j.contains("id") || !j["id"].is_string() || !j.contains("index") ||
+      !j["index"].is_number_unsigned() || !j.contains("sweep_points") || !j["sweep_points"].is_number_unsigned() ||
+      !j.contains("status") || !j["status"].is_string()) {
+    throwAtOffset(path, offset, "not a sweep result record (needs id, index, sweep_points and status)");
+  }
+  r.id = j["id"].get<std::string>();
+  r.index = j["index"].get<size_t>();
+  r.sweepPoints = j["sweep_points"].get<size_t>();
+  r.ok = j["status"] == "ok";
+  r.line = std::move(line);
+  return r;
+}
+
+ResultsFile parseResults(const std::string& text, const std::string& path) {
+  ResultsFile file;
+  size_t pos = 0;
+  while (pos < text.size()) {
+    const size_t end = text.find('\n', pos);
+    if (end == std::string::npos) {
+      file.truncatedTail = true;
+      break;
+    }
+    if (end > pos) {
+      file.records.push_back(parseRecord(text.substr(pos, end - pos), path, pos));
+    }
+    pos = end + 1;
+    file.completeBytes = pos;
+  }
+  return file;
+}
+
+double roundedMilliseconds(double seconds) { return std::round(seconds * 1000.0) / 1000.0; }
+
+} // namespace
+
+std::string resultLine(const Point& point, size_t sweepPoints, const PointOutcome& outcome) {
+  ordered_json j;
+  j["id"] = point.id;
+  j["index"] = point.index;
+  j["sweep_points"] = sweepPoints;
+  j["model"] = point.model.label;
+  j["system_config"] = point.model.systemConfig;
+  j["memory_mode"] = point.model.memoryMode;
+  if (!point.model.velaIni.empty()) {
+    j["vela_ini"] = point.model.velaIni;
+  }
+  ordered_json params = ordered_json::object();
+  for (const Param& p : point.params) {
+    params[p.key] = p.value;
+  }
+  j["params"] = params;
+  j["status"] = outcome.ok ? "ok" : "failed";
+  j["exit_code"] = outcome.exitCode;
+  const ordered_json& r = outcome.result;
+  j["accelerator"] = outcome.ok ? r.at("config").at("accelerator") : ordered_json();
+  j["total_cycles"] = outcome.ok ? r.at("total_cycles") : ordered_json();
+  j["npu_active_cycles"] = outcome.ok ? r.at("npu_active_cycles") : ordered_json();
+  j["pmu"] = outcome.ok ? r.at("pmu") : ordered_json::object();
+  ordered_json ports = ordered_json::array();
+  if (outcome.ok) {
+    for (const auto& p : r.at("ports")) {
+      ports.push_back({{"port", p.at("port")}, {"memory", p.at("memory")}, {"read_bytes", p.at("read_bytes")},
+                       {"write_bytes", p.at("write_bytes")}});
+    }
+  }
+  j["ports"] = ports;
+  j["error"] = outcome.ok ? ordered_json() : ordered_json(outcome.error);
+  j[std::string(kWallKey)] = roundedMilliseconds(outcome.wallSeconds);
+  return j.dump();
+}
+
+ResultsFile readResults(const std::string& path) {
+  return parseResults(config::readTextFile(path, "sweep results file"), path);
+}
+
+ResultsAppender::ResultsAppender(const std::string& path, bool resume) : path_(path) {
+  // 1. Open without truncating, and lock: only then is it safe to cut the file.
+  fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  if (fd_ < 0) {
+    fileError(path, "cannot open results file");
+  }
+  if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+    ::close(fd_);
+    InputError::Location loc;
+    loc.file = path;
+    throw InputError(loc, "another sweep is writing this results file");
+  }
+  // 2. Keep the complete lines (resume) or nothing.
+  if (resume) {
+    try {
+      existing_ = readResults(path);
+    } catch (const InputError&) {
+      ::close(fd_);
+      throw;
+    }
+  }
+  if (::ftruncate(fd_, static_cast<off_t>(existing_.completeBytes)) != 0) {
+    const int saved = errno;
+    ::close(fd_);
+    errno = saved;
+    fileError(path, "cannot truncate results file");
+  }
+}
+
+ResultsAppender::~ResultsAppender() { ::close(fd_); }
+
+void ResultsAppender::append(const std::string& line) {
+  const std::string data = line + '\n';
+  size_t done = 0;
+  while (done < data.size()) {
+    const ssize_t n = ::write(fd_, data.data() + done, data.size() - done);
+    if (n < 0 && errno == EINTR) {
+      continue;
+    }
+    if (n <= 0) {
+      fileError(path_, "cannot write results file");
+    }
+    done += static_cast<size_t>(n);
+  }
+}
+
+std::string stableText(const std::string& line) {
+  const size_t pos = line.rfind(",\"" + std::string(kWallKey) + "\":");
+  return pos == std::string::npos ? line : line.substr(0, pos) + "}";
+}
+
+MergedResults mergeResults(const std::vector<std::string>& files) {
+  MergedResults merged;
+  std::map<std::string, ResultRecord> byId;
+  for (const std::string& path : files) {
+    ResultsFile file = readResults(path);
+    if (file.truncatedTail) {
+      merged.truncatedFiles.push_back(path);
+    }
+    for (ResultRecord& r : file.records) {
+      if (merged.sweepPoints != 0 && r.sweepPoints != merged.sweepPoints) {
+        InputError::Location loc;
+        loc.file = path;
+        throw InputError(loc, "point " + r.id + " comes from a sweep of " + std::to_string(r.sweepPoints) +
+                                  " points, the files before it from one of " + std::to_string(merged.sweepPoints));
+      }
+      merged.sweepPoints = r.sweepPoints;
+      const auto [it, inserted] = byId.emplace(r.id, r);
+      if (!inserted) {
+        auto& list = stableText(it->second.line) == stableText(r.line) ? merged.duplicates : merged.conflicts;
+        if (std::find(list.begin(), list.end(), r.id) == list.end()) {
+          list.push_back(r.id);
+        }
+      }
+    }
+  }
+  std::vector<bool> present(merged.sweepPoints, false);
+  for (auto& [id, r] : byId) {
+    if (r.index < present.size()) {
+      present[r.index] = true;
+    }
+    merged.records.push_back(std::move(r));
+  }
+  for (size_t i = 0; i < present.size(); ++i) {
+    if (!present[i]) {
+      merged.missing.push_back(i);
+    }
+  }
+  std::sort(merged.records.begin(), merged.records.end(), [](const ResultRecord& a, const ResultRecord& b) {
+    return a.index != b.index ? a.index < b.index : a.id < b.id;
+  });
+  std::sort(merged.duplicates.begin(), merged.duplicates.end());
+  std::sort(merged.conflicts.begin(), merged.conflicts.end());
+  return merged;
+}
+
+} // namespace npusim::sweep

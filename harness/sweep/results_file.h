@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// Sweep results as JSON Lines: one line per finished point, appended as it finishes. Each line
+// holds the point id and index, the sweep's point count, the model and its configuration, every
+// parameter value, the status (exit code, error for failed points), total cycles, NPU active
+// cycles, PMU counters, bytes per port and, last, the wall time.
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "harness/sweep/point_runner.h"
+#include "harness/sweep/sweep_spec.h"
+
+namespace npusim::sweep {
+
+// The result line of a point (no trailing newline). `sweepPoints` is the size of the whole
+// sweep (not of a shard), so that merging can tell which points are missing.
+std::string resultLine(const Point& point, size_t sweepPoints, const PointOutcome& outcome);
+
+// One stored line.
+struct ResultRecord {
+  std::string line;               // as stored, without the newline
+  nlohmann::ordered_json json;
+  std::string id;
+  size_t index = 0;
+  size_t sweepPoints = 0;
+  bool ok = false;
+};
+
+// The complete lines of a results file.
+struct ResultsFile {
+  std::vector<ResultRecord> records;  // file order
+  uint64_t completeBytes = 0;         // bytes up to the end of the last complete line
+  bool truncatedTail = false;         // a partial last line (a killed writer) was dropped
+};
+
+// Reads a results file, dropping a partial last line. Throws InputError naming the file and
+// byte offset of any other line that is not a result record.
+ResultsFile readResults(const std::string& path);
+
+// Appends result lines to a JSONL file. Contract: each line goes out in one write(2) on an
+// O_APPEND descriptor, so that a sweep killed at any moment leaves whole lines (at worst a
+// partial last one, which readResults and resuming drop); an exclusive flock keeps a second
+// sweep from writing the same file.
+class ResultsAppender {
+public:
+  // resume: keep the complete lines already in the file (see existing()); otherwise start empty.
+  ResultsAppender(const std::string& path, bool resume);
+  ~ResultsAppender();
+  ResultsAppender(const ResultsAppender&) = delete;
+  ResultsAppender& operator=(const ResultsAppender&) = delete;
+
+  const ResultsFile& existing() const { return existing_; }
+  void append(const std::string& line);
+
+private:
+  std::string path_;
+  int fd_ = -1;
+  ResultsFile existing_;
+};
+
+// Several results files (e.g. shards) joined: one record per point id, in index order.
+struct MergedResults {
+  std::vector<ResultRecord> records;         // sorted by index, then id
+  std::vector<std::string> duplicates;       // ids stored more than once with the same results
+  std::vector<std::string> conflicts;        // ids stored more than once with different results
+  std::vector<size_t> missing;               // indices below sweepPoints that no file holds
+  size_t sweepPoints = 0;
+  std::vector<std::string> truncatedFiles;   // files whose partial last line was dropped
+};
+
+// Throws InputError when the files come from sweeps of different sizes.
+MergedResults mergeResults(const std::vector<std::string>& files);
+
+// A result line without its wall time (its last member): byte for byte the same for the same
+// point in any two runs.
+std::string stableText(const std::string& line);
+
+} // namespace npusim::sweep

@@ -1,0 +1,408 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "harness/sweep/sweep_spec.h"
+
+#include <fnmatch.h>
+#include <glob.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <filesystem>
+#include <set>
+#include <unordered_set>
+
+#include "harness/sweep/json_input.h"
+#include "sim/common/error.h"
+#include "sim/config/config.h"
+#include "sim/config/config_builder.h"
+#include "sim/config/config_schema.h"
+#include "sim/config/presets.h"
+
+namespace npusim::sweep {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr double kExactIntMax = 9007199254740992.0;  // 2^53
+constexpr std::string_view kSystemPrefix = "System_Config.";
+constexpr std::string_view kMemoryPrefix = "Memory_Mode.";
+constexpr std::string_view kOptimiseSizeSuffix = "_optimiseSize";
+
+const config::ConfigKey& configKey(const std::string& key, const std::string& file, const std::string& where) {
+  const config::ConfigKey* k = config::findKey(key);
+  if (k == nullptr) {
+    throwForKey(file, where,
+                "unknown config key '" + key + "'; did you mean '" + config::nearestKey(key, false) +
+                    "'? (npusim config --list shows all keys)");
+  }
+  return *k;
+}
+
+// Range-checks `value` for `key` and gives it its canonical text and JSON form.
+Param canonicalParam(const config::ConfigKey& key, const config::Value& value, const config::Origin& origin) {
+  config::ConfigBuilder checker;
+  checker.set(key, value, origin);
+  Param p;
+  p.key = std::string(key.path);
+  if (const double* d = std::get_if<double>(&value)) {
+    p.text = config::formatNumber(*d);
+    p.value = *d == std::floor(*d) && std::fabs(*d) < kExactIntMax ? nlohmann::ordered_json(static_cast<int64_t>(*d))
+                                                                   : nlohmann::ordered_json(*d);
+  } else if (const bool* b = std::get_if<bool>(&value)) {
+    p.text = *b ? "true" : "false";
+    p.value = *b;
+  } else {
+    p.text = std::get<std::string>(value);
+    p.value = p.text;
+  }
+  return p;
+}
+
+bool hasGlobChars(const std::string& s) { return s.find_first_of("*?[") != std::string::npos; }
+
+std::vector<std::string> globSorted(const std::string& pattern) {
+  glob_t g{};
+  std::vector<std::string> out;
+  if (::glob(pattern.c_str(), 0, nullptr, &g) == 0) {
+    for (size_t i = 0; i < g.gl_pathc; ++i) {
+      out.emplace_back(g.gl_pathv[i]);
+    }
+  }
+  ::globfree(&g);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::vector<std::string> sortedSubdirs(const fs::path& dir) {
+  std::vector<std::string> names;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    if (entry.is_directory(ec)) {
+      names.push_back(entry.path().filename().string());
+    }
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+// Glob patterns of an optional filter member; empty means "everything".
+std::vector<std::string> patterns(const JsonNode& entry, std::string_view name) {
+  std::vector<std::string> out;
+  if (entry.has(name)) {
+    for (const JsonNode& p : entry.member(name).elements(true)) {
+      out.push_back(p.string());
+    }
+  }
+  return out;
+}
+
+bool matchesAny(const std::vector<std::string>& globs, const std::string& name) {
+  return globs.empty() || std::any_of(globs.begin(), globs.end(), [&](const std::string& g) {
+           return ::fnmatch(g.c_str(), name.c_str(), 0) == 0;
+         });
+}
+
+std::vector<std::string_view> presetNames(std::string_view prefix) {
+  std::vector<std::string_view> names;
+  for (const auto& preset : config::presetTable()) {
+    if (preset.name.substr(0, prefix.size()) == prefix) {
+      names.push_back(preset.name.substr(prefix.size()));
+    }
+  }
+  return names;
+}
+
+// "<accel>_<system config>_<memory mode>[_optimiseSize]" -> system config and memory mode;
+// false when the name does not have that shape.
+bool parseConfigFolder(std::string name, ModelRef& model) {
+  if (name.size() > kOptimiseSizeSuffix.size() &&
+      name.compare(name.size() - kOptimiseSizeSuffix.size(), kOptimiseSizeSuffix.size(), kOptimiseSizeSuffix) == 0) {
+    name.resize(name.size() - kOptimiseSizeSuffix.size());
+  }
+  const size_t accelEnd = name.find('_');
+  if (accelEnd == std::string::npos) {
+    return false;
+  }
+  const std::string rest = name.substr(accelEnd + 1);
+  std::string_view mode;
+  for (const std::string_view m : presetNames(kMemoryPrefix)) {
+    const std::string suffix = "_" + std::string(m);
+    if (m.size() > mode.size() && rest.size() > suffix.size() &&
+        rest.compare(rest.size() - suffix.size(), suffix.size(), suffix) == 0) {
+      mode = m;
+    }
+  }
+  if (mode.empty()) {
+    return false;
+  }
+  const std::string system = rest.substr(0, rest.size() - mode.size() - 1);
+  const auto systems = presetNames(kSystemPrefix);
+  if (std::find(systems.begin(), systems.end(), system) == systems.end()) {
+    return false;
+  }
+  model.systemConfig = system;
+  model.memoryMode = std::string(mode);
+  return true;
+}
+
+fs::path resolvePath(const fs::path& base, const std::string& p) {
+  return fs::path(p).is_absolute() ? fs::path(p) : base / p;
+}
+
+// 1. "path": a file or a glob; labels keep the spelling relative to the spec folder.
+void addPathModels(const JsonNode& entry, const ModelRef& config, const fs::path& base, std::vector<ModelRef>& out) {
+  const JsonNode pathNode = entry.member("path");
+  const std::string pattern = pathNode.string();
+  const fs::path resolved = resolvePath(base, pattern);
+  const std::vector<std::string> matches =
+      hasGlobChars(pattern) ? globSorted(resolved.string()) : std::vector<std::string>{resolved.string()};
+  for (const std::string& match : matches) {
+    std::error_code ec;
+    if (!fs::is_regular_file(match, ec)) {
+      pathNode.fail("no such file: " + match);
+    }
+    ModelRef m = config;
+    m.label = fs::path(pattern).is_absolute() ? match : fs::path(match).lexically_relative(base).string();
+    m.path = fs::absolute(match).lexically_normal().string();
+    out.push_back(std::move(m));
+  }
+  if (matches.empty()) {
+    pathNode.fail("the pattern matches no file");
+  }
+}
+
+// 2. "fixtures": every <model>/<config folder>/<model>_vela.tflite of a Vela fixture tree.
+void addFixtureModels(const JsonNode& entry, const ModelRef& config, const fs::path& base,
+                      std::vector<ModelRef>& out) {
+  const JsonNode rootNode = entry.member("fixtures");
+  const fs::path root = resolvePath(base, rootNode.string());
+  std::error_code ec;
+  if (!fs::is_directory(root, ec)) {
+    rootNode.fail("no such directory: " + root.string());
+  }
+  const auto modelGlobs = patterns(entry, "models");
+  const auto configGlobs = patterns(entry, "configs");
+  const size_t before = out.size();
+  for (const std::string& model : sortedSubdirs(root)) {
+    if (!matchesAny(modelGlobs, model)) {
+      continue;
+    }
+    for (const std::string& folder : sortedSubdirs(root / model)) {
+      ModelRef m = config;
+      const fs::path file = root / model / folder / (model + "_vela.tflite");
+      if (!matchesAny(configGlobs, folder) || !parseConfigFolder(folder, m) || !fs::is_regular_file(file, ec)) {
+        continue;
+      }
+      m.label = model + "/" + folder;
+      m.path = fs::absolute(file).lexically_normal().string();
+      out.push_back(std::move(m));
+    }
+  }
+  if (out.size() == before) {
+    entry.fail("no compiled model in " + root.string() + " matches the \"models\" and \"configs\" filters");
+  }
+}
+
+std::vector<ModelRef> parseModels(const JsonNode& models, const fs::path& base) {
+  std::vector<ModelRef> out;
+  for (const JsonNode& entry : models.elements(true)) {
+    entry.allowOnly({"path", "fixtures", "demo", "system_config", "memory_mode", "vela_ini", "models", "configs"});
+    const int kinds = int(entry.has("path")) + int(entry.has("fixtures")) + int(entry.has("demo"));
+    if (kinds != 1) {
+      entry.fail("give exactly one of \"path\", \"fixtures\" or \"demo\"");
+    }
+    const bool fixtures = entry.has("fixtures");
+    for (const std::string_view name : {"models", "configs"}) {
+      if (!fixtures && entry.has(name)) {
+        entry.member(name).fail("only a \"fixtures\" entry takes this filter");
+      }
+    }
+    ModelRef config;
+    for (const std::string_view name : {"system_config", "memory_mode"}) {
+      if (fixtures && entry.has(name)) {
+        entry.member(name).fail("a fixture tree's folder names give the system config and memory mode");
+      }
+    }
+    if (entry.has("system_config")) config.systemConfig = entry.member("system_config").string();
+    if (entry.has("memory_mode")) config.memoryMode = entry.member("memory_mode").string();
+    if (entry.has("vela_ini")) config.velaIni = fs::absolute(resolvePath(base, entry.member("vela_ini").string())).string();
+    if (!fixtures) {
+      config::ConfigRequest request;
+      request.systemConfig = config.systemConfig;
+      request.memoryMode = config.memoryMode;
+      request.velaIni = config.velaIni;
+      try {
+        config::resolveConfig(request);
+      } catch (const InputError& e) {
+        entry.fail(e.what());
+      }
+    }
+    if (entry.has("demo")) {
+      if (!entry.member("demo").boolean()) {
+        entry.member("demo").fail("expected true (the built-in demo network)");
+      }
+      config.label = "<demo>";
+      out.push_back(config);
+    } else if (fixtures) {
+      addFixtureModels(entry, config, base, out);
+    } else {
+      addPathModels(entry, config, base, out);
+    }
+  }
+  return out;
+}
+
+std::vector<ParamSet> cartesian(const JsonNode& grid) {
+  std::vector<ParamSet> sets{{}};
+  for (const auto& [key, values] : grid.members()) {
+    configKey(key, grid.file(), values.path());
+    std::vector<Param> options;
+    for (const JsonNode& v : values.elements(true)) {
+      options.push_back(paramFromJson(key, v.value(), v.file(), v.path()));
+    }
+    std::vector<ParamSet> next;
+    next.reserve(sets.size() * options.size());
+    for (const ParamSet& s : sets) {
+      for (const Param& p : options) {
+        next.push_back(s);
+        next.back().push_back(p);
+      }
+    }
+    sets = std::move(next);
+  }
+  return sets;
+}
+
+// The assignments of a parameter set as sorted "key=text" strings: equal for equal sets.
+std::vector<std::string> sortedAssignments(const ParamSet& params) {
+  std::vector<std::string> assignments;
+  for (const Param& p : params) {
+    assignments.push_back(p.key + "=" + p.text);
+  }
+  std::sort(assignments.begin(), assignments.end());
+  return assignments;
+}
+
+std::vector<ParamSet> withoutDuplicates(std::vector<ParamSet> sets) {
+  std::set<std::vector<std::string>> seen;
+  std::vector<ParamSet> unique;
+  for (ParamSet& s : sets) {
+    if (seen.insert(sortedAssignments(s)).second) {
+      unique.push_back(std::move(s));
+    }
+  }
+  return unique;
+}
+
+std::vector<ParamSet> parseParamSets(const JsonNode& spec) {
+  std::vector<ParamSet> sets;
+  if (spec.has("grid")) {
+    sets = cartesian(spec.member("grid"));
+  }
+  if (spec.has("points")) {
+    for (const JsonNode& point : spec.member("points").elements(true)) {
+      ParamSet s;
+      for (const auto& [key, value] : point.members()) {
+        configKey(key, value.file(), value.path());
+        s.push_back(paramFromJson(key, value.value(), value.file(), value.path()));
+      }
+      sets.push_back(std::move(s));
+    }
+  }
+  if (sets.empty()) {
+    sets.emplace_back();
+  }
+  return withoutDuplicates(std::move(sets));
+}
+
+uint64_t fnv1a(uint64_t h, std::string_view s) {
+  for (const char c : s) {
+    h ^= static_cast<unsigned char>(c);
+    h *= 1099511628211ULL;
+  }
+  h ^= 0xffU;  // field separator
+  return h * 1099511628211ULL;
+}
+
+} // namespace
+
+Param paramFromJson(const std::string& key, const nlohmann::ordered_json& value, const std::string& file,
+                    const std::string& where) {
+  const config::ConfigKey& k = configKey(key, file, where);
+  const config::Origin origin{file, where, ""};
+  return canonicalParam(k, config::parseJson(k, value, origin), origin);
+}
+
+Param paramFromText(const std::string& key, const std::string& text, const std::string& file,
+                    const std::string& where) {
+  const config::ConfigKey& k = configKey(key, file, where);
+  const config::Origin origin{file, where, ""};
+  return canonicalParam(k, config::parseText(k, text, origin), origin);
+}
+
+std::string valueText(const nlohmann::ordered_json& value) {
+  if (value.is_number()) {
+    return config::formatNumber(value.get<double>());
+  }
+  if (value.is_string()) {
+    return value.get<std::string>();
+  }
+  return value.dump();
+}
+
+std::string pointId(const ModelRef& model, const ParamSet& params) {
+  uint64_t h = 14695981039346656037ULL;
+  for (const std::string_view field : {std::string_view(model.label), std::string_view(model.systemConfig),
+                                       std::string_view(model.memoryMode), std::string_view(model.velaIni)}) {
+    h = fnv1a(h, field);
+  }
+  for (const std::string& a : sortedAssignments(params)) {
+    h = fnv1a(h, a);
+  }
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+  return buf;
+}
+
+SweepSpec loadSpec(const std::string& path) {
+  const nlohmann::ordered_json root = readJsonFile(path, "sweep spec");
+  const JsonNode spec(root, path);
+  spec.allowOnly({"description", "models", "grid", "points"});
+  if (spec.has("description")) {
+    spec.member("description").string();
+  }
+  const fs::path base = fs::path(path).parent_path().empty() ? fs::path(".") : fs::path(path).parent_path();
+
+  SweepSpec out;
+  out.file = path;
+  out.models = parseModels(spec.member("models"), base);
+  out.paramSets = parseParamSets(spec);
+  std::unordered_set<std::string> seen;
+  for (const ModelRef& m : out.models) {
+    for (const ParamSet& s : out.paramSets) {
+      Point p{out.points.size(), pointId(m, s), m, s};
+      if (seen.insert(p.id).second) {
+        out.points.push_back(std::move(p));
+      }
+    }
+  }
+  return out;
+}
+
+Shard parseShard(const std::string& text) {
+  Shard s;
+  unsigned long long i = 0, n = 0;
+  int consumed = 0;
+  if (std::sscanf(text.c_str(), "%llu/%llu%n", &i, &n, &consumed) != 2 || size_t(consumed) != text.size() || n == 0 ||
+      i >= n) {
+    InputError::Location loc;
+    loc.file = "--shard";
+    throw InputError(loc, "expected I/N with 0 <= I < N (e.g. 0/4), got '" + text + "'");
+  }
+  s.index = static_cast<size_t>(i);
+  s.count = static_cast<size_t>(n);
+  return s;
+}
+
+} // namespace npusim::sweep

@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: Apache-2.0
+#include <fstream>
+#include <iostream>
+#include <memory>
+
+#include "harness/sweep/sweep_report.h"
+#include "sim/cli/commands.h"
+#include "sim/cli/output.h"
+#include "sim/common/error.h"
+
+namespace npusim::cli {
+
+void addReport(CLI::App& app, Registry& registry) {
+  auto* sub = app.add_subcommand("report", "Tabulate sweep results and the sensitivity of cycles to each parameter");
+  // Options of `npusim report`.
+  struct Options {
+    std::vector<std::string> files;
+    std::string csv, md;
+    std::vector<std::string> baseline;
+    size_t rows = 30;
+  };
+  auto opts = std::make_shared<Options>();
+  sub->add_option("results", opts->files, "sweep results (JSONL; several files are joined like sweep-merge)")
+      ->required();
+  sub->add_option("--csv", opts->csv, "write every point as CSV (parameters, cycles, PMU counters, bytes per port)");
+  sub->add_option("--md", opts->md, "write the sensitivity summary and every point as Markdown");
+  sub->add_option("--baseline", opts->baseline,
+                  "key=value: baseline value of a parameter (repeatable; default: the value at the model's first "
+                  "point)")
+      ->allow_extra_args(false);
+  sub->add_option("--rows", opts->rows, "points shown in the printed table")->capture_default_str();
+  sub->callback([opts, &registry] {
+    registry.select([opts] {
+      sweep::ReportOptions options;
+      options.maxRows = opts->rows;
+      for (const std::string& assignment : opts->baseline) {
+        const size_t eq = assignment.find('=');
+        if (eq == std::string::npos) {
+          throwForKey("--baseline", assignment, "expected key=value");
+        }
+        options.baseline.push_back(
+            sweep::paramFromText(assignment.substr(0, eq), assignment.substr(eq + 1), "--baseline", assignment.substr(0, eq)));
+      }
+      const sweep::MergedResults results = sweep::mergeResults(opts->files);
+      std::string source = opts->files.front();
+      if (opts->files.size() > 1) source += " (+" + std::to_string(opts->files.size() - 1) + " files)";
+      sweep::writeReportText(std::cout, source, results, options);
+      if (!opts->csv.empty()) {
+        auto out = openOutput(opts->csv);
+        sweep::writeReportCsv(out, results, options);
+      }
+      if (!opts->md.empty()) {
+        auto out = openOutput(opts->md);
+        sweep::writeReportMarkdown(out, source, results, options);
+      }
+      return 0;
+    });
+  });
+}
+
+} // namespace npusim::cli

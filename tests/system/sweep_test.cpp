@@ -1,0 +1,286 @@
+// SPDX-License-Identifier: Apache-2.0
+// `npusim sweep`, `sweep-merge` and `report` on the built-in demo network: point counts, result
+// lines, failed points, kill-and-resume, shards merged equal to one local run, bad specs.
+
+#include <doctest/doctest.h>
+
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <fstream>
+#include <set>
+#include <thread>
+
+#include <nlohmann/json.hpp>
+
+#include "harness/sweep/results_file.h"
+#include "support/fixtures.h"
+
+extern char** environ;
+
+namespace npusim {
+namespace {
+
+namespace fs = std::filesystem;
+
+// 5 x 4 x 2 = 40 points on the demo network.
+constexpr const char* kGridSpec = R"({
+  "description": "demo network grid",
+  "models": [{"demo": true}],
+  "grid": {"system.sram.read_latency": [32, 64, 16, 128, 8],
+           "npu.axi0.max_outstanding_reads": [8, 1, 2, 4],
+           "system.sram.clock_scale": [1.0, 0.5]}
+})";
+constexpr size_t kGridPoints = 40;
+
+fs::path writeSpec(const test::TempDir& dir, const std::string& text, const std::string& name = "spec.json") {
+  const fs::path path = dir.path() / name;
+  std::ofstream(path) << text;
+  return path;
+}
+
+std::vector<std::string> stableSortedLines(const fs::path& results) {
+  std::vector<std::string> lines;
+  for (const auto& r : sweep::readResults(results.string()).records) {
+    lines.push_back(sweep::stableText(r.line));
+  }
+  std::sort(lines.begin(), lines.end());
+  return lines;
+}
+
+size_t lineCount(const fs::path& path) {
+  std::ifstream in(path);
+  return static_cast<size_t>(std::count(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>(), '\n'));
+}
+
+// Starts npusim with `args` in the background, output discarded.
+pid_t startNpusim(const std::vector<std::string>& args) {
+  std::vector<std::string> all{NPUSIM_BINARY};
+  all.insert(all.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (std::string& a : all) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
+  pid_t pid = -1;
+  const int rc = posix_spawn(&pid, NPUSIM_BINARY, &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  REQUIRE(rc == 0);
+  return pid;
+}
+
+void checkOneErrorLine(const test::ProcessResult& run, const std::string& mustContain) {
+  INFO("stderr: ", run.err);
+  CHECK(run.exitCode == 2);
+  CHECK(std::count(run.err.begin(), run.err.end(), '\n') == 1);
+  CHECK(run.err.rfind("npusim: error: ", 0) == 0);
+  CHECK(run.err.find(mustContain) != std::string::npos);
+}
+
+} // namespace
+
+TEST_CASE("sweep: --dry-run counts the grid product plus explicit points, without duplicates") {
+  const test::TempDir dir;
+  const fs::path spec = writeSpec(dir, R"({
+    "models": [{"demo": true}],
+    "grid": {"system.sram.read_latency": [32, 64, 16], "npu.axi1.max_outstanding_reads": [1, 2, 4, 8]},
+    "points": [{"system.sram.read_latency": 128}, {"npu.axi1.max_outstanding_reads": 8.0, "system.sram.read_latency": 64}]
+  })");
+  const test::ProcessResult run = test::runNpusim({"sweep", spec.string(), "--dry-run"});
+  CHECK(run.exitCode == 0);
+  INFO(run.out);
+  CHECK(run.out.find("13 points (models: 1, parameter sets: 13)") != std::string::npos);
+  CHECK(run.out.find("  #0  ") != std::string::npos);
+  CHECK(run.out.find("system.sram.read_latency=32 npu.axi1.max_outstanding_reads=1") != std::string::npos);
+  CHECK(run.out.find("... 3 more") != std::string::npos);
+
+  const test::ProcessResult shard = test::runNpusim({"sweep", spec.string(), "--dry-run", "--shard", "1/4"});
+  CHECK(shard.exitCode == 0);
+  CHECK(shard.out.find("shard 1/4: 3 points") != std::string::npos);
+  CHECK(shard.out.find("  #1  ") != std::string::npos);
+  CHECK(shard.out.find("  #5  ") != std::string::npos);
+}
+
+TEST_CASE("sweep: runs the demo network, one complete line per point, failed points recorded") {
+  const test::TempDir dir;
+  const fs::path spec = writeSpec(dir, R"({
+    "models": [{"demo": true}],
+    "grid": {"system.sram.read_latency": [32, 128], "npu.axi0.max_outstanding_reads": [8, 1]},
+    "points": [{"system.axi0_port": "OffChipFlash"}]
+  })");
+  const fs::path out = dir.path() / "results.jsonl";
+  const test::ProcessResult run = test::runNpusim({"sweep", spec.string(), "-j", "2", "-o", out.string()});
+  INFO("stderr: ", run.err);
+  CHECK(run.exitCode == 1);  // one point fails; the others still run
+  CHECK(run.err.find("5/5 done, 1 failed") != std::string::npos);
+
+  const auto records = sweep::readResults(out.string()).records;
+  REQUIRE(records.size() == 5);
+  std::set<size_t> indices;
+  int64_t baseline = 0, slow = 0;
+  for (const auto& r : records) {
+    const auto& j = r.json;
+    indices.insert(r.index);
+    CHECK(j.at("sweep_points") == 5);
+    CHECK(j.at("model") == "<demo>");
+    CHECK(j.at("id").get<std::string>().size() == 16);
+    CHECK(j.at("wall_s").get<double>() > 0);
+    if (r.index == 4) {
+      CHECK(j.at("status") == "failed");
+      CHECK(j.at("exit_code") == 2);
+      CHECK(j.at("params") == nlohmann::json{{"system.axi0_port", "OffChipFlash"}});
+      CHECK(j.at("error").get<std::string>().find("system.axi0_port") != std::string::npos);
+      CHECK(j.at("total_cycles").is_null());
+      continue;
+    }
+    CHECK(j.at("status") == "ok");
+    CHECK(j.at("exit_code") == 0);
+    CHECK(j.at("error").is_null());
+    CHECK(j.at("params").size() == 2);
+    CHECK(j.at("total_cycles").get<int64_t>() > 0);
+    CHECK(j.at("npu_active_cycles").get<int64_t>() > 0);
+    CHECK(j.at("pmu").at("NPU_ACTIVE") == j.at("npu_active_cycles"));
+    REQUIRE(j.at("ports").size() >= 2);
+    CHECK(j.at("ports").at(0).at("port") == "axi0");
+    CHECK(j.at("ports").at(0).at("read_bytes").get<uint64_t>() > 0);
+    if (r.index == 0) baseline = j.at("total_cycles").get<int64_t>();
+    if (r.index == 3) slow = j.at("total_cycles").get<int64_t>();
+  }
+  CHECK(indices == std::set<size_t>{0, 1, 2, 3, 4});
+  CHECK(slow > baseline);  // 4x SRAM latency and one outstanding read cost cycles
+
+  // The report: table, sensitivity relative to the first point, CSV and Markdown.
+  const fs::path csv = dir.path() / "r.csv", md = dir.path() / "r.md";
+  const test::ProcessResult report =
+      test::runNpusim({"report", out.string(), "--csv", csv.string(), "--md", md.string()});
+  CHECK(report.exitCode == 0);
+  INFO(report.out);
+  CHECK(report.out.find("5 points (4 ok, 1 failed)") != std::string::npos);
+  CHECK(report.out.find("baseline: system.sram.read_latency=32 npu.axi0.max_outstanding_reads=8") != std::string::npos);
+  CHECK(report.out.find("32 (baseline)") != std::string::npos);
+  const std::string csvText = test::readText(csv);
+  CHECK(csvText.rfind("index,id,model,system_config,memory_mode,accelerator,system.sram.read_latency,", 0) == 0);
+  CHECK(std::count(csvText.begin(), csvText.end(), '\n') == 6);
+  CHECK(test::readText(md).find("### system.sram.read_latency") != std::string::npos);
+}
+
+TEST_CASE("sweep: killed with SIGKILL mid-sweep and resumed, every point is there exactly once") {
+  const test::TempDir dir;
+  const fs::path spec = writeSpec(dir, kGridSpec);
+  const fs::path out = dir.path() / "results.jsonl";
+
+  // 1. Start, wait for some lines, SIGKILL.
+  const pid_t pid = startNpusim({"sweep", spec.string(), "-j", "2", "-o", out.string()});
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(50);
+  while (lineCount(out) < 6 && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  REQUIRE(kill(pid, SIGKILL) == 0);
+  int status = 0;
+  REQUIRE(waitpid(pid, &status, 0) == pid);
+  CHECK(WIFSIGNALED(status));
+  const size_t before = lineCount(out);
+  INFO("lines when killed: ", before);
+  CHECK(before >= 6);
+  CHECK(before < kGridPoints);
+
+  // 2. A torn last line, as a write cut short would leave.
+  const std::string first = sweep::readResults(out.string()).records.front().line;
+  std::ofstream(out, std::ios::app) << first.substr(0, first.size() / 2);
+
+  // 3. Resume.
+  const test::ProcessResult resumed = test::runNpusim({"sweep", spec.string(), "-j", "2", "-o", out.string(), "--resume"});
+  INFO("stderr: ", resumed.err);
+  CHECK(resumed.exitCode == 0);
+  CHECK(resumed.err.find("dropped a partial last line") != std::string::npos);
+  const auto file = sweep::readResults(out.string());
+  CHECK_FALSE(file.truncatedTail);
+  REQUIRE(file.records.size() == kGridPoints);
+  std::set<std::string> ids;
+  std::set<size_t> indices;
+  for (const auto& r : file.records) {
+    ids.insert(r.id);
+    indices.insert(r.index);
+    CHECK(r.ok);
+  }
+  CHECK(ids.size() == kGridPoints);
+  CHECK(indices.size() == kGridPoints);
+  CHECK(*indices.rbegin() == kGridPoints - 1);
+
+  // 4. Resuming a complete file runs nothing.
+  const test::ProcessResult again = test::runNpusim({"sweep", spec.string(), "-o", out.string(), "--resume"});
+  CHECK(again.exitCode == 0);
+  CHECK(again.err.find("40 already in") != std::string::npos);
+  CHECK(lineCount(out) == kGridPoints);
+}
+
+TEST_CASE("sweep: 4 shards joined by sweep-merge equal one local run, byte for byte after sorting") {
+  const test::TempDir dir;
+  const fs::path spec = writeSpec(dir, kGridSpec);
+  const fs::path local = dir.path() / "local.jsonl";
+  REQUIRE(test::runNpusim({"sweep", spec.string(), "-j", "2", "-o", local.string()}).exitCode == 0);
+
+  std::vector<std::string> mergeArgs{"sweep-merge"};
+  for (int i = 0; i < 4; ++i) {
+    const fs::path shard = dir.path() / ("shard" + std::to_string(i) + ".jsonl");
+    const test::ProcessResult run =
+        test::runNpusim({"sweep", spec.string(), "--shard", std::to_string(i) + "/4", "-j", "2", "-o", shard.string()});
+    REQUIRE(run.exitCode == 0);
+    CHECK(lineCount(shard) == kGridPoints / 4);
+    mergeArgs.push_back(shard.string());
+  }
+  const fs::path merged = dir.path() / "merged.jsonl";
+  mergeArgs.insert(mergeArgs.end(), {"-o", merged.string()});
+  const test::ProcessResult merge = test::runNpusim(mergeArgs);
+  INFO("stderr: ", merge.err);
+  CHECK(merge.exitCode == 0);
+  CHECK(merge.err.find("40 of 40 points, 0 missing, 0 duplicate, 0 conflicting") != std::string::npos);
+  CHECK(stableSortedLines(merged) == stableSortedLines(local));
+
+  // The merged file is in point order.
+  const auto records = sweep::readResults(merged.string()).records;
+  for (size_t i = 0; i < records.size(); ++i) {
+    CHECK(records[i].index == i);
+  }
+
+  // Missing and duplicate shards are reported, and missing points fail the merge.
+  const test::ProcessResult partial = test::runNpusim({"sweep-merge", (dir.path() / "shard0.jsonl").string(),
+                                                        (dir.path() / "shard0.jsonl").string()});
+  CHECK(partial.exitCode == 1);
+  CHECK(partial.err.find("10 of 40 points, 30 missing, 10 duplicate") != std::string::npos);
+  CHECK(partial.err.find("missing point indices: 1, 2, 3, 5,") != std::string::npos);
+}
+
+TEST_CASE("sweep: a bad spec is one error line naming the file and key path, exit 2") {
+  const test::TempDir dir;
+  const auto check = [&](const std::string& text, const std::string& mustContain) {
+    const fs::path spec = writeSpec(dir, text);
+    checkOneErrorLine(test::runNpusim({"sweep", spec.string(), "--dry-run"}), spec.string() + ": " + mustContain);
+    checkOneErrorLine(test::runNpusim({"sweep", spec.string(), "-o", (dir.path() / "x.jsonl").string()}),
+                      spec.string() + ": " + mustContain);
+  };
+  check(R"({"models": [{"demo": true}], "grid": {"system.sram.read_latncy": [16]}})",
+        "key 'grid[\"system.sram.read_latncy\"]': unknown config key 'system.sram.read_latncy'; did you mean "
+        "'system.sram.read_latency'?");
+  check(R"({"models": [{"demo": true}], "grid": {"system.sram.read_latency": [16, "fast"]}})",
+        "key 'grid[\"system.sram.read_latency\"][1]': expected an integer, got string \"fast\"");
+  check(R"({"models": [{"demo": true}], "points": [{"npu.axi1.max_outstanding_reads": 64}]})",
+        "key 'points[0][\"npu.axi1.max_outstanding_reads\"]': 64 is out of range");
+  check(R"({"models": [{"demo": true}], "gird": {}})", "key 'gird': unknown key; did you mean 'grid'?");
+  check(R"({"models": [{"demo": true, "system_config": 7}]})", "key 'models[0].system_config': expected a string");
+  check(R"({"models": [{"path": "no_such_model_vela.tflite"}]})", "key 'models[0].path': no such file");
+  check(R"({"models": [{"demo": true}], "grid": {"system.sram.read_latency": 16}})",
+        "key 'grid[\"system.sram.read_latency\"]': expected an array, got an integer");
+  checkOneErrorLine(test::runNpusim({"sweep", writeSpec(dir, R"({"models": [{"demo": true}], )").string()}),
+                    "malformed JSON");
+  checkOneErrorLine(test::runNpusim({"sweep", writeSpec(dir, kGridSpec).string(), "--shard", "4/4"}), "--shard");
+}
+
+} // namespace npusim
