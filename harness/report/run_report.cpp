@@ -19,11 +19,6 @@ std::string fmt(const char* f, double v) {
   return buf;
 }
 
-std::string kernelShape(const platform::RunResult& r, const platform::OperationReport& o) {
-  (void)r;
-  return std::string(cmd::opKindName(o.record.kind));
-}
-
 } // namespace
 
 void writeRunSummary(std::ostream& os, const platform::RunResult& r, size_t slowest) {
@@ -67,7 +62,7 @@ void writeRunSummary(std::ostream& os, const platform::RunResult& r, size_t slow
   os << "\n  slowest operations\n";
   for (size_t i = 0; i < std::min(slowest, kernels.size()); ++i) {
     const auto& o = *kernels[i];
-    os << "    op " << o.networkOp << " #" << o.record.index << ' ' << kernelShape(r, o) << " @0x" << std::hex
+    os << "    op " << o.networkOp << " #" << o.record.index << ' ' << cmd::opKindName(o.record.kind) << " @0x" << std::hex
        << o.record.commandOffset << std::dec << "  " << cyc(o.record.end - o.record.start) << " cycles, MAC "
        << cyc(o.record.macCycles) << ", output " << cyc(o.record.outputCycles) << ", bound: " << o.bound << '\n';
   }
