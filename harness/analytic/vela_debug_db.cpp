@@ -7,6 +7,7 @@
 #include <map>
 #include <sstream>
 
+#include "sim/common/csv.h"
 #include "sim/common/error.h"
 
 namespace npusim::analytic {
@@ -27,20 +28,6 @@ struct Table {
   }
 };
 
-std::vector<std::string> splitCsvLine(std::string_view line) {
-  std::vector<std::string> fields(1);
-  bool quoted = false;
-  for (char c : line) {
-    if (c == '"') {
-      quoted = !quoted;
-    } else if (c == ',' && !quoted) {
-      fields.emplace_back();
-    } else if (c != '\r') {
-      fields.back() += c;
-    }
-  }
-  return fields;
-}
 
 Table readTable(std::string_view text, const std::string& name, const std::string& file, uint64_t* tableOffset) {
   const std::string open = "<table name=\"" + name + "\"><![CDATA[";

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "sim/common/csv.h"
 #include "sim/common/error.h"
 
 namespace npusim::compare {
@@ -38,30 +39,6 @@ double number(const std::string& path, size_t lineNo, const std::string& column,
 
 } // namespace
 
-std::vector<std::string> splitCsvLine(const std::string& line) {
-  std::vector<std::string> fields(1);
-  bool quoted = false;
-  for (size_t i = 0; i < line.size(); ++i) {
-    const char c = line[i];
-    if (quoted) {
-      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
-        fields.back() += '"';
-        ++i;
-      } else if (c == '"') {
-        quoted = false;
-      } else {
-        fields.back() += c;
-      }
-    } else if (c == '"') {
-      quoted = true;
-    } else if (c == ',') {
-      fields.emplace_back();
-    } else {
-      fields.back() += c;
-    }
-  }
-  return fields;
-}
 
 std::vector<VelaLayerRow> readVelaPerLayerCsv(const std::string& path) {
   const auto rows = readCsv(path);

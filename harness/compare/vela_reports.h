@@ -28,7 +28,4 @@ std::map<std::string, std::string> readVelaSummaryCsv(const std::string& path);
 // "_summary_"), if any.
 std::optional<std::string> findBeside(const std::string& modelPath, const std::string& pattern);
 
-// Splits one CSV line (RFC 4180 quoting).
-std::vector<std::string> splitCsvLine(const std::string& line);
-
 } // namespace npusim::compare

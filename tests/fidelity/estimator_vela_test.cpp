@@ -20,6 +20,7 @@
 
 #include "harness/analytic/estimate_report.h"
 #include "harness/analytic/network_estimate.h"
+#include "sim/common/csv.h"
 #include "sim/config/config.h"
 #include "sim/io/decoded_network.h"
 
@@ -68,26 +69,12 @@ std::optional<fs::path> velaFixtures() {
   return root / "vela";
 }
 
-std::vector<std::string> splitCsv(const std::string& line) {
-  std::vector<std::string> fields(1);
-  bool quoted = false;
-  for (char c : line) {
-    if (c == '"') {
-      quoted = !quoted;
-    } else if (c == ',' && !quoted) {
-      fields.emplace_back();
-    } else if (c != '\r') {
-      fields.back() += c;
-    }
-  }
-  return fields;
-}
 
 std::vector<std::vector<std::string>> csvLines(std::istream& in) {
   std::vector<std::vector<std::string>> lines;
   for (std::string line; std::getline(in, line);) {
     if (!line.empty() && line != "\r") {
-      lines.push_back(splitCsv(line));
+      lines.push_back(npusim::splitCsvLine(line));
     }
   }
   return lines;
@@ -165,7 +152,7 @@ bool checkFolder(const fs::path& dir, Stats& stats) {
   const auto ours = csvLines(csvIn);
   const auto theirs = readCsv(*perLayer);
   REQUIRE(ours.size() == theirs.size());
-  const std::vector<std::string> header = splitCsv(npusim::analytic::kVelaPerLayerHeader);
+  const std::vector<std::string> header = npusim::splitCsvLine(npusim::analytic::kVelaPerLayerHeader);
   std::array<double, kTotals.size()> exemptOurs{}, exemptTheirs{};
   size_t layer = 0;
   for (size_t line = 0; line < theirs.size(); ++line) {
