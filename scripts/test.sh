@@ -1,11 +1,24 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# The whole test suite: installs what is missing, builds (Release), runs every CTest label.
-# Fixtures come from $NPUSIM_FIXTURES (default ../shared/fixtures); tests that need them skip
-# with a message when they are absent.
+# The whole test suite: installs what is missing, builds (Release, warnings as errors), checks
+# cycle counts against results/baseline.json, compares benchmark speed with the reference run,
+# then runs every CTest label. Fixtures come from $NPUSIM_FIXTURES (default
+# ../shared/fixtures); tests and baseline entries that need absent fixtures are reported as
+# skipped.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+jobs=$(nproc)
 scripts/install_deps.sh
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DNPUSIM_WERROR=ON
-cmake --build build -j "$(nproc)"
-ctest --test-dir build -j "$(nproc)" --output-on-failure
+cmake --build build -j "$jobs"
+
+echo "== regression: cycle and PMU counts against results/baseline.json"
+./build/npusim regress --baseline results/baseline.json
+
+echo "== benchmarks against results/bench/reference.json (fails only beyond 3x slower)"
+./build/harness/bench/npusim_bench --benchmark_repetitions=3 --benchmark_out=build/bench.json \
+  --benchmark_out_format=json >/dev/null
+/usr/bin/python3 scripts/bench_compare.py results/bench/reference.json build/bench.json
+
+echo "== tests (Release)"
+ctest --test-dir build -j "$jobs" --output-on-failure

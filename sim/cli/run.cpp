@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <chrono>
+#include <cmath>
 #include <fstream>
 #include <iostream>
 
@@ -41,7 +42,7 @@ void addRun(CLI::App& app, Registry& registry) {
       }
       report::writeRunSummary(std::cout, result);
       const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
-      std::cerr << "npusim: " << static_cast<long long>(result.totalCycles) << " simulated cycles in " << wall
+      std::cerr << "npusim: " << std::llround(result.totalCycles) << " simulated cycles in " << wall
                 << " s wall (" << result.totalCycles / wall / 1e6 << " M simulated cycles/s)\n";
       return 0;
     });
