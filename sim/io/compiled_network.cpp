@@ -2,6 +2,7 @@
 #include "sim/io/compiled_network.h"
 
 #include <array>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <sstream>
@@ -277,12 +278,20 @@ CompiledNetwork loadNetwork(const std::string& path) {
   if (!in) {
     throw InputError(loc, "cannot open file");
   }
-  // Opening a directory succeeds; reading it (or a file with I/O errors) throws from the stream buffer.
-  std::vector<uint8_t> bytes;
-  try {
-    bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  } catch (const std::ios_base::failure& e) {
-    throw InputError(loc, "cannot read file (" + e.code().message() + ")");
+  // Opening a directory succeeds; reading it (or a file with I/O errors) fails.
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    throw InputError(loc, "cannot read file (Is a directory)");
+  }
+  in.seekg(0, std::ios::end);
+  const std::streamoff size = in.tellg();
+  in.seekg(0, std::ios::beg);
+  if (size < 0 || !in) {
+    throw InputError(loc, "cannot read file");
+  }
+  std::vector<uint8_t> bytes(static_cast<size_t>(size));
+  if (!in.read(reinterpret_cast<char*>(bytes.data()), size)) {
+    throw InputError(loc, "cannot read file");
   }
   return loadNetworkFromBytes(std::move(bytes), path);
 }

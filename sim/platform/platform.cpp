@@ -132,6 +132,11 @@ RunResult simulate(const io::CompiledNetwork& net, const std::vector<io::Decoded
   } else {
     sc_core::sc_start();
   }
+  if (host.finished()) {
+    // Let the NPU's threads return so their stacks unwind; no timed events remain.
+    npuModule.shutdown();
+    sc_core::sc_start();
+  }
   if (!host.finished()) {
     throwForKey(net.path, "sim.cycle_limit", "simulation stopped at the limit of " + std::to_string(params.cycleLimit) +
                                                  " cycles before the network finished");
