@@ -105,10 +105,11 @@ bool choosePartKernel(uint32_t ifmDepth, uint32_t bits, const KernelInfo& kernel
   if (ifmDepth <= 8) {
     return true;
   }
-  const double k = kernel.elements();
+  const auto k = static_cast<double>(kernel.elements());
   const double depthUtil = ifmDepth / static_cast<double>(roundUp(ifmDepth, bits == 8 ? 32 : 16));
-  const double partUtil = ifmDepth * k / (static_cast<double>(roundUp(ifmDepth, 8)) *
-                                          roundUp(kernel.elements(), bits == 8 ? 4 : 2));
+  const double kernelQuantum = bits == 8 ? 4 : 2;
+  const double partUtil =
+      ifmDepth * k / (static_cast<double>(roundUp(ifmDepth, 8)) * std::ceil(k / kernelQuantum) * kernelQuantum);
   return partUtil > depthUtil;
 }
 

@@ -48,17 +48,6 @@ uint32_t subKernelLimit(BlockType type) {
   return kSubKernelMax;
 }
 
-// Element counts of the sub-kernels a kernel is decomposed into.
-std::vector<uint32_t> subKernelElements(const KernelInfo& kernel, uint32_t limit) {
-  std::vector<uint32_t> sizes;
-  for (uint32_t y = 0; y < kernel.height; y += limit) {
-    for (uint32_t x = 0; x < kernel.width; x += limit) {
-      sizes.push_back(std::min(kernel.height - y, limit) * std::min(kernel.width - x, limit));
-    }
-  }
-  return sizes;
-}
-
 } // namespace
 
 BlockType blockTypeOf(LayerOp op) {
@@ -224,7 +213,8 @@ double PerformanceModel::convCycles(const LayerQuery& q) const {
   const uint64_t ifmDepthSteps = ceilDiv(ifmBlock.depth, 8);
   // 3. MAC-array cycles per OFM block, summed over sub-kernels.
   double dpuBlock = 0;
-  for (uint32_t elements : subKernelElements(q.kernel, subKernelLimit(type))) {
+  for (const cmd::SubKernelGroup& group : cmd::subKernelGroups(q.kernel.width, q.kernel.height, subKernelLimit(type))) {
+    const uint32_t elements = group.elements;
     uint64_t steps = 0;
     uint64_t cycles = 0;
     if (type == BlockType::Pooling) {
@@ -261,7 +251,7 @@ double PerformanceModel::convCycles(const LayerQuery& q) const {
     if (type == BlockType::ConvolutionMxN && q.block.partKernel) {
       delay *= ifmDepthSteps;
     }
-    dpuBlock += static_cast<double>(cycles + delay);
+    dpuBlock += static_cast<double>(cycles + delay) * static_cast<double>(group.count);
   }
   if (type == BlockType::ConvolutionMxN || type == BlockType::VectorProduct || type == BlockType::ReduceSum) {
     dpuBlock *= static_cast<double>(ceilDiv(q.ifm.shape.depth, ifmBlock.depth));
@@ -321,7 +311,7 @@ ElementAccess PerformanceModel::elementAccess(const LayerQuery& q) const {
     // 3. Weights re-read per OFM block; scales once.
     if (type != BlockType::Pooling && type != BlockType::ReduceSum) {
       const double kernelRead =
-          perChannel ? q.kernel.elements() : static_cast<double>(q.kernel.elements()) * q.ifm.shape.depth;
+          perChannel ? static_cast<double>(q.kernel.elements()) : static_cast<double>(q.kernel.elements()) * q.ifm.shape.depth;
       access.constRead[0] = kernelRead * blockDepth * blockCountTotal;
       access.constRead[1] = q.ofm.shape.depth;
     }

@@ -40,7 +40,7 @@ struct FeatureMapInfo {
 // Kernel as Vela's Kernel: undilated size, stride, dilation.
 struct KernelInfo {
   uint32_t width = 1, height = 1, strideX = 1, strideY = 1, dilationX = 1, dilationY = 1;
-  uint32_t elements() const { return width * height; }
+  uint64_t elements() const { return uint64_t{width} * height; }
   uint32_t areaWidth() const { return dilationX * (width - 1) + 1; }
   uint32_t areaHeight() const { return dilationY * (height - 1) + 1; }
 };

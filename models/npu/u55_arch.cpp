@@ -109,41 +109,39 @@ double macCyclesPerBlock(const U55Arch& arch, const cmd::Operation& op, const cm
     delay = (acc40 && arch.macs <= 128) ? 3 : 2;
   }
 
-  // 3. Sub-kernels of at most 8x8 taps (FC-like 1x1 is one sub-kernel).
+  // 3. Sub-kernels of at most 8x8 taps (FC-like 1x1 is one sub-kernel), one formula per size.
   double cycles = 0;
-  for (uint32_t ky = 0; ky < op.kernel.height; ky += 8) {
-    for (uint32_t kx = 0; kx < op.kernel.width; kx += 8) {
-      const uint32_t e = std::min(8u, op.kernel.height - ky) * std::min(8u, op.kernel.width - kx);
-      double c = 0;
-      uint32_t steps = 1;
-      if (pool) {
-        c = std::max(4u, e) * double(nxy) * nz * ((wide && arch.macs != 32) ? 2 : 1);
-      } else if (depthwise) {
-        steps = (e + 3) / 4;
-        c = std::max<double>(arch.weightStepCycles, 4.0 * nxy * (wide ? 2 : 1)) * steps * nz;
-      } else if (partKernel) {
-        steps = wide ? (e + 1) / 2 : (e + 3) / 4;
-        c = std::max<double>(arch.weightStepCycles, 4.0 * nxy) * steps * ibSlices * nz;
-      } else {
-        steps = e;
-        c = std::max<double>(arch.weightStepCycles, 4.0 * nxy) * steps * nz;
-      }
-      double d = 0;
-      if (nx == 1 && ny == 1) {
-        if (nz == 1) {
-          d = delay * steps;
-        } else if (steps > 1) {
-          d = delay * (steps - 1) * nz;
-        }
-      }
-      if (arch.macs == 32 && (nx == 1 || ny == 1) && nz > 1 && acc40) {
-        d += delay * nz;
-      }
-      if (partKernel) {
-        d *= ibSlices;
-      }
-      cycles += c + d;
+  for (const cmd::SubKernelGroup& group : cmd::subKernelGroups(op.kernel.width, op.kernel.height, 8)) {
+    const uint32_t e = group.elements;
+    double c = 0;
+    uint32_t steps = 1;
+    if (pool) {
+      c = std::max(4u, e) * double(nxy) * nz * ((wide && arch.macs != 32) ? 2 : 1);
+    } else if (depthwise) {
+      steps = (e + 3) / 4;
+      c = std::max<double>(arch.weightStepCycles, 4.0 * nxy * (wide ? 2 : 1)) * steps * nz;
+    } else if (partKernel) {
+      steps = wide ? (e + 1) / 2 : (e + 3) / 4;
+      c = std::max<double>(arch.weightStepCycles, 4.0 * nxy) * steps * ibSlices * nz;
+    } else {
+      steps = e;
+      c = std::max<double>(arch.weightStepCycles, 4.0 * nxy) * steps * nz;
     }
+    double d = 0;
+    if (nx == 1 && ny == 1) {
+      if (nz == 1) {
+        d = delay * steps;
+      } else if (steps > 1) {
+        d = delay * (steps - 1) * nz;
+      }
+    }
+    if (arch.macs == 32 && (nx == 1 || ny == 1) && nz > 1 && acc40) {
+      d += delay * nz;
+    }
+    if (partKernel) {
+      d *= ibSlices;
+    }
+    cycles += (c + d) * double(group.count);
   }
   // 4. Convolutions repeat per IFM depth block.
   if (op.kind == cmd::OpKind::Conv || (op.kind == cmd::OpKind::Pool && op.poolMode == cmd::PoolMode::ReduceSum)) {

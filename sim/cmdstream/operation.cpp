@@ -54,6 +54,27 @@ std::string_view dataFormatName(DataFormat format) {
   return "?";
 }
 
+std::vector<SubKernelGroup> subKernelGroups(uint32_t width, uint32_t height, uint32_t limit) {
+  // Along one axis: n / limit full pieces, then one piece of the remainder.
+  struct Piece {
+    uint32_t size;
+    uint64_t count;
+  };
+  const auto pieces = [limit](uint32_t n) {
+    std::vector<Piece> out;
+    if (n / limit > 0) out.push_back({limit, n / limit});
+    if (n % limit > 0) out.push_back({n % limit, 1});
+    return out;
+  };
+  std::vector<SubKernelGroup> groups;
+  for (const Piece& y : pieces(height)) {
+    for (const Piece& x : pieces(width)) {
+      groups.push_back({y.size * x.size, y.count * x.count});
+    }
+  }
+  return groups;
+}
+
 uint64_t FeatureMap::address(uint32_t y, uint32_t x, uint32_t c) const {
   // 1. Pick the tile and make the coordinates tile-local.
   size_t tile = 0;

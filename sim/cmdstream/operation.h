@@ -5,6 +5,7 @@
 #include <array>
 #include <cstdint>
 #include <string_view>
+#include <vector>
 
 namespace npusim::cmd {
 
@@ -73,8 +74,18 @@ struct Kernel {
   bool partKernelFirst = false;       // weight order / traversal
   uint32_t dilatedWidth() const { return dilationX * (width - 1) + 1; }
   uint32_t dilatedHeight() const { return dilationY * (height - 1) + 1; }
-  uint32_t elements() const { return width * height; }
+  uint64_t elements() const { return uint64_t{width} * height; }
 };
+
+// Sub-kernels of the same size: the MAC array runs a kernel larger than limit x limit taps as
+// sub-kernels of at most limit x limit, so a kernel has at most four distinct sizes.
+struct SubKernelGroup {
+  uint32_t elements = 0;   // taps of each sub-kernel
+  uint64_t count = 0;      // how many of them
+};
+// The groups of a width x height kernel split into limit x limit sub-kernels, row-major from
+// the full-size group; O(1) for any kernel size.
+std::vector<SubKernelGroup> subKernelGroups(uint32_t width, uint32_t height, uint32_t limit);
 
 struct Padding {
   uint32_t top = 0, left = 0, bottom = 0, right = 0;
