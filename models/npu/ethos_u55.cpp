@@ -32,6 +32,13 @@ public:
     mem::TransferExtension ext;
     ext.shape = shape;
     trans.set_extension(&ext);
+    // The payload deletes the extensions still set when it is destroyed: detach this stack
+    // object on every path, also when b_transport throws (it used to free a stack address).
+    struct Detach {
+      tlm::tlm_generic_payload& trans;
+      mem::TransferExtension& ext;
+      ~Detach() { trans.clear_extension(&ext); }
+    } detach{trans, ext};
     trans.set_command(dir == mem::Direction::Read ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND);
     trans.set_address(address);
     trans.set_data_length(static_cast<unsigned int>(std::min<uint64_t>(shape.bytes(), UINT32_MAX)));
@@ -39,7 +46,6 @@ public:
     sc_core::sc_time delay = npu_.period_ * std::max(0.0, start - npu_.now());
     auto& socket = port == config::AxiPort::Axi0 ? npu_.axi0 : npu_.axi1;
     socket->b_transport(trans, delay);
-    trans.clear_extension(&ext);
     return (sc_core::sc_time_stamp() + delay) / npu_.period_;
   }
 

@@ -74,11 +74,14 @@ struct DmaTiming {
   PortBytes bytes;
 };
 
+// Bytes the DMA engine moves per step (read, then write, through one of two buffers).
+constexpr uint32_t kDmaChunkBytes = 256;
+
 // The DMA engine: one transfer at a time, read and write pipelined in chunks through two
 // buffers. SHRAM destinations (LUT loads) take no AXI write.
 class DmaUnit {
 public:
-  DmaUnit(NpuTransport& transport, UnitClock& clock, uint32_t chunkBytes = 256)
+  DmaUnit(NpuTransport& transport, UnitClock& clock, uint32_t chunkBytes = kDmaChunkBytes)
       : transport_(transport), clock_(clock), chunk_(chunkBytes) {}
   DmaTiming execute(const cmd::DmaTransfer& dma, double issue);
 

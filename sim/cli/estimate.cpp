@@ -12,6 +12,7 @@
 #include "sim/cli/workload.h"
 #include "sim/common/error.h"
 #include "sim/config/config.h"
+#include "sim/platform/platform.h"
 
 namespace npusim::cli {
 
@@ -36,12 +37,8 @@ void addEstimate(CLI::App& app, Registry& registry) {
     registry.select([opts] {
       // 1. Model, command streams and the system it runs on (MACs from the COP1 header).
       const io::CompiledNetwork net = loadWorkload(opts->model);
-      const auto decoded = io::decodeAll(net);
-      config::SystemParams params = config::resolveConfig(opts->request);
-      if (!decoded.empty()) {
-        const uint32_t macs = net.operators[decoded.front().operatorIndex].npu.header.macs;
-        params.accelerator = "ethos-u55-" + std::to_string(macs);
-      }
+      const config::SystemParams params = platform::bindAccelerator(config::resolveConfig(opts->request), net);
+      const auto decoded = decodeChecked(net, params);
       // 2. Vela's row grouping, when its debug database is there.
       std::optional<analytic::VelaDebugDb> db;
       if (!opts->noDebugDb) {

@@ -5,6 +5,8 @@
 #include "harness/report/inspect_report.h"
 #include "sim/cli/commands.h"
 #include "sim/cli/workload.h"
+#include "sim/config/config.h"
+#include "sim/platform/platform.h"
 
 namespace npusim::cli {
 
@@ -23,7 +25,7 @@ void addInspect(CLI::App& app, Registry& registry) {
   sub->callback([opts, &registry] {
     registry.select([opts] {
       const io::CompiledNetwork net = loadWorkload(opts->model);
-      const auto decoded = io::decodeAll(net);
+      const auto decoded = decodeChecked(net, platform::bindAccelerator(config::resolveConfig({}), net));
       report::writeInspect(std::cout, net, decoded, opts->format);
       return 0;
     });

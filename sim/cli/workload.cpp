@@ -2,6 +2,7 @@
 #include "sim/cli/workload.h"
 
 #include "sim/io/demo_network.h"
+#include "sim/platform/platform.h"
 
 namespace npusim::cli {
 
@@ -10,6 +11,12 @@ io::CompiledNetwork loadWorkload(const std::string& path) {
     return io::loadNetworkFromBytes(io::buildDemoNetworkTflite(), "<demo>");
   }
   return io::loadNetwork(path);
+}
+
+std::vector<io::DecodedNpuOp> decodeChecked(const io::CompiledNetwork& net, const config::SystemParams& params) {
+  std::vector<io::DecodedNpuOp> decoded = io::decodeAll(net);
+  platform::checkSimulationWork(net, decoded, params);
+  return decoded;
 }
 
 } // namespace npusim::cli

@@ -3,11 +3,19 @@
 // The model a subcommand works on: a file, or the built-in demo network when none is given.
 
 #include <string>
+#include <vector>
 
+#include "sim/config/system_params.h"
 #include "sim/io/compiled_network.h"
+#include "sim/io/decoded_network.h"
 
 namespace npusim::cli {
 
 io::CompiledNetwork loadWorkload(const std::string& path);
+
+// The network's decoded command streams, refused with an InputError when simulating them on
+// `params` (bound to the network) would take unreasonable work or leave the memory map
+// (platform::checkSimulationWork): inspect and estimate refuse the same files as run.
+std::vector<io::DecodedNpuOp> decodeChecked(const io::CompiledNetwork& net, const config::SystemParams& params);
 
 } // namespace npusim::cli

@@ -5,8 +5,36 @@
 
 namespace npusim {
 
+namespace {
+
+// Control characters from the input (a JSON key, a vela.ini continuation line, a file name)
+// would break the one-line contract: they are written as C escapes.
+std::string escapeControl(const std::string& text) {
+  std::string out;
+  for (const char c : text) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u >= 0x20 && u != 0x7F) {
+      out += c;
+    } else if (c == '\n') {
+      out += "\\n";
+    } else if (c == '\r') {
+      out += "\\r";
+    } else if (c == '\t') {
+      out += "\\t";
+    } else {
+      const char* digits = "0123456789abcdef";
+      out += "\\x";
+      out += digits[u >> 4];
+      out += digits[u & 0xF];
+    }
+  }
+  return out;
+}
+
+} // namespace
+
 InputError::InputError(Location where, const std::string& message)
-    : std::runtime_error(format(where, message)), where_(std::move(where)), message_(message) {}
+    : std::runtime_error(escapeControl(format(where, message))), where_(std::move(where)), message_(message) {}
 
 std::string InputError::format(const Location& where, const std::string& message) {
   std::ostringstream os;

@@ -10,7 +10,8 @@
 namespace npusim {
 
 // Bad input: a file, a byte offset (and command index) or a config key that is wrong.
-// Contract: what() is one line naming the file and location; no trailing newline.
+// Contract: what() is one line naming the file and location; no trailing newline (control
+// characters taken from the input are escaped, e.g. a newline as \n).
 class InputError : public std::runtime_error {
 public:
   struct Location {

@@ -19,6 +19,9 @@ namespace {
 constexpr double kU32Max = 4294967295.0;
 constexpr double kExactIntMax = 9007199254740992.0;  // 2^53: every integer below is a double
 constexpr double kU55AddressSpace = 4294967296.0;    // 2^32 bytes
+// SystemC counts time in 1 ps units: faster clocks would round their period by more than 1%
+// (and to zero past 1 THz, which stops simulated time).
+constexpr double kMaxClockHz = 1e10;
 
 // Sources of defaults, shared by several keys.
 constexpr std::string_view kSrcU55HighEnd =
@@ -59,7 +62,7 @@ std::vector<ConfigKey> buildTable() {
   // 2. System config: vela.ini [System_Config.*].
   t.push_back(key("system.core_clock", "Hz", "500e6", "NPU clock (vela.ini core_clock)", kSrcU55HighEnd,
                   [](SystemParams& p) -> FieldRef { return &p.coreClockHz; })
-                  .above(0)
+                  .rangeOpenLow(0, kMaxClockHz)
                   .vela(sys, "core_clock", "1"));
   t.push_back(key("system.axi0_port", "", "Sram", "memory on NPU AXI0: Sram|Dram|OnChipFlash|OffChipFlash", kSrcU55HighEnd,
                   [](SystemParams& p) -> FieldRef { return &axi(p, A::Axi0).memory; })
@@ -198,7 +201,8 @@ std::vector<ConfigKey> buildTable() {
 
   // 5. Cortex-M55 host (npusim only).
   t.push_back(key("host.clock", "Hz", "0", "Cortex-M55 clock; 0 = same as the NPU clock", "npusim: one clock for CPU and NPU",
-                  [](SystemParams& p) -> FieldRef { return &p.host.clockHz; }));
+                  [](SystemParams& p) -> FieldRef { return &p.host.clockHz; })
+                  .range(0, kMaxClockHz));
   t.push_back(key("host.driver_overhead_cycles", "cpu cycles", "2000",
                   "per ethos-u invoke before the NPU starts (TFLM Eval, reserve, soft reset, register setup)",
                   "npusim estimate of the timing doc 6.2 sequence; uncalibrated",

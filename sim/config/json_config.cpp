@@ -18,6 +18,38 @@ std::string jsonMessage(const nlohmann::json::exception& e) {
                                                                                       : message;
 }
 
+// Deepest nesting of arrays and objects accepted; npusim configs nest 4 deep. A deeply nested
+// value overflows the stack in nlohmann's recursive dump(), which error messages use.
+constexpr size_t kMaxJsonDepth = 64;
+
+// Throws InputError at the first bracket that nests deeper than kMaxJsonDepth (brackets inside
+// strings do not count); malformed text is left to the parser.
+void checkNesting(std::string_view text, const std::string& file) {
+  size_t depth = 0;
+  bool inString = false, escaped = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (inString) {
+      if (escaped) {
+        escaped = false;
+      } else if (c == '\\') {
+        escaped = true;
+      } else if (c == '"') {
+        inString = false;
+      }
+    } else if (c == '"') {
+      inString = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > kMaxJsonDepth) {
+        throwAtOffset(file, i, "malformed JSON: arrays and objects nest more than " + std::to_string(kMaxJsonDepth) +
+                                   " levels deep");
+      }
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+}
+
 bool isGroup(std::string_view path) {
   const auto& groups = keyGroups();
   return std::binary_search(groups.begin(), groups.end(), path);
@@ -48,6 +80,7 @@ void applyObject(const nlohmann::json& object, const std::string& prefix, const 
 } // namespace
 
 void applyJsonText(std::string_view text, const std::string& file, ConfigBuilder& builder) {
+  checkNesting(text, file);
   nlohmann::json root;
   try {
     root = nlohmann::json::parse(text.begin(), text.end());

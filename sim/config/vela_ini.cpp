@@ -13,6 +13,9 @@ namespace npusim::config {
 namespace {
 
 constexpr std::string_view kInherit = "inherit";
+// Longest `inherit=` chain followed: real files use one or two levels, and a bound keeps a
+// crafted chain of thousands of sections from recursing that deep.
+constexpr size_t kMaxInheritDepth = 64;
 
 std::string lower(std::string_view s) {
   std::string out(s);
@@ -97,6 +100,11 @@ public:
 
 private:
   ResolvedKeys readSection(const VelaIni::Section& section) {
+    if (chain_.size() >= kMaxInheritDepth) {
+      throwForKey(ini_.file(), "[" + section.name + "]",
+                  "inheritance chain from [" + chain_.front() + "] is longer than " +
+                      std::to_string(kMaxInheritDepth) + " sections");
+    }
     chain_.push_back(section.name);
     checkKeys(section);
     ResolvedKeys result;
@@ -227,6 +235,10 @@ VelaIni VelaIni::parse(std::string_view text, const std::string& file) {
     text.remove_prefix(3);
   }
   Section* current = nullptr;
+  // Lower-cased keys -> line of the current section and of [DEFAULT], for duplicate checks
+  // that stay linear in the file size.
+  std::map<std::string, uint32_t> sectionKeys, defaultKeys;
+  std::map<std::string, uint32_t>* currentKeys = nullptr;
   Entry* last = nullptr;       // entry that an indented line continues
   size_t lastIndent = 0;
   uint32_t lineNo = 0;
@@ -257,14 +269,18 @@ VelaIni VelaIni::parse(std::string_view text, const std::string& file) {
       const std::string name(stripped.substr(1, close - 1));
       if (name == "DEFAULT") {
         current = &ini.defaults_;
+        currentKeys = &defaultKeys;
         continue;
       }
       if (const Section* previous = ini.find(name)) {
         parseError(file, lineNo,
                    "section [" + name + "] already defined on line " + std::to_string(previous->line));
       }
+      ini.index_.emplace(name, ini.sections_.size());
       ini.sections_.push_back(Section{name, lineNo, {}});
       current = &ini.sections_.back();
+      sectionKeys.clear();
+      currentKeys = &sectionKeys;
       continue;
     }
     // 3. key=value or key: value.
@@ -276,10 +292,11 @@ VelaIni VelaIni::parse(std::string_view text, const std::string& file) {
     if (key.empty()) {
       parseError(file, lineNo, "expected key=value, got '" + std::string(stripped) + "'");
     }
-    if (const Entry* previous = current->find(key)) {
+    const auto [previous, added] = currentKeys->emplace(lower(key), lineNo);
+    if (!added) {
       parseError(file, lineNo,
                  "key '" + std::string(key) + "' already set in [" + current->name + "] on line " +
-                     std::to_string(previous->line));
+                     std::to_string(previous->second));
     }
     current->entries.push_back(Entry{std::string(key), std::string(trim(stripped.substr(sep + 1))), lineNo});
     last = &current->entries.back();
@@ -294,16 +311,15 @@ VelaIni VelaIni::fromSections(std::string file, std::vector<Section> sections) {
   VelaIni ini;
   ini.file_ = std::move(file);
   ini.sections_ = std::move(sections);
+  for (size_t i = 0; i < ini.sections_.size(); ++i) {
+    ini.index_.emplace(ini.sections_[i].name, i);
+  }
   return ini;
 }
 
 const VelaIni::Section* VelaIni::find(std::string_view name) const {
-  for (const auto& s : sections_) {
-    if (s.name == name) {
-      return &s;
-    }
-  }
-  return nullptr;
+  const auto it = index_.find(name);
+  return it == index_.end() ? nullptr : &sections_[it->second];
 }
 
 std::vector<std::string> VelaIni::names(std::string_view kind) const {

@@ -3,6 +3,7 @@
 // Vela's configuration file (vela.ini) reader and the Vela meaning of its sections.
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -45,6 +46,7 @@ public:
 private:
   std::string file_;
   std::vector<Section> sections_;
+  std::map<std::string, size_t, std::less<>> index_;  // section name -> position in sections_
   Section defaults_{"DEFAULT", 0, {}};
 };
 

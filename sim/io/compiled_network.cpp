@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "sim/io/compiled_network.h"
 
+#include <algorithm>
 #include <array>
 #include <filesystem>
 #include <fstream>
@@ -126,6 +127,20 @@ std::string utf8Text(const uint8_t* data, size_t size, const uint8_t* base, cons
 std::string stringField(const flatbuffers::String* s, const uint8_t* base, const std::string& file,
                         const std::string& what) {
   return s == nullptr ? std::string() : utf8Text(s->Data(), s->size(), base, file, what);
+}
+
+// True when the tensor's elements, and its bytes, fit the 32-bit address space (corrupted
+// shapes would otherwise overflow the 64-bit sizes that region limits and costs use).
+bool fitsAddressSpace(const TensorInfo& t) {
+  constexpr uint64_t kLimit = uint64_t{1} << 32;
+  uint64_t n = std::max<uint64_t>(t.elementBytes, 1);
+  for (int32_t d : t.shape) {
+    n *= static_cast<uint64_t>(d > 0 ? d : 1);
+    if (n > kLimit) {
+      return false;
+    }
+  }
+  return true;
 }
 
 } // namespace
@@ -377,9 +392,28 @@ CompiledNetwork loadNetworkFromBytes(std::vector<uint8_t> bytes, const std::stri
     }
     info.type = tensorTypeName(t->type());
     info.elementBytes = tensorTypeBytes(t->type());
+    if (!fitsAddressSpace(info)) {
+      std::string dims;
+      for (int32_t d : info.shape) {
+        dims += (dims.empty() ? "" : ", ") + std::to_string(d);
+      }
+      throwAtOffset(file, tableOffset(t, base),
+                    "tensor " + std::to_string(i) + " '" + info.name + "' of shape [" + dims + "] (" + info.type +
+                        ") is larger than the 4 GiB address space of the Cortex-M55 and Ethos-U55");
+    }
     if (const auto* q = t->quantization()) {
       if (q->scale()) info.scale.assign(q->scale()->begin(), q->scale()->end());
-      if (q->zero_point()) info.zeroPoint.assign(q->zero_point()->begin(), q->zero_point()->end());
+      if (const auto* zp = q->zero_point()) {
+        // flatbuffers 2.0's verifier checks only the 4-byte alignment of a vector's length;
+        // reading 8-byte elements from a misaligned vector is undefined behaviour (found by
+        // fuzz_tflite_loader). Buffers are 16-byte aligned, so the file offset decides.
+        static_assert(__STDCPP_DEFAULT_NEW_ALIGNMENT__ % alignof(int64_t) == 0);
+        if (tableOffset(zp->Data(), base) % alignof(int64_t) != 0) {
+          throwAtOffset(file, tableOffset(zp->Data(), base),
+                        "zero points of tensor " + std::to_string(i) + " are not 8-byte aligned (corrupt flatbuffer)");
+        }
+        info.zeroPoint.assign(zp->begin(), zp->end());
+      }
     }
     info.data = bufferRange(bufferAt(t->buffer(), t), base, size, file);
     net.tensors.push_back(std::move(info));

@@ -3,13 +3,19 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
 
 #include "models/cpu/cortex_m55.h"
 #include "models/cpu/cpu_op_cost.h"
 #include "models/mem/memory_system.h"
 #include "models/npu/ethos_u55.h"
+#include "models/npu/work_bounds.h"
 #include "sim/common/error.h"
+#include "sim/platform/sanitizer_stack.h"
 
 namespace npusim::platform {
 namespace {
@@ -35,6 +41,98 @@ cpu::CpuOpDesc describeCpuOp(const io::CompiledNetwork& net, const io::Operator&
   }
   return d;
 }
+
+// The host program's step for one network operator (the NPU program is bound separately).
+cpu::HostStep hostStep(const io::CompiledNetwork& net, const io::Operator& op, const config::SystemParams& params) {
+  const uint64_t modelBase = mem::memoryBase(params.memoryOn(params.mode.constMemArea));
+  const uint64_t arenaBase = mem::memoryBase(params.memoryOn(params.mode.arenaMemArea));
+  cpu::HostStep step;
+  step.networkOp = op.index;
+  if (op.kind == io::OperatorKind::Cpu) {
+    step.cpuCycles = cpu::cpuOpCycles(describeCpuOp(net, op), params.host);
+    step.dataAddress = arenaBase;
+    for (int t : op.inputs) {
+      if (t >= 0 && !net.tensors[static_cast<size_t>(t)].data) step.readBytes += net.tensors[static_cast<size_t>(t)].bytes();
+    }
+    for (int t : op.outputs) step.writeBytes += net.tensors[static_cast<size_t>(t)].bytes();
+    return step;
+  }
+  step.npu = true;
+  step.qbase = modelBase + op.npu.commands.offset;
+  step.qsize = static_cast<uint32_t>(op.npu.commands.size);
+  auto arenaAddress = [&](int tensor) {
+    const auto& t = net.tensors[static_cast<size_t>(tensor)];
+    return arenaBase + static_cast<uint64_t>(std::max<int64_t>(t.arenaOffset.value_or(0), 0));
+  };
+  step.basep.push_back(modelBase + round16(op.npu.flash.offset));
+  step.basep.push_back(arenaAddress(op.npu.scratchTensorIndex));
+  step.basep.push_back(arenaAddress(op.npu.scratchFastTensorIndex));
+  for (size_t i = 4; i < op.inputs.size(); ++i) if (op.inputs[i] >= 0) step.basep.push_back(arenaAddress(op.inputs[i]));
+  for (int t : op.outputs) step.basep.push_back(arenaAddress(t));
+  return step;
+}
+
+// Budgets of one simulation, all operations of all command streams together. Vela output is
+// far below them (mobilenet_v2 224x224 on ethos-u55-128: 5.3e3 OFM blocks, 6e5 AXI bursts,
+// 0.4 s wall), while reaching them takes npusim minutes.
+constexpr double kMaxBlocks = 1e8;
+constexpr double kMaxBursts = 1e9;
+// Simulated time must stay well inside SystemC's range (2^64 time-resolution units).
+constexpr double kMaxTimeFraction = 0.5;
+constexpr uint32_t kCommandFetchBytes = 64;   // EthosU55's command fetch chunk
+constexpr uint32_t kCpuBurstBytes = 32;       // the CPU link's burst split (MemorySystem)
+
+std::string sci(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3g", v);
+  return buf;
+}
+
+// Upper bound of one NPU burst's cycles on either port: latency, data beats, address phase.
+npu::BurstCost npuBurstCost(const config::SystemParams& p) {
+  npu::BurstCost cost;
+  cost.maxBurstBytes = std::min(p.port(config::AxiPort::Axi0).maxBurstBytes, p.port(config::AxiPort::Axi1).maxBurstBytes);
+  cost.cyclesPerBurst = 0;
+  for (config::AxiPort port : {config::AxiPort::Axi0, config::AxiPort::Axi1}) {
+    const config::MemoryParams& m = p.memory(p.memoryOn(port));
+    cost.cyclesPerBurst = std::max(cost.cyclesPerBurst, std::max(m.readLatency, m.writeLatency) + 1.0 +
+                                                            p.port(port).maxBurstBytes / p.bytesPerCycle(port));
+  }
+  return cost;
+}
+
+// Running totals of checkSimulationWork against the budgets; `refuse` throws the InputError
+// for the operation being added.
+class WorkTotals {
+public:
+  explicit WorkTotals(const config::SystemParams& params)
+      : params_(params),
+        maxCycles_(sc_core::sc_max_time().to_seconds() * params.coreClockHz * kMaxTimeFraction) {}
+
+  template <typename Refuse>
+  void add(const npu::WorkBound& w, const std::string& what, Refuse&& refuse) {
+    blocks_ += w.blocks;
+    bursts_ += w.bursts;
+    cycles_ += w.cycles;
+    const auto over = [&](const char* quantity, double value, double total, double limit) {
+      refuse(what + " needs " + sci(value) + " " + quantity + " (" + sci(total) + " for the network so far, limit " +
+             sci(limit) + "): refusing a command stream of unreasonable size (corrupted dimensions?)");
+    };
+    if (blocks_ > kMaxBlocks) over("OFM blocks", w.blocks, blocks_, kMaxBlocks);
+    if (bursts_ > kMaxBursts) over("AXI bursts", w.bursts, bursts_, kMaxBursts);
+    if (!(cycles_ <= maxCycles_)) {
+      refuse(what + " could take up to " + sci(w.cycles) + " NPU cycles (" + sci(cycles_) +
+             " for the network so far), more than the " + sci(maxCycles_) +
+             " that SystemC can simulate at system.core_clock " + sci(params_.coreClockHz) +
+             " Hz: check its dimensions and the clock and memory timing configuration");
+    }
+  }
+
+private:
+  const config::SystemParams& params_;
+  double maxCycles_;
+  double blocks_ = 0, bursts_ = 0, cycles_ = 0;
+};
 
 std::string boundOf(const npu::OperationRecord& r, const config::SystemParams& p) {
   const double duration = std::max(r.end - r.start, 1e-9);
@@ -74,8 +172,91 @@ config::SystemParams bindAccelerator(config::SystemParams params, const io::Comp
   return params;
 }
 
+void checkSimulationWork(const io::CompiledNetwork& net, const std::vector<io::DecodedNpuOp>& decoded,
+                         const config::SystemParams& params) {
+  const npu::U55Arch& arch = npu::u55Arch(params.macs());
+  const npu::BurstCost burst = npuBurstCost(params);
+  const double hostToNpu = params.host.clockHz > 0 ? params.coreClockHz / params.host.clockHz : 1.0;
+  const config::MemoryKind constMemory = params.memoryOn(params.mode.constMemArea);
+  const config::MemoryKind arenaMemory = params.memoryOn(params.mode.arenaMemArea);
+  const config::MemoryParams& arena = params.memory(arenaMemory);
+  const double cpuBurstCycles = std::max(arena.readLatency, arena.writeLatency) + 1.0 +
+                                kCpuBurstBytes / params.bytesPerCycle(params.mode.arenaMemArea);
+  const auto windowEnd = [](config::MemoryKind kind) { return mem::memoryBase(kind) + mem::kMemoryWindow; };
+  const auto window = [](config::MemoryKind kind) {
+    return std::to_string(mem::kMemoryWindow >> 20) + " MiB " + std::string(config::memoryKindName(kind)) + " window";
+  };
+  WorkTotals totals(params);
+  for (const io::Operator& op : net.operators) {
+    const cpu::HostStep step = hostStep(net, op, params);
+    const std::string name = "operator " + std::to_string(op.index) + " (" + op.opName + ")";
+    if (op.kind == io::OperatorKind::Cpu) {
+      // 1. CPU operator: its activation traffic at the arena base, and its compute.
+      const auto refuse = [&](const std::string& message) {
+        InputError::Location loc;
+        loc.file = net.path;
+        throw InputError(loc, message);
+      };
+      if (std::max(step.readBytes, step.writeBytes) > mem::kMemoryWindow) {
+        refuse(name + " moves " + std::to_string(std::max(step.readBytes, step.writeBytes)) +
+               " bytes of activations, more than the " + window(arenaMemory) + " of the arena");
+      }
+      npu::WorkBound w;
+      w.bursts = std::ceil(double(step.readBytes) / kCpuBurstBytes) + std::ceil(double(step.writeBytes) / kCpuBurstBytes);
+      w.cycles = double(step.cpuCycles) * hostToNpu + w.bursts * cpuBurstCycles;
+      totals.add(w, name, refuse);
+      continue;
+    }
+    // 2. ethos-u operator: driver overheads, command fetch, then each NPU operation.
+    const auto it = std::find_if(decoded.begin(), decoded.end(),
+                                 [&](const io::DecodedNpuOp& d) { return d.operatorIndex == op.index; });
+    if (it == decoded.end()) {
+      throw std::logic_error("checkSimulationWork: " + name + " was not decoded");
+    }
+    const auto refuseAt = [&](std::optional<uint32_t> command, uint64_t streamOffset) {
+      return [&net, &op, command, streamOffset](const std::string& message) {
+        InputError::Location loc;
+        loc.file = net.path;
+        loc.byteOffset = op.npu.commands.offset + streamOffset;
+        loc.commandIndex = command;
+        throw InputError(loc, message);
+      };
+    };
+    if (step.qbase + step.qsize > windowEnd(constMemory)) {
+      refuseAt(std::nullopt, 0)("the command stream of " + name + " ends at model byte " +
+                                std::to_string(op.npu.commands.offset + step.qsize) + ", past the end of the " +
+                                window(constMemory) + " that holds the model");
+    }
+    npu::WorkBound invoke;
+    invoke.bursts = std::ceil(double(step.qsize) / kCommandFetchBytes);
+    invoke.cycles = double(params.host.driverOverheadCycles + params.host.irqOverheadCycles) * hostToNpu +
+                    double(it->commands.size()) + invoke.bursts * burst.cyclesPerBurst;
+    totals.add(invoke, name, refuseAt(std::nullopt, 0));
+    for (const cmd::Operation& operation : it->operations) {
+      const auto refuse = refuseAt(operation.commandIndex, operation.byteOffset);
+      const std::string what = std::string(cmd::opKindName(operation.kind));
+      const npu::WorkBound w = npu::operationWork(arch, operation, burst);
+      totals.add(w, what, refuse);
+      for (const npu::RegionAccess& a : w.accesses) {
+        if (a.region >= step.basep.size()) {
+          refuse(what + ": the " + a.what + " is in region " + std::to_string(a.region) + ", but " + name +
+                 " has tensors for regions 0.." + std::to_string(step.basep.size() - 1) + " only");
+        }
+        const config::MemoryKind kind = a.region == 0 ? constMemory : arenaMemory;
+        const uint64_t base = step.basep[a.region];
+        if (base > windowEnd(kind) || a.end > windowEnd(kind) - base) {
+          refuse(what + ": the " + a.what + " reaches offset " + std::to_string(a.end) + " of region " +
+                 std::to_string(a.region) + ", whose base is " + std::to_string(base - mem::memoryBase(kind)) +
+                 " bytes into the " + window(kind) + ": past its end");
+        }
+      }
+    }
+  }
+}
+
 RunResult simulate(const io::CompiledNetwork& net, const std::vector<io::DecodedNpuOp>& decoded,
                    const config::SystemParams& params) {
+  checkSimulationWork(net, decoded, params);
   RunResult result;
   result.model = net.path;
   result.params = params;
@@ -92,32 +273,10 @@ RunResult simulate(const io::CompiledNetwork& net, const std::vector<io::Decoded
 
   // 2. Place the model (command streams, flash tensor) in the constant memory and the arena in
   //    the arena memory; build the host program with the driver's base addresses.
-  const uint64_t modelBase = mem::memoryBase(params.memoryOn(params.mode.constMemArea));
-  const uint64_t arenaBase = mem::memoryBase(params.memoryOn(params.mode.arenaMemArea));
   std::vector<cpu::HostStep> steps;
   for (const io::Operator& op : net.operators) {
-    cpu::HostStep step;
-    step.networkOp = op.index;
-    if (op.kind == io::OperatorKind::Cpu) {
-      step.cpuCycles = cpu::cpuOpCycles(describeCpuOp(net, op), params.host);
-      step.dataAddress = arenaBase;
-      for (int t : op.inputs) {
-        if (t >= 0 && !net.tensors[static_cast<size_t>(t)].data) step.readBytes += net.tensors[static_cast<size_t>(t)].bytes();
-      }
-      for (int t : op.outputs) step.writeBytes += net.tensors[static_cast<size_t>(t)].bytes();
-    } else {
-      step.npu = true;
-      step.qbase = modelBase + op.npu.commands.offset;
-      step.qsize = static_cast<uint32_t>(op.npu.commands.size);
-      auto arenaAddress = [&](int tensor) {
-        const auto& t = net.tensors[static_cast<size_t>(tensor)];
-        return arenaBase + static_cast<uint64_t>(std::max<int64_t>(t.arenaOffset.value_or(0), 0));
-      };
-      step.basep.push_back(modelBase + round16(op.npu.flash.offset));
-      step.basep.push_back(arenaAddress(op.npu.scratchTensorIndex));
-      step.basep.push_back(arenaAddress(op.npu.scratchFastTensorIndex));
-      for (size_t i = 4; i < op.inputs.size(); ++i) if (op.inputs[i] >= 0) step.basep.push_back(arenaAddress(op.inputs[i]));
-      for (int t : op.outputs) step.basep.push_back(arenaAddress(t));
+    cpu::HostStep step = hostStep(net, op, params);
+    if (step.npu) {
       const auto it = std::find_if(decoded.begin(), decoded.end(),
                                    [&](const io::DecodedNpuOp& d) { return d.operatorIndex == op.index; });
       npuModule.addProgram({step.qbase, step.qsize, &it->commands, &it->operations});
@@ -126,9 +285,14 @@ RunResult simulate(const io::CompiledNetwork& net, const std::vector<io::Decoded
   }
   host.setProgram(std::move(steps));
 
-  // 3. Run, bounded by the simulated-cycle limit.
-  if (params.cycleLimit > 0) {
-    sc_core::sc_start(sc_core::sc_time(period * double(params.cycleLimit), sc_core::SC_SEC));
+  // 3. Run, bounded by the simulated-cycle limit (a limit past SystemC's time range is none).
+  //    At the end of the events simulated time must stay where the network finished, not run
+  //    on to the limit (SystemC's default starvation policy).
+  const double limitSeconds = period * double(params.cycleLimit);
+  const bool bounded =
+      params.cycleLimit > 0 && limitSeconds < sc_core::sc_max_time().to_seconds() * kMaxTimeFraction;
+  if (bounded) {
+    sc_core::sc_start(sc_core::sc_time(limitSeconds, sc_core::SC_SEC), sc_core::SC_EXIT_ON_STARVATION);
   } else {
     sc_core::sc_start();
   }
@@ -137,7 +301,11 @@ RunResult simulate(const io::CompiledNetwork& net, const std::vector<io::Decoded
     npuModule.shutdown();
     sc_core::sc_start();
   }
+  resyncSanitizerStack();
   if (!host.finished()) {
+    if (!bounded) {
+      throw std::logic_error("the simulation ran out of events before the network finished");
+    }
     throwForKey(net.path, "sim.cycle_limit", "simulation stopped at the limit of " + std::to_string(params.cycleLimit) +
                                                  " cycles before the network finished");
   }

@@ -14,6 +14,15 @@ namespace npusim::platform {
 // configuration is an InputError.
 config::SystemParams bindAccelerator(config::SystemParams params, const io::CompiledNetwork& net);
 
+// Refuses, before elaboration, a network whose simulation would take unreasonable time or
+// memory, or leave the memory map: throws InputError naming the file and the command (or the
+// operator) when the OFM blocks, MAC-model steps or AXI bursts of all operations together
+// exceed npusim's budgets, when the simulated time could pass SystemC's range, or when a
+// transfer would reach past its memory's address window or use a region without a tensor.
+// simulate() calls it first.
+void checkSimulationWork(const io::CompiledNetwork& net, const std::vector<io::DecodedNpuOp>& decoded,
+                         const config::SystemParams& params);
+
 RunResult simulate(const io::CompiledNetwork& net, const std::vector<io::DecodedNpuOp>& decoded,
                    const config::SystemParams& params);
 

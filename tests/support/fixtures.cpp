@@ -102,6 +102,16 @@ io::CompiledNetwork loadModel(const VelaFolder& folder) {
   return io::loadNetworkFromBytes(readBytes(folder.tflite), folder.tflite.string());
 }
 
+InputError errorOf(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const InputError& e) {
+    return e;
+  }
+  FAIL("expected an InputError");
+  return InputError({}, "");
+}
+
 std::vector<uint8_t> readBytes(const fs::path& path) {
   const std::string text = readText(path);
   return {text.begin(), text.end()};

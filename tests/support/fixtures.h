@@ -5,10 +5,12 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "sim/common/error.h"
 #include "sim/io/compiled_network.h"
 
 namespace npusim::test {
@@ -42,6 +44,9 @@ VelaFolder velaFolder(const std::filesystem::path& root, const std::string& mode
 io::CompiledNetwork loadModel(const VelaFolder& folder);
 
 // Whole file contents; throws std::runtime_error when the file cannot be read.
+// The InputError that `f` throws; a failed check when it throws none.
+InputError errorOf(const std::function<void()>& f);
+
 std::vector<uint8_t> readBytes(const std::filesystem::path& path);
 std::string readText(const std::filesystem::path& path);
 void writeBytes(const std::filesystem::path& path, const std::vector<uint8_t>& bytes);

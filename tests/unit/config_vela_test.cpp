@@ -2,27 +2,17 @@
 // vela.ini reader: ConfigParser syntax and Vela's section semantics.
 #include <doctest/doctest.h>
 
-#include <functional>
 
 #include "sim/common/error.h"
 #include "sim/config/config_builder.h"
 #include "sim/config/presets.h"
 #include "sim/config/vela_ini.h"
+#include "support/fixtures.h"
 
 using namespace npusim;
 using namespace npusim::config;
 
 namespace {
-
-InputError errorOf(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e;
-  }
-  FAIL("expected an InputError");
-  return InputError({}, "");
-}
 
 constexpr const char* kSystem = R"(; comment
 # another comment
@@ -94,7 +84,7 @@ TEST_CASE("vela.ini: inheritance reads the parent first and lets the child win")
 
 TEST_CASE("vela.ini: a section inheriting itself is an error") {
   const std::string text = std::string(kSystem) + "[Memory_Mode.Loop]\ninherit=Memory_Mode.Loop\n";
-  const InputError e = errorOf([&] { resolveText(text, "Base", "Loop"); });
+  const InputError e = test::errorOf([&] { resolveText(text, "Base", "Loop"); });
   CHECK(e.where().file == "test.ini");
   CHECK(e.where().key == "[Memory_Mode.Loop] inherit");
   CHECK(std::string(e.what()).find("section inherits itself (line 30)") != std::string::npos);
@@ -102,17 +92,17 @@ TEST_CASE("vela.ini: a section inheriting itself is an error") {
 
 TEST_CASE("vela.ini: inheritance cycles and missing parents are errors") {
   const std::string cycle = std::string(kSystem) + "[Memory_Mode.A]\ninherit=Memory_Mode.B\n[Memory_Mode.B]\ninherit=Memory_Mode.A\n";
-  CHECK(std::string(errorOf([&] { resolveText(cycle, "Base", "A"); }).what())
+  CHECK(std::string(test::errorOf([&] { resolveText(cycle, "Base", "A"); }).what())
             .find("inheritance cycle Memory_Mode.A -> Memory_Mode.B -> Memory_Mode.A") != std::string::npos);
   const std::string missing = std::string(kSystem) + "[Memory_Mode.A]\ninherit=Memory_Mode.Gone\n";
-  const InputError e = errorOf([&] { resolveText(missing, "Base", "A"); });
+  const InputError e = test::errorOf([&] { resolveText(missing, "Base", "A"); });
   CHECK(e.where().key == "[Memory_Mode.A] inherit");
   CHECK(std::string(e.what()).find("inherited section [Memory_Mode.Gone] not found") != std::string::npos);
 }
 
 TEST_CASE("vela.ini: unknown keys name file, section, key, line and the nearest valid key") {
   const std::string text = std::string(kSystem) + "[Memory_Mode.Typo]\nconst_mem_area=Axi1\narena_mem_aera=Axi0\n";
-  const InputError e = errorOf([&] { resolveText(text, "Base", "Typo"); });
+  const InputError e = test::errorOf([&] { resolveText(text, "Base", "Typo"); });
   CHECK(e.where().file == "test.ini");
   CHECK(e.where().key == "[Memory_Mode.Typo] arena_mem_aera");
   const std::string what = e.what();
@@ -120,17 +110,17 @@ TEST_CASE("vela.ini: unknown keys name file, section, key, line and the nearest 
   CHECK(what.find("did you mean 'arena_mem_area'") != std::string::npos);
   // A System_Config key is not valid in a Memory_Mode section.
   const std::string wrongKind = std::string(kSystem) + "[Memory_Mode.Wrong]\ncore_clock=1\n";
-  CHECK(errorOf([&] { resolveText(wrongKind, "Base", "Wrong"); }).where().key == "[Memory_Mode.Wrong] core_clock");
+  CHECK(test::errorOf([&] { resolveText(wrongKind, "Base", "Wrong"); }).where().key == "[Memory_Mode.Wrong] core_clock");
 }
 
 TEST_CASE("vela.ini: unknown section names list the available ones") {
-  const InputError e = errorOf([] { resolveText(kSystem, "Bas", "Shared"); });
+  const InputError e = test::errorOf([] { resolveText(kSystem, "Bas", "Shared"); });
   CHECK(e.where().file == "test.ini");
   const std::string what = e.what();
   CHECK(what.find("section [System_Config.Bas] not found") != std::string::npos);
   CHECK(what.find("available System_Config sections: Base, Child, Grandchild") != std::string::npos);
   CHECK(what.find("did you mean 'Base'") != std::string::npos);
-  CHECK(std::string(errorOf([] { resolveText(kSystem, "Base", "Shared_Sram"); }).what())
+  CHECK(std::string(test::errorOf([] { resolveText(kSystem, "Base", "Shared_Sram"); }).what())
             .find("available Memory_Mode sections: Shared") != std::string::npos);
 }
 
@@ -150,14 +140,14 @@ TEST_CASE("vela.ini: missing keys take Vela's fallbacks, memory timings only for
   // Memories on no port keep npusim's defaults.
   CHECK(p.memory(MemoryKind::OffChipFlash).readLatency == 64);
   // Vela's burst-length fallback of 1 byte is not a possible AXI burst.
-  const InputError e = errorOf([] { resolveText("[System_Config.S]\n[Memory_Mode.M]\n", "S", "M"); });
+  const InputError e = test::errorOf([] { resolveText("[System_Config.S]\n[Memory_Mode.M]\n", "S", "M"); });
   CHECK(e.where().key == "[System_Config.S] Sram_burst_length");
   CHECK(std::string(e.what()).find("1 is out of range [8, 4096] bytes (missing, Vela's fallback 1") != std::string::npos);
 }
 
 TEST_CASE("vela.ini: values are checked like any other key") {
   const std::string text = std::string(kSystem) + "[System_Config.Bad]\ninherit=System_Config.Base\naxi1_port=offchipflash\n";
-  const InputError e = errorOf([&] { resolveText(text, "Bad", "Shared"); });
+  const InputError e = test::errorOf([&] { resolveText(text, "Bad", "Shared"); });
   CHECK(e.where().key == "[System_Config.Bad] axi1_port");
   CHECK(std::string(e.what()).find("did you mean 'OffChipFlash'") != std::string::npos);
   CHECK(std::string(e.what()).find("npusim key system.axi1_port") != std::string::npos);
@@ -173,7 +163,7 @@ TEST_CASE("vela.ini: [DEFAULT] keys are visible in every section and override in
 TEST_CASE("vela.ini: syntax errors name the file and line") {
   const auto check = [](const std::string& text, const std::string& message) {
     CAPTURE(text);
-    const InputError e = errorOf([&] { VelaIni::parse(text, "s.ini"); });
+    const InputError e = test::errorOf([&] { VelaIni::parse(text, "s.ini"); });
     CHECK(e.where().file == "s.ini");
     CHECK(std::string(e.what()).find(message) != std::string::npos);
   };

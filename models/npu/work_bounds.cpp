@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "models/npu/work_bounds.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "models/npu/block_plan.h"
+#include "models/npu/npu_units.h"
+
+namespace npusim::npu {
+namespace {
+
+double burstsOf(const mem::TransferShape& shape, uint32_t maxBurstBytes) {
+  if (shape.bytes() == 0) {
+    return 0;
+  }
+  return double(shape.runs) * std::ceil(double(shape.runBytes) / maxBurstBytes);
+}
+
+} // namespace
+
+WorkBound operationWork(const U55Arch& arch, const cmd::Operation& op, const BurstCost& burst) {
+  WorkBound w;
+  if (op.kind == cmd::OpKind::DmaStart) {
+    // Chunks of kDmaChunkBytes, each a read and (unless into SHRAM) a write, at offsets below
+    // the length.
+    const double chunks = std::ceil(double(op.dma.length) / kDmaChunkBytes);
+    const double perChunk =
+        std::ceil(double(std::min<uint64_t>(op.dma.length, kDmaChunkBytes)) / burst.maxBurstBytes);
+    w.bursts = chunks * perChunk * (op.dma.dstInternal ? 1 : 2);
+    w.cycles = w.bursts * burst.cyclesPerBurst;
+    w.accesses.push_back({"DMA source", op.dma.srcRegion, op.dma.src + op.dma.length});
+    if (!op.dma.dstInternal) {
+      w.accesses.push_back({"DMA destination", op.dma.dstRegion, op.dma.dst + op.dma.length});
+    }
+    return w;
+  }
+  if (!cmd::isKernel(op.kind)) {
+    return w;
+  }
+  // 1. Block 0 is the largest block (the others are clipped at the OFM edges), so its traffic
+  //    and cycles times the block count bound the operation.
+  const BlockPlan plan(arch, op);
+  w.blocks = double(plan.blockCount());
+  const BlockWork b = plan.block(0);
+  const double bursts = burstsOf(b.ifm, burst.maxBurstBytes) + burstsOf(b.ifm2, burst.maxBurstBytes) +
+                        burstsOf(b.ofm, burst.maxBurstBytes) + burstsOf({1, b.weightBytes}, burst.maxBurstBytes) +
+                        burstsOf({1, b.scaleBytes}, burst.maxBurstBytes);
+  w.bursts = w.blocks * bursts;
+  w.cycles = w.blocks * (b.macCycles + b.outputCycles + bursts * burst.cyclesPerBurst);
+  // 2. The kernel unit addresses every feature-map transfer from tile 0's base, and walks the
+  //    weight and scale streams in per-block chunks from offsets that wrap at the stream length.
+  w.accesses.push_back({"IFM", op.ifm.region, op.ifm.base[0] + b.ifm.bytes()});
+  if (b.ifm2.bytes() > 0) {
+    w.accesses.push_back({"IFM2", op.ifm2.region, op.ifm2.base[0] + b.ifm2.bytes()});
+  }
+  w.accesses.push_back({"OFM", op.ofm.region, op.ofm.base[0] + b.ofm.bytes()});
+  if (b.weightBytes > 0) {
+    w.accesses.push_back({"weight stream", op.weights.region, op.weights.base + op.weights.length + b.weightBytes});
+  }
+  if (b.scaleBytes > 0) {
+    w.accesses.push_back({"scale stream", op.scales.region, op.scales.base + op.scales.length + b.scaleBytes});
+  }
+  return w;
+}
+
+} // namespace npusim::npu
