@@ -2,6 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0
 # Installs npusim's build and test dependencies from Debian's archive (apt-get only).
 # Idempotent: does nothing when every package is already installed.
+#   scripts/install_deps.sh          build, tests, benchmarks, plots
+#   scripts/install_deps.sh fuzz     also clang and libFuzzer (scripts/fuzz.sh)
 set -euo pipefail
 
 PACKAGES=(
@@ -14,6 +16,9 @@ PACKAGES=(
   libbenchmark-dev                           # benchmarks
   python3 python3-matplotlib python3-distributed  # plots and the Dask sweep driver
 )
+if [[ ${1:-} == fuzz ]]; then
+  PACKAGES+=(clang libclang-rt-14-dev)      # libFuzzer targets (clang 14, Debian 12)
+fi
 
 missing=()
 for p in "${PACKAGES[@]}"; do

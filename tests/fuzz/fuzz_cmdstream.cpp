@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: Apache-2.0
+// libFuzzer target: raw command-stream bytes through the decoder (commands, register file,
+// Operation snapshots, region checks), the listing writers and the per-operation work
+// bounds; a stream that parses must re-encode to the same bytes.
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+#include "models/npu/u55_arch.h"
+#include "models/npu/work_bounds.h"
+#include "sim/cmdstream/builder.h"
+#include "sim/cmdstream/disassembler.h"
+#include "tests/fuzz/fuzz_support.h"
+
+namespace {
+
+// Region sizes of a small model (flash 4 KiB, arena 16 KiB, 24 KiB SHRAM) when the first
+// input byte is odd; unchecked regions otherwise, so that both paths get explored.
+npusim::cmd::RegionLimits limitsFor(uint8_t selector) {
+  npusim::cmd::RegionLimits limits;
+  if ((selector & 1) != 0) {
+    limits.size = {4096, 16384, 16384, 1024, 1024, 0, 0, 0};
+    limits.shramBytes = 24 * 1024;
+  }
+  return limits;
+}
+
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  if (size == 0) {
+    return 0;
+  }
+  const std::string file = "fuzz.stream";
+  const npusim::cmd::StreamOrigin origin{file, 0};
+  const npusim::cmd::RegionLimits limits = limitsFor(data[0]);
+  const npusim::npu::U55Arch& arch = npusim::npu::u55Arch(128u << (data[0] >> 1 & 1));
+  const uint8_t* stream = data + 1;
+  const size_t streamSize = size - 1;
+  npusim::fuzz::acceptOnlyInputError(file, [&] {
+    const std::vector<npusim::cmd::Command> commands = npusim::cmd::parseCommands(stream, streamSize, origin);
+    if (npusim::cmd::encodeCommands(commands) != std::vector<uint8_t>(stream, stream + streamSize)) {
+      std::fprintf(stderr, "parsed commands do not re-encode to the stream bytes\n");
+      std::abort();
+    }
+    for (const npusim::cmd::Command& c : commands) {
+      npusim::cmd::velaLine(c);
+    }
+    for (const npusim::cmd::Operation& op : npusim::cmd::decodeOperations(commands, origin, limits)) {
+      npusim::cmd::describeOperation(op);
+      npusim::npu::operationWork(arch, op, npusim::npu::BurstCost{});
+    }
+  });
+  return 0;
+}
