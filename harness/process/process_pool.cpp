@@ -1,138 +1,212 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "harness/process/process_pool.h"
 
-#include <algorithm>
-#include <cerrno>
-#include <climits>
-#include <cstring>
-#include <map>
-#include <stdexcept>
-
 #include <fcntl.h>
 #include <poll.h>
+#include <sched.h>
+#include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <climits>
+#include <cstring>
+#include <stdexcept>
 
 extern char** environ;
 
 namespace npusim::process {
 namespace {
 
-// A started child with pipes for stdout and stderr.
+using Clock = std::chrono::steady_clock;
+
+constexpr int kTickMilliseconds = 200;
+constexpr size_t kReadChunk = 65536;
+
+std::string systemError(const std::string& what) { return what + ": " + std::strerror(errno); }
+
+// A started child: pipes still open (-1 once at end of file) and what arrived on them.
 struct Running {
+  size_t index = 0;
   pid_t pid = -1;
-  int out = -1, err = -1;
+  int out = -1, err = -1, channel = -1;
+  Clock::time_point start;
   ChildResult result;
+  bool open() const { return out >= 0 || err >= 0 || channel >= 0; }
 };
 
-Running start(const std::vector<std::string>& args) {
-  int outPipe[2], errPipe[2];
-  if (pipe(outPipe) != 0 || pipe(errPipe) != 0) {
-    throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
+void closeFd(int& fd) {
+  if (fd >= 0) {
+    ::close(fd);
+    fd = -1;
   }
+}
+
+// A pipe whose ends close on exec (the child gets copies through dup2).
+void makePipe(int fds[2]) {
+  if (::pipe2(fds, O_CLOEXEC) != 0) {
+    throw std::runtime_error(systemError("pipe2"));
+  }
+}
+
+// Starts `args` with stdin on /dev/null, stdout, stderr and the result channel on fresh pipes
+// (stdout on /dev/null unless captured); false with `error` set when it cannot be started.
+bool spawn(const std::vector<std::string>& args, const PoolOptions& options, Running& child, std::string& error) {
+  int outPipe[2] = {-1, -1}, errPipe[2] = {-1, -1}, channelPipe[2] = {-1, -1};
+  makePipe(errPipe);
+  if (options.captureStdout) makePipe(outPipe);
+  if (options.resultChannel) makePipe(channelPipe);
+
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, outPipe[1], STDOUT_FILENO);
+  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+  if (options.captureStdout) {
+    posix_spawn_file_actions_adddup2(&actions, outPipe[1], STDOUT_FILENO);
+  } else {
+    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+  }
   posix_spawn_file_actions_adddup2(&actions, errPipe[1], STDERR_FILENO);
-  posix_spawn_file_actions_addclose(&actions, outPipe[0]);
-  posix_spawn_file_actions_addclose(&actions, errPipe[0]);
-  std::vector<char*> argv;
+  if (options.resultChannel) {
+    posix_spawn_file_actions_adddup2(&actions, channelPipe[1], kResultChannelFd);
+  }
   std::vector<std::string> copy = args;
-  for (auto& a : copy) argv.push_back(a.data());
+  std::vector<char*> argv;
+  for (std::string& a : copy) argv.push_back(a.data());
   argv.push_back(nullptr);
-  Running r;
-  const int rc = posix_spawn(&r.pid, argv[0], &actions, nullptr, argv.data(), environ);
+  const int rc = ::posix_spawn(&child.pid, argv[0], &actions, nullptr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
-  close(outPipe[1]);
-  close(errPipe[1]);
+  for (int* writeEnd : {&outPipe[1], &errPipe[1], &channelPipe[1]}) closeFd(*writeEnd);
+  child.out = outPipe[0];
+  child.err = errPipe[0];
+  child.channel = channelPipe[0];
+  child.start = Clock::now();
   if (rc != 0) {
-    close(outPipe[0]);
-    close(errPipe[0]);
-    throw std::runtime_error("cannot start " + args.front() + ": " + std::strerror(rc));
+    closeFd(child.out);
+    closeFd(child.err);
+    closeFd(child.channel);
+    error = "cannot start " + args.front() + ": " + std::strerror(rc);
+    return false;
   }
-  r.out = outPipe[0];
-  r.err = errPipe[0];
-  return r;
+  return true;
 }
 
-// Reads what is available on `fd` into `sink`; closes it and returns false at end of file.
-bool drain(int& fd, std::string& sink) {
-  char buf[65536];
-  const ssize_t n = read(fd, buf, sizeof buf);
+// Reads what is available; closes the descriptor at end of file (or on a read error).
+void drain(int& fd, std::string& into) {
+  char buf[kReadChunk];
+  const ssize_t n = ::read(fd, buf, sizeof buf);
   if (n > 0) {
-    sink.append(buf, static_cast<size_t>(n));
-    return true;
+    into.append(buf, static_cast<size_t>(n));
+  } else if (n == 0 || errno != EINTR) {
+    closeFd(fd);
   }
-  if (n < 0 && errno == EINTR) {
-    return true;
-  }
-  close(fd);
-  fd = -1;
-  return false;
 }
 
-void reap(Running& r) {
+void reap(Running& child) {
   int status = 0;
-  while (waitpid(r.pid, &status, 0) < 0 && errno == EINTR) {
+  while (::waitpid(child.pid, &status, 0) < 0 && errno == EINTR) {
   }
-  r.result.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  child.result.wallSeconds = std::chrono::duration<double>(Clock::now() - child.start).count();
+  if (WIFSIGNALED(status)) {
+    child.result.signal = WTERMSIG(status);
+    child.result.exitCode = 128 + child.result.signal;
+  } else {
+    child.result.exitCode = WEXITSTATUS(status);
+  }
 }
 
 } // namespace
 
 std::string selfExecutable() {
   char buf[PATH_MAX];
-  const ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+  const ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
   if (n <= 0) {
     throw std::runtime_error("cannot resolve /proc/self/exe");
   }
   return std::string(buf, static_cast<size_t>(n));
 }
 
-ChildResult run(const std::vector<std::string>& args) { return runAll({args}, 1).front(); }
+unsigned availableCores() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (::sched_getaffinity(0, sizeof set, &set) == 0) {
+    return static_cast<unsigned>(CPU_COUNT(&set));
+  }
+  const long n = ::sysconf(_SC_NPROCESSORS_ONLN);
+  return n > 0 ? static_cast<unsigned>(n) : 1U;
+}
 
-std::vector<ChildResult> runAll(const std::vector<std::vector<std::string>>& commands, unsigned jobs,
-                                const std::function<void(size_t, const ChildResult&)>& done) {
-  std::vector<ChildResult> results(commands.size());
-  std::map<size_t, Running> running;
+void runEach(const std::vector<std::vector<std::string>>& commands, const PoolOptions& options,
+             const std::function<void(size_t, ChildResult&&)>& done) {
+  const unsigned jobs = std::max(options.jobs, 1u);
+  std::vector<Running> running;
   size_t next = 0;
-  jobs = std::max(jobs, 1u);
   while (next < commands.size() || !running.empty()) {
     // 1. Keep `jobs` children running.
-    while (next < commands.size() && running.size() < jobs) {
-      running.emplace(next, start(commands[next]));
-      ++next;
-    }
-    // 2. Wait for output from any of them.
-    std::vector<pollfd> fds;
-    std::vector<std::pair<size_t, bool>> owner; // (command index, is stdout)
-    for (auto& [i, r] : running) {
-      if (r.out >= 0) { fds.push_back({r.out, POLLIN, 0}); owner.emplace_back(i, true); }
-      if (r.err >= 0) { fds.push_back({r.err, POLLIN, 0}); owner.emplace_back(i, false); }
-    }
-    if (poll(fds.data(), fds.size(), -1) < 0 && errno != EINTR) {
-      throw std::runtime_error(std::string("poll: ") + std::strerror(errno));
-    }
-    for (size_t k = 0; k < fds.size(); ++k) {
-      if ((fds[k].revents & (POLLIN | POLLHUP | POLLERR)) == 0) continue;
-      Running& r = running.at(owner[k].first);
-      if (owner[k].second) drain(r.out, r.result.out);
-      else drain(r.err, r.result.err);
-    }
-    // 3. Reap children whose pipes are both closed.
-    for (auto it = running.begin(); it != running.end();) {
-      if (it->second.out < 0 && it->second.err < 0) {
-        reap(it->second);
-        results[it->first] = std::move(it->second.result);
-        if (done) done(it->first, results[it->first]);
-        it = running.erase(it);
+    while (running.size() < jobs && next < commands.size()) {
+      Running child;
+      child.index = next++;
+      std::string error;
+      if (spawn(commands[child.index], options, child, error)) {
+        running.push_back(std::move(child));
       } else {
-        ++it;
+        child.result.exitCode = 127;
+        child.result.err = error;
+        done(child.index, std::move(child.result));
       }
     }
+    if (running.empty()) {
+      continue;
+    }
+    // 2. Wait for output (or a tick), then read what arrived.
+    std::vector<pollfd> fds;
+    for (const Running& c : running) {
+      for (const int fd : {c.out, c.err, c.channel}) {
+        if (fd >= 0) fds.push_back(pollfd{fd, POLLIN, 0});
+      }
+    }
+    if (::poll(fds.data(), fds.size(), kTickMilliseconds) < 0 && errno != EINTR) {
+      throw std::runtime_error(systemError("poll"));
+    }
+    for (const pollfd& p : fds) {
+      if (p.revents == 0) continue;
+      for (Running& c : running) {
+        if (p.fd == c.out) drain(c.out, c.result.out);
+        else if (p.fd == c.err) drain(c.err, c.result.err);
+        else if (p.fd == c.channel) drain(c.channel, c.result.channel);
+      }
+    }
+    // 3. Kill children past the timeout; reap those whose pipes are all closed.
+    for (size_t i = 0; i < running.size();) {
+      Running& c = running[i];
+      if (options.timeoutSeconds > 0 && !c.result.timedOut &&
+          std::chrono::duration<double>(Clock::now() - c.start).count() > options.timeoutSeconds) {
+        ::kill(c.pid, SIGKILL);
+        c.result.timedOut = true;
+      }
+      if (c.open()) {
+        ++i;
+        continue;
+      }
+      reap(c);
+      Running finished = std::move(c);
+      running.erase(running.begin() + static_cast<std::ptrdiff_t>(i));
+      done(finished.index, std::move(finished.result));
+    }
+    if (options.tick) options.tick();
   }
+}
+
+std::vector<ChildResult> runAll(const std::vector<std::vector<std::string>>& commands, unsigned jobs) {
+  std::vector<ChildResult> results(commands.size());
+  PoolOptions options;
+  options.jobs = jobs;
+  runEach(commands, options, [&](size_t i, ChildResult&& r) { results[i] = std::move(r); });
   return results;
 }
+
+ChildResult run(const std::vector<std::string>& args) { return runAll({args}, 1).front(); }
 
 } // namespace npusim::process

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "harness/sweep/json_input.h"
+#include "harness/process/process_pool.h"
 #include "harness/sweep/point_runner.h"
 #include "harness/sweep/text_table.h"
 #include "sim/common/error.h"
@@ -96,7 +97,7 @@ std::vector<sweep::PointOutcome> simulate(const std::vector<sweep::Point>& point
   Collector collector(outcomes);
   sweep::RunnerOptions runner;
   runner.executable = options.executable;
-  runner.jobs = options.jobs == 0 ? sweep::availableCores() : options.jobs;
+  runner.jobs = options.jobs == 0 ? process::availableCores() : options.jobs;
   sweep::runPoints(points, runner, collector);
   return outcomes;
 }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Runs sweep points, each in its own `npusim run` process (SystemC allows one elaboration per
-// process), at most `jobs` at a time, and collects each process's JSON result.
+// process; harness/process runs them), at most `jobs` at a time, and collects each process's
+// JSON result.
 
 #include <string>
 #include <vector>
@@ -45,8 +46,5 @@ std::vector<std::string> runArguments(const Point& point, const std::string& jso
 // reported as failed and never stops the others. Throws std::runtime_error only when the
 // operating system refuses pipes.
 void runPoints(const std::vector<Point>& points, const RunnerOptions& options, RunObserver& observer);
-
-// CPUs this process may run on.
-unsigned availableCores();
 
 } // namespace npusim::sweep

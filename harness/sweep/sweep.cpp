@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <unordered_set>
 
+#include "harness/process/process_pool.h"
 #include "harness/sweep/point_runner.h"
 #include "harness/sweep/progress.h"
 #include "harness/sweep/results_file.h"
@@ -100,7 +101,7 @@ int runSweep(const SweepOptions& options, std::ostream& log) {
       todo.push_back(p);
     }
   }
-  const unsigned jobs = options.jobs == 0 ? availableCores() : options.jobs;
+  const unsigned jobs = options.jobs == 0 ? process::availableCores() : options.jobs;
   log << "sweep: " << options.spec << ": " << spec.points.size() << " points";
   if (options.shard.count > 1) {
     log << ", shard " << options.shard.index << '/' << options.shard.count << ": " << selected.size();

@@ -15,7 +15,7 @@ namespace npusim::sweep {
 struct SweepOptions {
   std::string spec;
   std::string out;              // results file; empty: defaultResultsPath()
-  unsigned jobs = 0;            // parallel processes; 0: availableCores()
+  unsigned jobs = 0;            // parallel processes; 0: process::availableCores()
   bool resume = false;          // keep the points already in `out` and run only the others
   Shard shard;                  // default: all points
   double timeoutSeconds = 0;    // per point; 0: none

@@ -3,7 +3,6 @@
 #include <fstream>
 #include <iostream>
 #include <map>
-#include <thread>
 
 #include "harness/analytic/network_estimate.h"
 #include "harness/analytic/vela_debug_db.h"
@@ -66,7 +65,7 @@ int compareTree(const CompareOptions& o) {
     commands.push_back({self, "compare", m.path, "--system-config", m.systemConfig, "--memory-mode", m.memoryMode,
                         "--format", "json"});
   }
-  const unsigned jobs = o.jobs > 0 ? o.jobs : std::max(1u, std::thread::hardware_concurrency());
+  const unsigned jobs = o.jobs > 0 ? o.jobs : process::availableCores();
   const auto results = process::runAll(commands, jobs);
   std::vector<compare::ModelComparison> comparisons;
   int failures = 0;
