@@ -11,19 +11,14 @@
 #include <string>
 #include <vector>
 
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
 #include <systemc>
 #include <unistd.h>
 
 #include <nlohmann/json.hpp>
 
+#include "harness/process/process_pool.h"
 #include "sim/io/decoded_network.h"
 #include "sim/io/demo_network.h"
-
-extern char** environ;
 
 namespace fs = std::filesystem;
 
@@ -66,21 +61,11 @@ std::pair<int, long> runProcess(const std::string& model, const std::string& jso
   std::vector<std::string> args{NPUSIM_BINARY, "run"};
   if (!model.empty()) args.push_back(model);
   args.insert(args.end(), {"--json", json});
-  std::vector<char*> argv;
-  for (auto& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
-  posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
-  pid_t pid = 0;
-  const int rc = posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  if (rc != 0) return {-1, 0};
-  int status = 0;
-  rusage usage{};
-  wait4(pid, &status, 0, &usage);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, usage.ru_maxrss};
+  npusim::process::PoolOptions options;
+  options.captureStdout = false;
+  npusim::process::ChildResult result;
+  npusim::process::runEach({args}, options, [&](size_t, npusim::process::ChildResult&& r) { result = std::move(r); });
+  return {result.exitCode, result.peakRssKiB};
 }
 
 void simulateProcess(benchmark::State& state, const Workload& w) {

@@ -6,6 +6,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -106,8 +107,10 @@ void drain(int& fd, std::string& into) {
 
 void reap(Running& child) {
   int status = 0;
-  while (::waitpid(child.pid, &status, 0) < 0 && errno == EINTR) {
+  rusage usage{};
+  while (::wait4(child.pid, &status, 0, &usage) < 0 && errno == EINTR) {
   }
+  child.result.peakRssKiB = usage.ru_maxrss;
   child.result.wallSeconds = std::chrono::duration<double>(Clock::now() - child.start).count();
   if (WIFSIGNALED(status)) {
     child.result.signal = WTERMSIG(status);

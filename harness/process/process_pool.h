@@ -19,6 +19,7 @@ struct ChildResult {
   int signal = 0;          // the signal that killed it; 0 when it exited
   bool timedOut = false;   // killed by the pool after PoolOptions::timeoutSeconds
   double wallSeconds = 0;
+  long peakRssKiB = 0;     // the child's peak resident set size
   std::string out, err;    // captured stdout (unless discarded) and stderr
   std::string channel;     // what it wrote to kResultChannelFd (PoolOptions::resultChannel)
 };
