@@ -13,7 +13,7 @@
 #include "harness/sweep/json_input.h"
 #include "harness/process/process_pool.h"
 #include "harness/sweep/point_runner.h"
-#include "harness/sweep/text_table.h"
+#include "sim/common/text_table.h"
 #include "sim/common/error.h"
 
 namespace npusim::regress {
@@ -285,7 +285,7 @@ int runRegress(const RegressOptions& options, std::ostream& out) {
       continue;
     }
     out << (changedEntries == 0 ? "changed counts (expected -> actual):\n" : "") << "  " << e.name << '\n';
-    sweep::writeAligned(out, rows, "    ");
+    writeAligned(out, rows, "    ");
     ++changedEntries;
     changedCounts += rows.size();
   }

@@ -9,7 +9,7 @@
 #include <set>
 #include <unordered_map>
 
-#include "harness/sweep/text_table.h"
+#include "sim/common/text_table.h"
 
 namespace npusim::sweep {
 namespace {

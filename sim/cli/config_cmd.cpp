@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: Apache-2.0
-#include <algorithm>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -7,6 +6,7 @@
 
 #include "sim/cli/commands.h"
 #include "sim/cli/config_options.h"
+#include "sim/common/text_table.h"
 #include "sim/config/config_schema.h"
 #include "sim/config/json_config.h"
 #include "sim/config/presets.h"
@@ -14,27 +14,6 @@
 namespace npusim::cli {
 
 namespace {
-
-// Prints rows of columns padded to the widest cell of each column (the last is not padded).
-void printAligned(std::ostream& out, const std::vector<std::vector<std::string>>& rows) {
-  std::vector<size_t> widths;
-  for (const auto& row : rows) {
-    widths.resize(std::max(widths.size(), row.size()));
-    for (size_t c = 0; c < row.size(); ++c) {
-      widths[c] = std::max(widths[c], row[c].size());
-    }
-  }
-  for (const auto& row : rows) {
-    std::string line;
-    for (size_t c = 0; c < row.size(); ++c) {
-      line += row[c];
-      if (c + 1 < row.size()) {
-        line += std::string(widths[c] - row[c].size() + 2, ' ');
-      }
-    }
-    out << line << '\n';
-  }
-}
 
 void printKeys(std::ostream& out, bool withSources) {
   std::vector<std::vector<std::string>> rows{{"KEY", "TYPE", "UNIT", "DEFAULT", "DESCRIPTION"}};
@@ -50,7 +29,7 @@ void printKeys(std::ostream& out, bool withSources) {
       rows.back().push_back(std::string(key.source));
     }
   }
-  printAligned(out, rows);
+  writeAligned(out, rows, "");
 }
 
 void printPresets(std::ostream& out) {
@@ -61,7 +40,7 @@ void printPresets(std::ostream& out) {
     const bool system = name.compare(0, dot, "System_Config") == 0;
     rows.push_back({system ? "--system-config" : "--memory-mode", name.substr(dot + 1), std::string(preset.summary)});
   }
-  printAligned(out, rows);
+  writeAligned(out, rows, "");
 }
 
 } // namespace

@@ -6,10 +6,10 @@
 #include <string>
 #include <vector>
 
-namespace npusim::sweep {
+namespace npusim {
 
 // Writes rows of cells, each line starting with `indent`, columns padded to their widest cell
 // (the last column is not padded).
 void writeAligned(std::ostream& os, const std::vector<std::vector<std::string>>& rows, const std::string& indent);
 
-} // namespace npusim::sweep
+} // namespace npusim

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "harness/sweep/text_table.h"
+#include "sim/common/text_table.h"
 
 #include <algorithm>
 
-namespace npusim::sweep {
+namespace npusim {
 
 void writeAligned(std::ostream& os, const std::vector<std::vector<std::string>>& rows, const std::string& indent) {
   std::vector<size_t> widths;
@@ -25,4 +25,4 @@ void writeAligned(std::ostream& os, const std::vector<std::vector<std::string>>&
   }
 }
 
-} // namespace npusim::sweep
+} // namespace npusim
