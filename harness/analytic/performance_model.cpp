@@ -178,8 +178,8 @@ double PerformanceModel::outputCyclesPerElement(const LayerQuery& q) const {
   case ActivationClass::Relu: actIndex = 1; break;
   case ActivationClass::None: actIndex = 2; break;
   }
-  const AcceleratorTraits& a = system_.accelerator();
-  double cpe = std::max(a.outputCyclesPerElement[outIndex], a.activationCyclesPerElement[actIndex]);
+  const npu::U55Arch& a = system_.accelerator();
+  double cpe = std::max(a.outputCycles[outIndex], a.activationCycles[actIndex]);
   // 3. Elementwise ops are also bounded by the per-block memory term.
   if (type == BlockType::ElementWise) {
     const double blockElements = static_cast<double>(q.block.ofmBlock.elements());
@@ -191,7 +191,7 @@ double PerformanceModel::outputCyclesPerElement(const LayerQuery& q) const {
 
 double PerformanceModel::convCycles(const LayerQuery& q) const {
   const BlockType type = blockTypeOf(q.op);
-  const AcceleratorTraits& a = system_.accelerator();
+  const npu::U55Arch& a = system_.accelerator();
   // 1. Block shapes clipped to the tensors; U55-256 1-D special case.
   const cmd::Shape3 ifmBlock = minShape(q.ifm.shape, q.block.ifmBlock);
   cmd::Shape3 ofmBlock = minShape(q.ofm.shape, q.block.ofmBlock);
@@ -220,7 +220,7 @@ double PerformanceModel::convCycles(const LayerQuery& q) const {
     if (type == BlockType::Pooling) {
       steps = 1;
       cycles = std::max<uint64_t>(4, elements) * nxy * nz;
-      if (q.ifm.bits == 16 && !a.isU55x32()) {
+      if (q.ifm.bits == 16 && a.macs != 32) {
         cycles *= 2;
       }
     } else if (type == BlockType::ConvolutionDepthWise) {
@@ -237,7 +237,7 @@ double PerformanceModel::convCycles(const LayerQuery& q) const {
     }
     // Pipeline delay cycles.
     uint64_t delay = 0;
-    const uint64_t d = a.isU55x32() ? (acc40 ? 7 : 3) : (acc40 && (a.macs == 64 || a.macs == 128) ? 3 : 2);
+    const uint64_t d = a.macs == 32 ? (acc40 ? 7 : 3) : (acc40 && (a.macs == 64 || a.macs == 128) ? 3 : 2);
     if (nx == 1 && ny == 1) {
       if (nz == 1) {
         delay = d * steps;
@@ -245,7 +245,7 @@ double PerformanceModel::convCycles(const LayerQuery& q) const {
         delay = d * (steps - 1) * nz;
       }
     }
-    if (a.isU55x32() && (nx == 1 || ny == 1) && nz > 1 && acc40) {
+    if (a.macs == 32 && (nx == 1 || ny == 1) && nz > 1 && acc40) {
       delay += d * nz;
     }
     if (type == BlockType::ConvolutionMxN && q.block.partKernel) {

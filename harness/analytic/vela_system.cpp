@@ -24,6 +24,15 @@ MemArea areaOf(config::MemoryKind kind) {
 
 size_t portIndex(config::AxiPort port) { return static_cast<size_t>(port); }
 
+// The hardware tables of ethos-u55-<macs> (models/npu); an InputError for other MAC counts.
+const npu::U55Arch* u55ArchOrThrow(uint32_t macs) {
+  if (macs != 32 && macs != 64 && macs != 128 && macs != 256) {
+    throwForKey("<config>", "accelerator",
+                "unsupported MAC configuration " + std::to_string(macs) + " (Ethos-U55: 32, 64, 128, 256)");
+  }
+  return &npu::u55Arch(macs);
+}
+
 } // namespace
 
 std::string_view memAreaName(MemArea area) {
@@ -37,39 +46,8 @@ std::string_view memAreaName(MemArea area) {
   return "?";
 }
 
-AcceleratorTraits u55Traits(uint32_t macs) {
-  AcceleratorTraits t;
-  t.macs = macs;
-  switch (macs) {
-  case 32:
-    t.ofmUblock = {1, 1, 4};
-    t.outputCyclesPerElement = {2.0, 3.0, 3.0, 3.0, 4.0, 6.0, 1.0, 2.0};
-    t.activationCyclesPerElement = {1.0, 1.0, 0.0};
-    break;
-  case 64:
-    t.ofmUblock = {1, 1, 8};
-    t.outputCyclesPerElement = {1.0, 1.5, 1.5, 1.5, 2.0, 3.0, 0.5, 1.0};
-    t.activationCyclesPerElement = {1.0, 1.0, 0.0};
-    break;
-  case 128:
-    t.ofmUblock = {1, 2, 8};
-    t.outputCyclesPerElement = {0.75, 1.25, 0.75, 0.75, 1.0, 1.5, 0.25, 0.5};
-    t.activationCyclesPerElement = {1.0, 0.5, 0.0};
-    break;
-  case 256:
-    t.ofmUblock = {2, 2, 8};
-    t.outputCyclesPerElement = {0.625, 1.125, 0.5, 0.375, 0.5, 0.75, 0.125, 0.25};
-    t.activationCyclesPerElement = {1.0, 0.25, 0.0};
-    break;
-  default:
-    throwForKey("<config>", "accelerator",
-                "unsupported MAC configuration " + std::to_string(macs) + " (Ethos-U55: 32, 64, 128, 256)");
-  }
-  return t;
-}
-
 VelaSystem::VelaSystem(const config::SystemParams& params, uint32_t macs)
-    : accel_(u55Traits(macs)), coreClockHz_(params.coreClockHz) {
+    : accel_(u55ArchOrThrow(macs)), coreClockHz_(params.coreClockHz) {
   // 1. The memories on the two ports get their configured timing; every other area keeps
   //    Vela's "1 or the equivalent" defaults (scale 1, burst 1, latency 0).
   std::array<MemArea, 2> portArea{areaOf(params.memoryOn(config::AxiPort::Axi0)),

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string_view>
 
+#include "models/npu/u55_arch.h"
 #include "sim/cmdstream/operation.h"
 #include "sim/config/system_params.h"
 
@@ -20,17 +21,6 @@ constexpr std::array<MemArea, 4> kAccessAreas{MemArea::Sram, MemArea::Dram, MemA
 std::string_view memAreaName(MemArea area);
 
 // Per-MAC-configuration constants of an Ethos-U55 (timing doc 1.1, 1.2).
-struct AcceleratorTraits {
-  uint32_t macs = 128;
-  cmd::Shape3 ofmUblock;                      // height, width, depth
-  std::array<double, 8> outputCyclesPerElement{};
-  std::array<double, 3> activationCyclesPerElement{};
-  bool isU55x32() const { return macs == 32; }
-};
-
-// Throws InputError for a MAC count other than 32, 64, 128 or 256.
-AcceleratorTraits u55Traits(uint32_t macs);
-
 // Vela's timing of one memory area.
 struct AreaTiming {
   double bytesPerCycle = 8.0;
@@ -49,7 +39,7 @@ public:
   // InputError when it is not a U55 configuration.
   VelaSystem(const config::SystemParams& params, uint32_t macs);
 
-  const AcceleratorTraits& accelerator() const { return accel_; }
+  const npu::U55Arch& accelerator() const { return *accel_; }
   const AreaTiming& timing(MemArea area) const { return timing_[static_cast<size_t>(area)]; }
   MemArea constArea() const { return constArea_; }
   MemArea arenaArea() const { return arenaArea_; }
@@ -59,7 +49,7 @@ public:
   MemArea regionArea(uint8_t region) const;
 
 private:
-  AcceleratorTraits accel_;
+  const npu::U55Arch* accel_;
   std::array<AreaTiming, 5> timing_{};
   MemArea constArea_ = MemArea::OffChipFlash;
   MemArea arenaArea_ = MemArea::Sram;
