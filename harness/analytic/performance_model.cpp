@@ -203,55 +203,26 @@ double PerformanceModel::convCycles(const LayerQuery& q) const {
     ublock = {1, 4, a.ofmUblock.depth};
     ofmBlock.height = 1;
   }
-  // 2. Micro-block counts.
+  // 2. Micro-block counts and how the MAC array walks the kernel.
   const uint64_t nx = ceilDiv(ofmBlock.width, ublock.width);
   const uint64_t ny = ceilDiv(ofmBlock.height, ublock.height);
-  const uint64_t nxy = nx * ny;
   const uint64_t nz = ceilDiv(ofmBlock.depth, ublock.depth);
-  const bool acc40 = q.block.acc40;
-  const uint64_t cyclesWb = 32 * ublock.depth / 8;
+  npu::MacTraversal traversal = npu::MacTraversal::DepthFirst;
+  if (type == BlockType::Pooling) {
+    traversal = npu::MacTraversal::Pooling;
+  } else if (type == BlockType::ConvolutionDepthWise) {
+    traversal = npu::MacTraversal::Depthwise;
+  } else if (type == BlockType::ConvolutionMxN && q.block.partKernel) {
+    traversal = npu::MacTraversal::PartKernelFirst;
+  }
   const uint64_t ifmDepthSteps = ceilDiv(ifmBlock.depth, 8);
   // 3. MAC-array cycles per OFM block, summed over sub-kernels.
   double dpuBlock = 0;
   for (const cmd::SubKernelGroup& group : cmd::subKernelGroups(q.kernel.width, q.kernel.height, subKernelLimit(type))) {
-    const uint32_t elements = group.elements;
-    uint64_t steps = 0;
-    uint64_t cycles = 0;
-    if (type == BlockType::Pooling) {
-      steps = 1;
-      cycles = std::max<uint64_t>(4, elements) * nxy * nz;
-      if (q.ifm.bits == 16 && a.macs != 32) {
-        cycles *= 2;
-      }
-    } else if (type == BlockType::ConvolutionDepthWise) {
-      const uint64_t perStep = 4 * nxy * (q.ifm.bits == 16 ? 2 : 1);
-      steps = ceilDiv(elements, 4);
-      cycles = std::max(cyclesWb, perStep) * steps * nz;
-    } else if ((type == BlockType::ConvolutionMxN && !q.block.partKernel) || type == BlockType::VectorProduct ||
-               type == BlockType::ReduceSum) {
-      steps = elements;
-      cycles = std::max(cyclesWb, 4 * nxy) * steps * nz;
-    } else {
-      steps = ceilDiv(elements, q.ifm.bits == 16 ? 2 : 4);
-      cycles = std::max(cyclesWb, 4 * nxy) * steps * ifmDepthSteps * nz;
-    }
-    // Pipeline delay cycles.
-    uint64_t delay = 0;
-    const uint64_t d = a.macs == 32 ? (acc40 ? 7 : 3) : (acc40 && (a.macs == 64 || a.macs == 128) ? 3 : 2);
-    if (nx == 1 && ny == 1) {
-      if (nz == 1) {
-        delay = d * steps;
-      } else if (steps > 1) {
-        delay = d * (steps - 1) * nz;
-      }
-    }
-    if (a.macs == 32 && (nx == 1 || ny == 1) && nz > 1 && acc40) {
-      delay += d * nz;
-    }
-    if (type == BlockType::ConvolutionMxN && q.block.partKernel) {
-      delay *= ifmDepthSteps;
-    }
-    dpuBlock += static_cast<double>(cycles + delay) * static_cast<double>(group.count);
+    dpuBlock += npu::subKernelMacCycles(a, traversal, q.ifm.bits == 16, q.block.acc40, static_cast<double>(nx),
+                                        static_cast<double>(ny), static_cast<double>(nz),
+                                        static_cast<double>(ifmDepthSteps), group.elements) *
+                static_cast<double>(group.count);
   }
   if (type == BlockType::ConvolutionMxN || type == BlockType::VectorProduct || type == BlockType::ReduceSum) {
     dpuBlock *= static_cast<double>(ceilDiv(q.ifm.shape.depth, ifmBlock.depth));

@@ -82,6 +82,48 @@ uint32_t ifmBlockDepth(const cmd::Operation& op) {
   return roundUp(std::min(c, partKernel ? 16u : 32u), 8);
 }
 
+double subKernelMacCycles(const U55Arch& arch, MacTraversal traversal, bool wideIfm, bool acc40, double nx, double ny,
+                          double nz, double ibSlices, uint32_t elements) {
+  // 1. Kernel steps and their cycles; the weight path needs weightStepCycles per step at least.
+  const double nxy = nx * ny;
+  double steps = 1;
+  double cycles = 0;
+  switch (traversal) {
+  case MacTraversal::Pooling:
+    cycles = std::max(4u, elements) * nxy * nz * ((wideIfm && arch.macs != 32) ? 2 : 1);
+    break;
+  case MacTraversal::Depthwise:
+    steps = (elements + 3) / 4;
+    cycles = std::max<double>(arch.weightStepCycles, 4.0 * nxy * (wideIfm ? 2 : 1)) * steps * nz;
+    break;
+  case MacTraversal::PartKernelFirst:
+    steps = wideIfm ? (elements + 1) / 2 : (elements + 3) / 4;
+    cycles = std::max<double>(arch.weightStepCycles, 4.0 * nxy) * steps * ibSlices * nz;
+    break;
+  case MacTraversal::DepthFirst:
+    steps = elements;
+    cycles = std::max<double>(arch.weightStepCycles, 4.0 * nxy) * steps * nz;
+    break;
+  }
+  // 2. Pipeline delay per kernel step, visible when the block is one micro-block wide and high.
+  const double delay = arch.macs == 32 ? (acc40 ? 7 : 3) : ((acc40 && arch.macs <= 128) ? 3 : 2);
+  double d = 0;
+  if (nx == 1 && ny == 1) {
+    if (nz == 1) {
+      d = delay * steps;
+    } else if (steps > 1) {
+      d = delay * (steps - 1) * nz;
+    }
+  }
+  if (arch.macs == 32 && (nx == 1 || ny == 1) && nz > 1 && acc40) {
+    d += delay * nz;
+  }
+  if (traversal == MacTraversal::PartKernelFirst) {
+    d *= ibSlices;
+  }
+  return cycles + d;
+}
+
 double macCyclesPerBlock(const U55Arch& arch, const cmd::Operation& op, const cmd::Shape3& block) {
   // 1. Micro-block counts of this block (1-D special case on U55-256: ublock W4 x H1).
   cmd::Shape3 ub = arch.ofmUblock;
@@ -92,58 +134,27 @@ double macCyclesPerBlock(const U55Arch& arch, const cmd::Operation& op, const cm
   const uint32_t nx = (block.width + ub.width - 1) / ub.width;
   const uint32_t ny = (block.height + ub.height - 1) / ub.height;
   const uint32_t nz = (block.depth + ub.depth - 1) / ub.depth;
-  const uint32_t nxy = nx * ny;
-  const bool acc40 = usesAcc40(op);
-  const bool wide = op.ifm.elementBits == 16;
   const bool pool = op.kind == cmd::OpKind::Pool && op.poolMode != cmd::PoolMode::ReduceSum;
   const bool depthwise = op.kind == cmd::OpKind::Depthwise;
-  const bool partKernel = op.kind == cmd::OpKind::Conv && op.kernel.partKernelFirst;
+  MacTraversal traversal = MacTraversal::DepthFirst;
+  if (pool) {
+    traversal = MacTraversal::Pooling;
+  } else if (depthwise) {
+    traversal = MacTraversal::Depthwise;
+  } else if (op.kind == cmd::OpKind::Conv && op.kernel.partKernelFirst) {
+    traversal = MacTraversal::PartKernelFirst;
+  }
   const uint32_t ibDepth = (depthwise || pool) ? block.depth : ifmBlockDepth(op);
   const uint32_t ibSlices = (ibDepth + 7) / 8;
 
-  // 2. Pipeline delay per kernel step.
-  double delay = 0;
-  if (arch.macs == 32) {
-    delay = acc40 ? 7 : 3;
-  } else {
-    delay = (acc40 && arch.macs <= 128) ? 3 : 2;
-  }
-
-  // 3. Sub-kernels of at most 8x8 taps (FC-like 1x1 is one sub-kernel), one formula per size.
+  // 2. Sub-kernels of at most 8x8 taps (FC-like 1x1 is one sub-kernel), one formula per size.
   double cycles = 0;
   for (const cmd::SubKernelGroup& group : cmd::subKernelGroups(op.kernel.width, op.kernel.height, 8)) {
-    const uint32_t e = group.elements;
-    double c = 0;
-    uint32_t steps = 1;
-    if (pool) {
-      c = std::max(4u, e) * double(nxy) * nz * ((wide && arch.macs != 32) ? 2 : 1);
-    } else if (depthwise) {
-      steps = (e + 3) / 4;
-      c = std::max<double>(arch.weightStepCycles, 4.0 * nxy * (wide ? 2 : 1)) * steps * nz;
-    } else if (partKernel) {
-      steps = wide ? (e + 1) / 2 : (e + 3) / 4;
-      c = std::max<double>(arch.weightStepCycles, 4.0 * nxy) * steps * ibSlices * nz;
-    } else {
-      steps = e;
-      c = std::max<double>(arch.weightStepCycles, 4.0 * nxy) * steps * nz;
-    }
-    double d = 0;
-    if (nx == 1 && ny == 1) {
-      if (nz == 1) {
-        d = delay * steps;
-      } else if (steps > 1) {
-        d = delay * (steps - 1) * nz;
-      }
-    }
-    if (arch.macs == 32 && (nx == 1 || ny == 1) && nz > 1 && acc40) {
-      d += delay * nz;
-    }
-    if (partKernel) {
-      d *= ibSlices;
-    }
-    cycles += (c + d) * double(group.count);
+    cycles += subKernelMacCycles(arch, traversal, op.ifm.elementBits == 16, usesAcc40(op), nx, ny, nz, ibSlices,
+                                 group.elements) *
+              double(group.count);
   }
-  // 4. Convolutions repeat per IFM depth block.
+  // 3. Convolutions repeat per IFM depth block.
   if (op.kind == cmd::OpKind::Conv || (op.kind == cmd::OpKind::Pool && op.poolMode == cmd::PoolMode::ReduceSum)) {
     cycles *= std::ceil(double(op.ifm.shape.depth) / ibDepth);
   }

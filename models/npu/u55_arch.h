@@ -26,6 +26,18 @@ const U55Arch& u55Arch(uint32_t macs);
 // first matching rule of timing doc §3.4).
 double outputCyclesPerElement(const U55Arch& arch, const cmd::Operation& op);
 
+// How the MAC array walks a kernel: pooling, depthwise, a convolution part-kernel-first
+// (several taps of 8-channel IFM slices per step) or depth-first (one tap per step; also
+// fully connected and REDUCE_SUM).
+enum class MacTraversal { Pooling, Depthwise, PartKernelFirst, DepthFirst };
+
+// MAC-array cycles of one sub-kernel of `elements` taps over an OFM block of nx x ny x nz
+// micro-blocks, pipeline delays included (timing doc §3.3 steps 3-5). `ibSlices`: 8-channel
+// IFM slices per step, used by PartKernelFirst only. Shared by the simulator's per-block cost
+// and the Vela-style estimator.
+double subKernelMacCycles(const U55Arch& arch, MacTraversal traversal, bool wideIfm, bool acc40, double nx, double ny,
+                          double nz, double ibSlices, uint32_t elements);
+
 // MAC-array cycles for one OFM block of extent `block` (timing doc §3.3 steps 2-6): sub-kernel
 // decomposition, per-ublock step costs, pipeline delays and IFM-depth blocks.
 double macCyclesPerBlock(const U55Arch& arch, const cmd::Operation& op, const cmd::Shape3& block);
