@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sim/io/demo_network.h"
 #include "support/fixtures.h"
 
 namespace npusim {
@@ -96,6 +97,11 @@ TEST_CASE("corpus: the manifest lists at least 50 malformed inputs, each present
     malformed += entry.expect == 2 ? 1 : 0;
   }
   CHECK(malformed >= 50);
+}
+
+TEST_CASE("corpus: the base model is npusim's own demo network for ethos-u55-128, byte for byte") {
+  // The corpus is generated, not collected: scripts/make_corpus.py mutates this file.
+  CHECK(test::readBytes(corpusDir() / "valid" / "demo_128.tflite") == io::buildDemoNetworkTflite(128));
 }
 
 TEST_CASE("corpus: npusim inspect refuses every malformed model") { CHECK(runCorpus("model", "inspect") > 0); }
