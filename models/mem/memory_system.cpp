@@ -36,8 +36,8 @@ MemorySystem::MemorySystem(sc_core::sc_module_name name, const config::SystemPar
   };
   links_[0] = linkFor(config::AxiPort::Axi0);
   links_[1] = linkFor(config::AxiPort::Axi1);
-  // The Cortex-M55 data port: 64-bit, 64-byte line fills, a few outstanding accesses.
-  links_[2] = std::make_unique<AxiPortTiming>(8, 32, 4, 4);
+  // The Cortex-M55 data port: 64-bit, kCpuBurstBytes bursts, a few outstanding accesses.
+  links_[2] = std::make_unique<AxiPortTiming>(8, kCpuBurstBytes, 4, 4);
   npuAxi0.register_b_transport(this, &MemorySystem::transport, static_cast<int>(Link::NpuAxi0));
   npuAxi1.register_b_transport(this, &MemorySystem::transport, static_cast<int>(Link::NpuAxi1));
   cpu.register_b_transport(this, &MemorySystem::transport, static_cast<int>(Link::Cpu));

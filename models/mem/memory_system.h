@@ -16,6 +16,9 @@
 
 namespace npusim::mem {
 
+// Burst split of the Cortex-M55 data port (64-bit, 32-byte bursts).
+constexpr uint32_t kCpuBurstBytes = 32;
+
 // Address windows of the memory devices (256 MiB each).
 uint64_t memoryBase(config::MemoryKind kind);
 constexpr uint64_t kMemoryWindow = 0x1000'0000;

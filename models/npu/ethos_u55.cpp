@@ -9,7 +9,6 @@
 namespace npusim::npu {
 namespace {
 
-constexpr uint32_t kFetchChunk = 64;       // command fetch burst (AXI_LIMIT burst split)
 constexpr uint32_t kFetchAhead = 2;        // chunks the command FIFO prefetches
 constexpr double kParseCyclesPerCommand = 1.0;
 constexpr size_t kKernelQueue = 2;         // kernels outstanding (running + latched)
@@ -187,16 +186,16 @@ void EthosU55::syncTo(double t) {
 double EthosU55::fetchCommands(uint64_t qbase, uint32_t streamBytes, uint32_t upTo, double t) {
   // Request chunks up to `upTo` plus the prefetch window, one after another from time t.
   Transport transport(*this);
-  const uint32_t want = std::min(streamBytes, upTo + kFetchAhead * kFetchChunk);
+  const uint32_t want = std::min(streamBytes, upTo + kFetchAhead * kCommandFetchBytes);
   while (fetchRequested_ < want) {
-    const uint32_t bytes = std::min(kFetchChunk, streamBytes - fetchRequested_);
+    const uint32_t bytes = std::min(kCommandFetchBytes, streamBytes - fetchRequested_);
     const double issue = chunkDone_.empty() ? t : std::max(t, now());
     chunkDone_.push_back(transport.send(params_.commandStreamPort, qbase + fetchRequested_, mem::Direction::Read,
                                         {1, bytes}, issue));
     stats_.commandFetchBytes += bytes;
     fetchRequested_ += bytes;
   }
-  const size_t chunk = upTo == 0 ? 0 : (upTo - 1) / kFetchChunk;
+  const size_t chunk = upTo == 0 ? 0 : (upTo - 1) / kCommandFetchBytes;
   return std::max(t, chunkDone_[std::min(chunk, chunkDone_.size() - 1)]);
 }
 

@@ -21,6 +21,9 @@
 
 namespace npusim::npu {
 
+// The command processor fetches its stream in bursts of this many bytes (AXI_LIMIT burst split).
+constexpr uint32_t kCommandFetchBytes = 64;
+
 // A decoded command stream the NPU runs when started with QBASE = `qbase`.
 struct NpuProgram {
   uint64_t qbase = 0;

@@ -79,8 +79,6 @@ constexpr double kMaxBlocks = 1e8;
 constexpr double kMaxBursts = 1e9;
 // Simulated time must stay well inside SystemC's range (2^64 time-resolution units).
 constexpr double kMaxTimeFraction = 0.5;
-constexpr uint32_t kCommandFetchBytes = 64;   // EthosU55's command fetch chunk
-constexpr uint32_t kCpuBurstBytes = 32;       // the CPU link's burst split (MemorySystem)
 
 std::string sci(double v) {
   char buf[32];
@@ -181,7 +179,7 @@ void checkSimulationWork(const io::CompiledNetwork& net, const std::vector<io::D
   const config::MemoryKind arenaMemory = params.memoryOn(params.mode.arenaMemArea);
   const config::MemoryParams& arena = params.memory(arenaMemory);
   const double cpuBurstCycles = std::max(arena.readLatency, arena.writeLatency) + 1.0 +
-                                kCpuBurstBytes / params.bytesPerCycle(params.mode.arenaMemArea);
+                                mem::kCpuBurstBytes / params.bytesPerCycle(params.mode.arenaMemArea);
   const auto windowEnd = [](config::MemoryKind kind) { return mem::memoryBase(kind) + mem::kMemoryWindow; };
   const auto window = [](config::MemoryKind kind) {
     return std::to_string(mem::kMemoryWindow >> 20) + " MiB " + std::string(config::memoryKindName(kind)) + " window";
@@ -202,7 +200,7 @@ void checkSimulationWork(const io::CompiledNetwork& net, const std::vector<io::D
                " bytes of activations, more than the " + window(arenaMemory) + " of the arena");
       }
       npu::WorkBound w;
-      w.bursts = std::ceil(double(step.readBytes) / kCpuBurstBytes) + std::ceil(double(step.writeBytes) / kCpuBurstBytes);
+      w.bursts = std::ceil(double(step.readBytes) / mem::kCpuBurstBytes) + std::ceil(double(step.writeBytes) / mem::kCpuBurstBytes);
       w.cycles = double(step.cpuCycles) * hostToNpu + w.bursts * cpuBurstCycles;
       totals.add(w, name, refuse);
       continue;
@@ -228,7 +226,7 @@ void checkSimulationWork(const io::CompiledNetwork& net, const std::vector<io::D
                                 window(constMemory) + " that holds the model");
     }
     npu::WorkBound invoke;
-    invoke.bursts = std::ceil(double(step.qsize) / kCommandFetchBytes);
+    invoke.bursts = std::ceil(double(step.qsize) / npu::kCommandFetchBytes);
     invoke.cycles = double(params.host.driverOverheadCycles + params.host.irqOverheadCycles) * hostToNpu +
                     double(it->commands.size()) + invoke.bursts * burst.cyclesPerBurst;
     totals.add(invoke, name, refuseAt(std::nullopt, 0));
