@@ -6,6 +6,8 @@
 #include <set>
 #include <utility>
 
+#include "sim/cmdstream/weight_codec.h"
+#include "sim/cmdstream/weight_source.h"
 #include "sim/common/error.h"
 
 namespace npusim::analytic {
@@ -16,23 +18,6 @@ constexpr uint32_t kSubKernelMax = 8;
 constexpr uint32_t kIfmUblockDepth = 8;
 
 uint32_t roundUp(uint32_t value, uint32_t quantum) { return (value + quantum - 1) / quantum * quantum; }
-
-bool hasWeightStream(const cmd::Operation& op) {
-  return (op.kind == cmd::OpKind::Conv || op.kind == cmd::OpKind::Depthwise) && op.weights.length > 0;
-}
-
-// Index of the most recent DMA before `before` whose destination covers [base, base + length).
-std::optional<size_t> feedingDma(const std::vector<cmd::Operation>& ops, size_t before, uint8_t region, uint64_t base,
-                                 uint64_t length) {
-  for (size_t i = before; i-- > 0;) {
-    const cmd::Operation& op = ops[i];
-    if (op.kind == cmd::OpKind::DmaStart && !op.dma.dstInternal && op.dma.dstRegion == region && op.dma.dst <= base &&
-        base + length <= op.dma.dst + op.dma.length) {
-      return i;
-    }
-  }
-  return std::nullopt;
-}
 
 // Index of the most recent DMA into SHRAM (a LUT load) before `before`.
 std::optional<size_t> latestShramDma(const std::vector<cmd::Operation>& ops, size_t before) {
@@ -149,6 +134,8 @@ struct Slice {
   std::optional<size_t> dma;          // DMA that buffered it
   uint64_t bytes = 0;
   uint32_t depth = 0;
+  std::optional<uint64_t> weightSource;   // weight stream's offset in the constant region
+  uint64_t weightBytes = 0;
 };
 
 // The depth slices of a row and, per kernel operation, the index of its slice (0 without weights).
@@ -161,12 +148,12 @@ SliceMap collectSlices(const std::vector<cmd::Operation>& ops, const RowSpec& ro
   SliceMap map;
   for (size_t index : row.operations) {
     const cmd::Operation& op = ops[index];
-    if (!hasWeightStream(op)) {
+    if (!cmd::hasWeightStream(op)) {
       map.sliceOfOp.push_back(0);
       continue;
     }
     Slice s;
-    s.dma = feedingDma(ops, index, op.weights.region, op.weights.base, op.weights.length);
+    s.dma = cmd::feedingDma(ops, index, op.weights.region, op.weights.base, op.weights.length);
     if (s.dma) {
       const cmd::DmaTransfer& d = ops[*s.dma].dma;
       s.key = {d.srcRegion, d.src};
@@ -176,6 +163,8 @@ SliceMap collectSlices(const std::vector<cmd::Operation>& ops, const RowSpec& ro
       s.bytes = op.scales.length + op.weights.length;
     }
     s.depth = op.ofm.shape.depth;
+    s.weightSource = cmd::weightStreamInConstants(ops, index);
+    s.weightBytes = op.weights.length;
     auto it = std::find_if(map.slices.begin(), map.slices.end(), [&](const Slice& x) { return x.key == s.key; });
     map.sliceOfOp.push_back(static_cast<size_t>(it - map.slices.begin()));
     if (it == map.slices.end()) {
@@ -183,6 +172,37 @@ SliceMap collectSlices(const std::vector<cmd::Operation>& ops, const RowSpec& ro
     }
   }
   return map;
+}
+
+// Scale bytes per output channel (Vela's encode_bias: 40-bit bias, 32-bit scale, 6-bit shift
+// packed into 10 bytes), and the alignment of each scale and weight sub-stream.
+constexpr uint64_t kScaleBytesPerChannel = 10;
+constexpr uint64_t kSubStreamAlignment = 16;
+
+// Size of the layer's scales and weights encoded as one stream (Vela encodes depth [0, D) in
+// one piece for the full-transfer estimate): the slices' weights decoded and concatenated are
+// the one-piece stream's weights, since every slice holds whole OFM blocks in brick order.
+// 0 when a slice's weight stream is not in the constant region.
+uint64_t onePieceBytes(const std::vector<Slice>& slices, uint32_t ofmDepth, const ConstantRegion& constants) {
+  cmd::WeightValues weights;
+  for (const Slice& s : slices) {
+    if (!s.weightSource) {
+      return 0;
+    }
+    if (*s.weightSource > constants.size || s.weightBytes > constants.size - *s.weightSource) {
+      throwAtOffset(constants.file, constants.fileOffset + std::min<uint64_t>(*s.weightSource, constants.size),
+                    "weight stream at constant-region offset " + std::to_string(*s.weightSource) + " (" +
+                        std::to_string(s.weightBytes) + " bytes) lies outside the constant region (" +
+                        std::to_string(constants.size) + " bytes)");
+    }
+    const cmd::WeightValues part =
+        cmd::decodeWeightStream(constants.data + *s.weightSource, s.weightBytes, constants.file,
+                                constants.fileOffset + *s.weightSource);
+    weights.insert(weights.end(), part.begin(), part.end());
+  }
+  const uint64_t scales = (ofmDepth * kScaleBytesPerChannel + kSubStreamAlignment - 1) / kSubStreamAlignment *
+                          kSubStreamAlignment;
+  return scales + cmd::encodeWeightStream(weights).size();
 }
 
 // Which side of an operation a feature map is.
@@ -375,6 +395,9 @@ Layer LayerBuilder::buildLayer(const std::vector<cmd::Operation>& ops, const Row
   // 5. Weight streams; the NPU reads scales from the buffer when buffered.
   if (!slices.slices.empty()) {
     layer.weights = weightStreams(ops, slices, q, stripes, system_);
+    if (constants_ != nullptr && slices.slices.size() > 1) {
+      layer.weights.onePieceBytes = onePieceBytes(slices.slices, q.ofm.shape.depth, *constants_);
+    }
     q.constArea = layer.weights.buffering == WeightBuffering::Unbuffered ? layer.weights.sourceArea
                                                                            : layer.weights.bufferArea;
   }
