@@ -180,11 +180,27 @@ constexpr uint64_t kScaleBytesPerChannel = 10;
 constexpr uint64_t kSubStreamAlignment = 16;
 
 // Size of the layer's scales and weights encoded as one stream (Vela encodes depth [0, D) in
-// one piece for the full-transfer estimate): the slices' weights decoded and concatenated are
-// the one-piece stream's weights, since every slice holds whole OFM blocks in brick order.
-// 0 when a slice's weight stream is not in the constant region.
-uint64_t onePieceBytes(const std::vector<Slice>& slices, uint32_t ofmDepth, const ConstantRegion& constants) {
-  cmd::WeightValues weights;
+// one piece for the full-transfer estimate): each slice's decoded weights are put back into
+// the OHWI volume through the brick order they were encoded in, and the volume is laid out
+// again for the full depth. 0 when a slice's weight stream is not in the constant region or
+// does not hold the weights that order expects (padding positions must be zero).
+uint64_t onePieceBytes(const std::vector<Slice>& slices, const cmd::Operation& first, uint32_t ifmDepth,
+                       uint32_t ofmDepth, bool depthwise, uint32_t ofmUblockDepth, const ConstantRegion& constants) {
+  cmd::BrickLayout layout;
+  layout.kernelHeight = first.kernel.height;
+  layout.kernelWidth = first.kernel.width;
+  layout.ifmDepth = depthwise ? 1 : ifmDepth;
+  layout.ofmBlockDepth = first.ofmBlock.depth;
+  layout.ifmUblockDepth = kIfmUblockDepth;
+  layout.ofmUblockDepth = ofmUblockDepth;
+  layout.ifmBits = first.ifm.elementBits;
+  layout.decompHeight = kSubKernelMax / std::max(first.kernel.dilationY, 1u);
+  layout.decompWidth = kSubKernelMax / std::max(first.kernel.dilationX, 1u);
+  layout.depthwise = depthwise;
+  layout.partKernelFirst = first.kernel.partKernelFirst;
+  const uint64_t perOfm = uint64_t{layout.kernelHeight} * layout.kernelWidth * layout.ifmDepth;
+  std::vector<int16_t> volume(perOfm * ofmDepth, 0);
+  uint64_t ofmOffset = 0;
   for (const Slice& s : slices) {
     if (!s.weightSource) {
       return 0;
@@ -198,7 +214,25 @@ uint64_t onePieceBytes(const std::vector<Slice>& slices, uint32_t ofmDepth, cons
     const cmd::WeightValues part =
         cmd::decodeWeightStream(constants.data + *s.weightSource, s.weightBytes, constants.file,
                                 constants.fileOffset + *s.weightSource);
-    weights.insert(weights.end(), part.begin(), part.end());
+    layout.ofmDepth = s.depth;
+    const std::vector<int64_t> order = cmd::brickOrder(layout);
+    if (order.size() != part.size() || ofmOffset + s.depth > ofmDepth) {
+      return 0;
+    }
+    for (size_t pos = 0; pos < order.size(); ++pos) {
+      if (order[pos] >= 0) {
+        volume[ofmOffset * perOfm + static_cast<uint64_t>(order[pos])] = part[pos];
+      } else if (part[pos] != 0) {
+        return 0;
+      }
+    }
+    ofmOffset += s.depth;
+  }
+  layout.ofmDepth = ofmDepth;
+  const std::vector<int64_t> order = cmd::brickOrder(layout);
+  cmd::WeightValues weights(order.size(), 0);
+  for (size_t pos = 0; pos < order.size(); ++pos) {
+    weights[pos] = order[pos] >= 0 ? volume[static_cast<uint64_t>(order[pos])] : int16_t{0};
   }
   const uint64_t scales = (ofmDepth * kScaleBytesPerChannel + kSubStreamAlignment - 1) / kSubStreamAlignment *
                           kSubStreamAlignment;
@@ -396,7 +430,9 @@ Layer LayerBuilder::buildLayer(const std::vector<cmd::Operation>& ops, const Row
   if (!slices.slices.empty()) {
     layer.weights = weightStreams(ops, slices, q, stripes, system_);
     if (constants_ != nullptr && slices.slices.size() > 1) {
-      layer.weights.onePieceBytes = onePieceBytes(slices.slices, q.ofm.shape.depth, *constants_);
+      layer.weights.onePieceBytes =
+          onePieceBytes(slices.slices, first, q.ifm.shape.depth, q.ofm.shape.depth,
+                        type == BlockType::ConvolutionDepthWise, system_.accelerator().ofmUblock.depth, *constants_);
     }
     q.constArea = layer.weights.buffering == WeightBuffering::Unbuffered ? layer.weights.sourceArea
                                                                            : layer.weights.bufferArea;

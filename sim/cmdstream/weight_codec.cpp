@@ -745,6 +745,58 @@ WeightValues decodeWeightStream(const uint8_t* data, size_t size, const std::str
   return out;
 }
 
+std::vector<int64_t> brickOrder(const BrickLayout& l) {
+  std::vector<int64_t> order;
+  const uint32_t ifmBlockDepth = l.partKernelFirst || l.ifmBits == 16 ? 16 : 32;
+  const auto roundUp = [](uint32_t v, uint32_t q) { return (v + q - 1) / q * q; };
+  for (uint32_t ofmBlock = 0; ofmBlock < l.ofmDepth; ofmBlock += l.ofmBlockDepth) {
+    const uint32_t ofmInBlock = std::min(l.ofmBlockDepth, l.ofmDepth - ofmBlock);
+    for (uint32_t ifmBlock = 0; ifmBlock < (l.depthwise ? 1 : l.ifmDepth); ifmBlock += ifmBlockDepth) {
+      const uint32_t ifmInBlock = l.depthwise         ? l.ifmUblockDepth
+                                  : l.partKernelFirst ? std::min(ifmBlockDepth, l.ifmDepth - ifmBlock)
+                                                      : ifmBlockDepth;
+      for (uint32_t subY = 0; subY < l.kernelHeight; subY += l.decompHeight) {
+        const uint32_t subHeight = std::min(l.kernelHeight - subY, l.decompHeight);
+        for (uint32_t subX = 0; subX < l.kernelWidth; subX += l.decompWidth) {
+          const uint32_t subWidth = std::min(l.kernelWidth - subX, l.decompWidth);
+          // Kernel elements are padded to the MAC array's kernel quantum.
+          uint32_t elements = subWidth * subHeight;
+          if (l.partKernelFirst) {
+            elements = roundUp(elements, l.ifmBits == 16 ? 2 : 4);
+          } else if (l.depthwise) {
+            elements = roundUp(elements, 4);
+          }
+          // Part-kernel-first walks IFM micro-blocks outside the kernel elements, depth-first inside.
+          const uint32_t ifmOuter = l.partKernelFirst ? ifmInBlock : 1;
+          const uint32_t ifmInner = l.partKernelFirst ? 1 : ifmInBlock;
+          for (uint32_t outer = 0; outer < ifmOuter; outer += l.ifmUblockDepth) {
+            for (uint32_t ofmU = 0; ofmU < ofmInBlock; ofmU += l.ofmUblockDepth) {
+              for (uint32_t e = 0; e < elements; ++e) {
+                const uint32_t kx = e % subWidth, ky = e / subWidth;
+                for (uint32_t inner = 0; inner < ifmInner; inner += l.ifmUblockDepth) {
+                  for (uint32_t oz = 0; oz < l.ofmUblockDepth; ++oz) {
+                    for (uint32_t iz = 0; iz < (l.depthwise ? 1 : l.ifmUblockDepth); ++iz) {
+                      const uint32_t ifm = ifmBlock + outer + inner + iz;
+                      const uint32_t ofm = ofmBlock + ofmU + oz;
+                      if (ifm < l.ifmDepth && ofm < l.ofmDepth && ky < subHeight) {
+                        const int64_t y = subY + ky, x = subX + kx;
+                        order.push_back(((int64_t{ofm} * l.kernelHeight + y) * l.kernelWidth + x) * l.ifmDepth + ifm);
+                      } else {
+                        order.push_back(-1);
+                      }
+                    }
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+  return order;
+}
+
 std::vector<uint8_t> encodeWeightStream(const WeightValues& weights) {
   for (size_t i = 0; i < weights.size(); ++i) {
     if (std::abs(weights[i]) > kMaxMagnitude) {

@@ -31,6 +31,22 @@ using WeightValues = std::vector<int16_t>;
 // field, palette index, value or run, or bytes other than padding after the end marker.
 WeightValues decodeWeightStream(const uint8_t* data, size_t size, const std::string& file, uint64_t fileOffset);
 
+// A weight volume in OHWI order and how Vela's weight encoder lays it out in bricks: OFM
+// blocks, IFM blocks, sub-kernels of at most decompHeight x decompWidth, micro-blocks.
+struct BrickLayout {
+  uint32_t ofmDepth = 1, kernelHeight = 1, kernelWidth = 1, ifmDepth = 1;   // ifmDepth 1 for depthwise
+  uint32_t ofmBlockDepth = 1;      // OFM block depth of the operation's block config
+  uint32_t ifmUblockDepth = 8, ofmUblockDepth = 8;
+  uint32_t ifmBits = 8;
+  uint32_t decompHeight = 8, decompWidth = 8;   // 8 / dilation
+  bool depthwise = false;
+  bool partKernelFirst = false;    // the stream's block traversal
+};
+
+// Stream position -> OHWI index ((o * H + y) * W + x) * I + i of the weight there, or -1 for
+// a padding zero. Contract: every dimension and depth of `layout` is at least 1.
+std::vector<int64_t> brickOrder(const BrickLayout& layout);
+
 // Encodes weights (each -255..255) as Vela 3.10's encoder does; the result is padded to a
 // multiple of 16 bytes. Throws std::invalid_argument for a value out of range.
 std::vector<uint8_t> encodeWeightStream(const WeightValues& weights);

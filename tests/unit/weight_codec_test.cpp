@@ -5,6 +5,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -171,4 +172,51 @@ TEST_CASE("weight codec: malformed streams are InputErrors with the byte offset"
     std::vector<uint8_t> s(good.begin(), good.end() - 1);
     CHECK(errorOf(s).where().byteOffset == 115u);
   }
+}
+
+TEST_CASE("brick order visits every OHWI weight exactly once, padding the rest") {
+  using npusim::cmd::BrickLayout;
+  std::vector<BrickLayout> layouts;
+  BrickLayout conv;   // 3x3 conv, 20 -> 40 channels, OFM blocks of 16, depth first
+  conv.ofmDepth = 40;
+  conv.kernelHeight = conv.kernelWidth = 3;
+  conv.ifmDepth = 20;
+  conv.ofmBlockDepth = 16;
+  layouts.push_back(conv);
+  BrickLayout part = conv;   // part-kernel first, 16-bit IFM, 4-deep OFM micro-blocks
+  part.partKernelFirst = true;
+  part.ifmBits = 16;
+  part.ofmUblockDepth = 4;
+  layouts.push_back(part);
+  BrickLayout big = conv;    // 10x10 kernel: sub-kernels of 8 and 2
+  big.kernelHeight = big.kernelWidth = 10;
+  layouts.push_back(big);
+  for (const BrickLayout& l : layouts) {
+    const std::vector<int64_t> order = npusim::cmd::brickOrder(l);
+    const int64_t count = int64_t{l.ofmDepth} * l.kernelHeight * l.kernelWidth * l.ifmDepth;
+    std::vector<int> seen(static_cast<size_t>(count), 0);
+    for (int64_t index : order) {
+      REQUIRE(index >= -1);
+      REQUIRE(index < count);
+      if (index >= 0) {
+        ++seen[static_cast<size_t>(index)];
+      }
+    }
+    CHECK(std::all_of(seen.begin(), seen.end(), [](int n) { return n == 1; }));
+  }
+}
+
+TEST_CASE("brick order of a depthwise 3x3 kernel: OFM micro-block inside each padded kernel element") {
+  npusim::cmd::BrickLayout dw;
+  dw.depthwise = true;
+  dw.ofmDepth = 8;
+  dw.kernelHeight = dw.kernelWidth = 3;
+  dw.ofmBlockDepth = 8;
+  const std::vector<int64_t> order = npusim::cmd::brickOrder(dw);
+  REQUIRE(order.size() == 12u * 8u);   // 9 elements padded to 12, 8 channels each
+  CHECK(order[0] == 0);                // channel 0, element (0, 0)
+  CHECK(order[1] == 9);                // channel 1, element (0, 0): OHWI index 1 * 9
+  CHECK(order[8] == 1);                // channel 0, element (0, 1)
+  CHECK(order[8 * 8] == 8);            // channel 0, element (2, 2)
+  CHECK(std::all_of(order.begin() + 72, order.end(), [](int64_t i) { return i == -1; }));
 }
