@@ -444,7 +444,8 @@ constexpr std::array<GrcParam, 13> kWeightParams{{{0, false, false}, {1, false, 
                                                   {0, true, false},  {1, true, false},  {2, true, false},
                                                   {3, true, false},  {4, true, false},  {5, true, false},
                                                   {0, false, true}}};
-constexpr std::array<GrcParam, 4> kRunParams{{{0, false, false}, {1, false, false}, {2, false, false}, {3, false, false}}};
+constexpr std::array<GrcParam, 4> kRunParams{
+    {{0, false, false}, {1, false, false}, {2, false, false}, {3, false, false}}};
 
 // A run of values coded with one parameter set, ending before `end`.
 struct Segment {
@@ -734,13 +735,13 @@ WeightValues decodeWeightStream(const uint8_t* data, size_t size, const std::str
   const size_t end = (markerByte / kStreamAlignment + 1) * kStreamAlignment;
   for (size_t i = markerByte + 1; i < size; ++i) {
     if (i >= end || data[i] != 0xff) {
-      in.fail(i, "weight stream has trailing bytes after its end (expected 0xff padding to byte " +
+      in.fail(i, "weight stream has trailing bytes after its end (expected 0xff padding up to stream byte " +
                      std::to_string(end) + ")");
     }
   }
   if (size < end) {
-    in.fail(size, "weight stream padding ends at byte " + std::to_string(size) + ", not at the 16-byte boundary " +
-                      std::to_string(end));
+    in.fail(size, "weight stream padding ends at stream byte " + std::to_string(size) +
+                      ", not at the 16-byte boundary " + std::to_string(end));
   }
   return out;
 }

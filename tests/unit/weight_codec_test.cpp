@@ -74,7 +74,6 @@ std::vector<uint8_t> uncompressedStream() {
 
 // Varied weight sets for encode/decode round trips.
 std::vector<WeightValues> weightSets() {
-  std::vector<WeightValues> sets;
   uint32_t seed = 12345;
   auto next = [&seed]() {
     seed = seed * 1103515245u + 12345u;
@@ -91,10 +90,10 @@ std::vector<WeightValues> weightSets() {
     long_.push_back(static_cast<int16_t>(static_cast<int>(next() % 9) - 4));
   }
   for (int i = 0; i < 4000; ++i) {     // distribution changes: palette restarts
-    phases.push_back(static_cast<int16_t>(i < 2000 ? static_cast<int>(next() % 4) : static_cast<int>(next() % 200) - 100));
+    const int value = i < 2000 ? static_cast<int>(next() % 4) : static_cast<int>(next() % 200) - 100;
+    phases.push_back(static_cast<int16_t>(value));
   }
-  sets = {sparse, dense, narrow, wide, zeros, long_, phases, WeightValues{1}, WeightValues{-255, 255, 0}};
-  return sets;
+  return {sparse, dense, narrow, wide, zeros, long_, phases, WeightValues{1}, WeightValues{-255, 255, 0}};
 }
 
 } // namespace
