@@ -480,7 +480,7 @@ def main():
         "files": entries,
     }
     (args.out / "manifest.json").write_text(json.dumps(manifest, indent=1) + "\n")
-    print(f"{len(entries) - 1} malformed inputs in {args.out}")
+    print(f"{sum(e['expect'] == 2 for e in entries)} malformed inputs in {args.out}")
 
 
 if __name__ == "__main__":

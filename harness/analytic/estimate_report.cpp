@@ -127,7 +127,7 @@ void writeEstimateTable(std::ostream& out, const NetworkEstimate& est) {
   }
   if (approximated) {
     out << "\n* NPU cycles use the depth slices' total weight bytes for the full weight transfer; Vela uses\n"
-           "  the weights encoded in one piece, which the command stream does not contain.\n";
+           "  the weights encoded in one piece, which could not be recomputed here.\n";
   }
   const EstimateTotals& t = est.totals;
   out << "\nNetwork totals\n";
