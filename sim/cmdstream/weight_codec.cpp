@@ -31,6 +31,10 @@ constexpr int kMaxPalette = 32;
 constexpr int kMaxSliceLength = 32767;   // SLICELEN is 15 bits holding length - 1
 // A weight stream ends on a 16-byte boundary.
 constexpr size_t kStreamAlignment = 16;
+// Most weights one stream may decode to. A sanity bound, not a format limit: zero runs let a
+// corrupt stream of n bytes describe some 64 n zeros. The fixtures' largest stream (mobilenet_v2's
+// classifier, 1280 x 1000) holds 1,280,000 weights; 2^26 int16 weights are 128 MiB.
+constexpr size_t kMaxStreamWeights = size_t{1} << 26;
 
 // 9-bit sign-magnitude code of a weight (bit 0 = sign), and back.
 int codeOf(int weight) { return weight < 0 ? ((-weight) << 1) | 1 : weight << 1; }
@@ -158,7 +162,7 @@ void decodeSlice(BitReader& in, size_t sliceStart, int zdiv, int length, int wdi
   const int divisor = !uncompressed ? wdiv : paletteSize > 0 ? indexBits(paletteSize) : palette.bits;
   const int runCount = zeroRuns ? length + (newPalette ? 1 : 0) : 0;
   std::vector<int> indices(static_cast<size_t>(length), 0);
-  std::vector<int> runs(static_cast<size_t>(runCount), 0);
+  std::vector<int64_t> runs(static_cast<size_t>(runCount), 0);
   const int weightSymbols = weightChunkSymbols(uncompressed, divisor);
   const int runSymbols = zeroRunChunkSymbols(zdiv);
 
@@ -194,7 +198,8 @@ void decodeSlice(BitReader& in, size_t sliceStart, int zdiv, int length, int wdi
       indices[static_cast<size_t>(weightsDone++)] = static_cast<int>(code);
     }
     for (int i = 0; prevRunsOn && i < prevRuns.count && runsDone < runCount; ++i) {
-      runs[static_cast<size_t>(runsDone++)] = (prevRuns.q[static_cast<size_t>(i)] << zdiv) + in.get(zdiv, "ZREMAIN");
+      runs[static_cast<size_t>(runsDone++)] =
+          (int64_t{prevRuns.q[static_cast<size_t>(i)]} << zdiv) + in.get(zdiv, "ZREMAIN");
     }
     prevWeights = weights;
     prevRuns = zeroes;
@@ -203,6 +208,14 @@ void decodeSlice(BitReader& in, size_t sliceStart, int zdiv, int length, int wdi
   } while (prevWeightsOn || prevRunsOn);
 
   // Weights with their zero runs: a slice opening a palette also codes a leading run.
+  int64_t total = static_cast<int64_t>(out.size()) + length;
+  for (int64_t run : runs) {
+    total += run;
+  }
+  if (total > static_cast<int64_t>(kMaxStreamWeights)) {
+    in.fail(sliceStart, "weight stream decodes to more than " + std::to_string(kMaxStreamWeights) +
+                            " weights (corrupt zero runs?)");
+  }
   const size_t first = newPalette && zeroRuns ? 1 : 0;
   if (first == 1) {
     out.insert(out.end(), static_cast<size_t>(runs[0]), 0);

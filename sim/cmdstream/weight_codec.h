@@ -28,7 +28,8 @@ using WeightValues = std::vector<int16_t>;
 
 // Decodes one compressed weight stream of `size` bytes. Throws InputError naming `file` and the
 // byte offset (`fileOffset` + offset in the stream) for a truncated stream, an impossible header
-// field, palette index, value or run, or bytes other than padding after the end marker.
+// field, palette index, value or run, bytes other than padding after the end marker, or more
+// than 2^26 decoded weights.
 WeightValues decodeWeightStream(const uint8_t* data, size_t size, const std::string& file, uint64_t fileOffset);
 
 // A weight volume in OHWI order and how Vela's weight encoder lays it out in bricks: OFM

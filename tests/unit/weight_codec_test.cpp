@@ -157,6 +157,21 @@ TEST_CASE("weight codec: malformed streams are InputErrors with the byte offset"
     CHECK(e.message().find("9-bit") != std::string::npos);
     CHECK(e.where().byteOffset == 104u);                   // the remainder starts in byte 4
   }
+  SUBCASE("zero runs beyond 2^26 weights") {
+    // One weight and a leading zero run of (2^23 + 8) << 3 zeros: 2^20 + 1 all-ones ZUNARY chunks.
+    Bits b;
+    b.put(3, 3).put(15, 0).put(3, 7).put(1, 0).put(1, 1);   // ZDIV 3, 1 weight, uncompressed, NEWPAL
+    b.put(5, 0).put(5, 0).put(3, 0);                         // no palette, 2-bit indices
+    b.put(8, 0xff);                                          // chunk 1: ZUNARY (no WUNARY0)
+    b.put(8, 0xff).put(2, 1);                                // chunk 2: ZUNARY, chunk 1's weight remainder
+    for (int i = 0; i < (1 << 20) - 1; ++i) {
+      b.put(8, 0xff);
+    }
+    b.put(8, 0).put(3, 0).put(3, 0);                         // runs end; their remainders
+    const InputError e = errorOf(b.finish());
+    CHECK(e.where().byteOffset == 100u);
+    CHECK(e.message().find("more than 67108864 weights") != std::string::npos);
+  }
   SUBCASE("trailing garbage after the padding") {
     std::vector<uint8_t> s = good;
     s.insert(s.end(), 16, 0xff);
