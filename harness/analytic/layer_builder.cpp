@@ -198,9 +198,9 @@ uint64_t onePieceBytes(const std::vector<Slice>& slices, const cmd::Operation& f
   layout.decompWidth = kSubKernelMax / std::max(first.kernel.dilationX, 1u);
   layout.depthwise = depthwise;
   layout.partKernelFirst = first.kernel.partKernelFirst;
-  const uint64_t perOfm = uint64_t{layout.kernelHeight} * layout.kernelWidth * layout.ifmDepth;
-  std::vector<int16_t> volume(perOfm * ofmDepth, 0);
-  uint64_t ofmOffset = 0;
+  // 1. Every slice's weights, in stream order.
+  std::vector<cmd::WeightValues> parts;
+  uint64_t decoded = 0;
   for (const Slice& s : slices) {
     if (!s.weightSource) {
       return 0;
@@ -211,28 +211,43 @@ uint64_t onePieceBytes(const std::vector<Slice>& slices, const cmd::Operation& f
                         std::to_string(s.weightBytes) + " bytes) lies outside the constant region (" +
                         std::to_string(constants.size) + " bytes)");
     }
-    const cmd::WeightValues part =
-        cmd::decodeWeightStream(constants.data + *s.weightSource, s.weightBytes, constants.file,
-                                constants.fileOffset + *s.weightSource);
-    layout.ofmDepth = s.depth;
-    const std::vector<int64_t> order = cmd::brickOrder(layout);
-    if (order.size() != part.size() || ofmOffset + s.depth > ofmDepth) {
+    parts.push_back(cmd::decodeWeightStream(constants.data + *s.weightSource, s.weightBytes, constants.file,
+                                            constants.fileOffset + *s.weightSource));
+    decoded += parts.back().size();
+  }
+  // 2. Back into the OHWI volume, which the streams must cover (a corrupt shape cannot make it
+  //    larger than what was decoded).
+  const uint64_t perOfm = uint64_t{layout.kernelHeight} * layout.kernelWidth * layout.ifmDepth;
+  if (ofmDepth == 0 || perOfm > decoded / ofmDepth) {
+    return 0;
+  }
+  std::vector<int16_t> volume(perOfm * ofmDepth, 0);
+  uint64_t ofmOffset = 0;
+  for (size_t i = 0; i < slices.size(); ++i) {
+    const cmd::WeightValues& part = parts[i];
+    layout.ofmDepth = slices[i].depth;
+    const std::optional<std::vector<int64_t>> order = cmd::brickOrder(layout, part.size());
+    if (!order || order->size() != part.size() || ofmOffset + slices[i].depth > ofmDepth) {
       return 0;
     }
-    for (size_t pos = 0; pos < order.size(); ++pos) {
-      if (order[pos] >= 0) {
-        volume[ofmOffset * perOfm + static_cast<uint64_t>(order[pos])] = part[pos];
+    for (size_t pos = 0; pos < order->size(); ++pos) {
+      if ((*order)[pos] >= 0) {
+        volume[ofmOffset * perOfm + static_cast<uint64_t>((*order)[pos])] = part[pos];
       } else if (part[pos] != 0) {
         return 0;
       }
     }
-    ofmOffset += s.depth;
+    ofmOffset += slices[i].depth;
   }
+  // 3. Laid out for the full depth and encoded.
   layout.ofmDepth = ofmDepth;
-  const std::vector<int64_t> order = cmd::brickOrder(layout);
-  cmd::WeightValues weights(order.size(), 0);
-  for (size_t pos = 0; pos < order.size(); ++pos) {
-    weights[pos] = order[pos] >= 0 ? volume[static_cast<uint64_t>(order[pos])] : int16_t{0};
+  const std::optional<std::vector<int64_t>> order = cmd::brickOrder(layout, cmd::kMaxStreamWeights);
+  if (!order) {
+    return 0;
+  }
+  cmd::WeightValues weights(order->size(), 0);
+  for (size_t pos = 0; pos < order->size(); ++pos) {
+    weights[pos] = (*order)[pos] >= 0 ? volume[static_cast<uint64_t>((*order)[pos])] : int16_t{0};
   }
   const uint64_t scales = (ofmDepth * kScaleBytesPerChannel + kSubStreamAlignment - 1) / kSubStreamAlignment *
                           kSubStreamAlignment;

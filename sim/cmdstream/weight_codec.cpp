@@ -31,10 +31,9 @@ constexpr int kMaxPalette = 32;
 constexpr int kMaxSliceLength = 32767;   // SLICELEN is 15 bits holding length - 1
 // A weight stream ends on a 16-byte boundary.
 constexpr size_t kStreamAlignment = 16;
-// Most weights one stream may decode to. A sanity bound, not a format limit: zero runs let a
-// corrupt stream of n bytes describe some 64 n zeros. The fixtures' largest stream (mobilenet_v2's
-// classifier, 1280 x 1000) holds 1,280,000 weights; 2^26 int16 weights are 128 MiB.
-constexpr size_t kMaxStreamWeights = size_t{1} << 26;
+// kMaxStreamWeights is a sanity bound, not a format limit: zero runs let a corrupt stream of
+// n bytes describe some 64 n zeros. The fixtures' largest stream (mobilenet_v2's classifier,
+// 1280 x 1000) holds 1,280,000 weights; 2^26 int16 weights are 128 MiB.
 
 // 9-bit sign-magnitude code of a weight (bit 0 = sign), and back.
 int codeOf(int weight) { return weight < 0 ? ((-weight) << 1) | 1 : weight << 1; }
@@ -759,7 +758,7 @@ WeightValues decodeWeightStream(const uint8_t* data, size_t size, const std::str
   return out;
 }
 
-std::vector<int64_t> brickOrder(const BrickLayout& l) {
+std::optional<std::vector<int64_t>> brickOrder(const BrickLayout& l, size_t maxLength) {
   std::vector<int64_t> order;
   const uint32_t ifmBlockDepth = l.partKernelFirst || l.ifmBits == 16 ? 16 : 32;
   const auto roundUp = [](uint32_t v, uint32_t q) { return (v + q - 1) / q * q; };
@@ -789,7 +788,11 @@ std::vector<int64_t> brickOrder(const BrickLayout& l) {
                 const uint32_t kx = e % subWidth, ky = e / subWidth;
                 for (uint32_t inner = 0; inner < ifmInner; inner += l.ifmUblockDepth) {
                   for (uint32_t oz = 0; oz < l.ofmUblockDepth; ++oz) {
-                    for (uint32_t iz = 0; iz < (l.depthwise ? 1 : l.ifmUblockDepth); ++iz) {
+                    const uint32_t ifmElements = l.depthwise ? 1 : l.ifmUblockDepth;
+                    if (order.size() + ifmElements > maxLength) {
+                      return std::nullopt;
+                    }
+                    for (uint32_t iz = 0; iz < ifmElements; ++iz) {
                       const uint32_t ifm = ifmBlock + outer + inner + iz;
                       const uint32_t ofm = ofmBlock + ofmU + oz;
                       if (ifm < l.ifmDepth && ofm < l.ofmDepth && ky < subHeight) {

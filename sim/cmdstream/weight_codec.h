@@ -18,6 +18,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,7 +30,7 @@ using WeightValues = std::vector<int16_t>;
 // Decodes one compressed weight stream of `size` bytes. Throws InputError naming `file` and the
 // byte offset (`fileOffset` + offset in the stream) for a truncated stream, an impossible header
 // field, palette index, value or run, bytes other than padding after the end marker, or more
-// than 2^26 decoded weights.
+// than kMaxStreamWeights decoded weights.
 WeightValues decodeWeightStream(const uint8_t* data, size_t size, const std::string& file, uint64_t fileOffset);
 
 // A weight volume in OHWI order and how Vela's weight encoder lays it out in bricks: OFM
@@ -44,9 +45,13 @@ struct BrickLayout {
   bool partKernelFirst = false;    // the stream's block traversal
 };
 
+// Most weights one stream decodes to (a sanity bound on corrupt input; see the .cpp).
+constexpr size_t kMaxStreamWeights = size_t{1} << 26;
+
 // Stream position -> OHWI index ((o * H + y) * W + x) * I + i of the weight there, or -1 for
-// a padding zero. Contract: every dimension and depth of `layout` is at least 1.
-std::vector<int64_t> brickOrder(const BrickLayout& layout);
+// a padding zero; nullopt when the stream would hold more than `maxLength` weights.
+// Contract: every dimension and depth of `layout` is at least 1.
+std::optional<std::vector<int64_t>> brickOrder(const BrickLayout& layout, size_t maxLength);
 
 // Encodes weights (each -255..255) as Vela 3.10's encoder does; the result is padded to a
 // multiple of 16 bytes. Throws std::invalid_argument for a value out of range.

@@ -206,7 +206,7 @@ TEST_CASE("brick order visits every OHWI weight exactly once, padding the rest")
   big.kernelHeight = big.kernelWidth = 10;
   layouts.push_back(big);
   for (const BrickLayout& l : layouts) {
-    const std::vector<int64_t> order = npusim::cmd::brickOrder(l);
+    const std::vector<int64_t> order = npusim::cmd::brickOrder(l, npusim::cmd::kMaxStreamWeights).value();
     const int64_t count = int64_t{l.ofmDepth} * l.kernelHeight * l.kernelWidth * l.ifmDepth;
     std::vector<int> seen(static_cast<size_t>(count), 0);
     for (int64_t index : order) {
@@ -226,8 +226,9 @@ TEST_CASE("brick order of a depthwise 3x3 kernel: OFM micro-block inside each pa
   dw.ofmDepth = 8;
   dw.kernelHeight = dw.kernelWidth = 3;
   dw.ofmBlockDepth = 8;
-  const std::vector<int64_t> order = npusim::cmd::brickOrder(dw);
+  const std::vector<int64_t> order = npusim::cmd::brickOrder(dw, 96).value();
   REQUIRE(order.size() == 12u * 8u);   // 9 elements padded to 12, 8 channels each
+  CHECK_FALSE(npusim::cmd::brickOrder(dw, 95));
   CHECK(order[0] == 0);                // channel 0, element (0, 0)
   CHECK(order[1] == 9);                // channel 1, element (0, 0): OHWI index 1 * 9
   CHECK(order[8] == 1);                // channel 0, element (0, 1)
