@@ -188,6 +188,7 @@ void writeEstimateJson(std::ostream& out, const NetworkEstimate& est) {
                          {"weight_buffering", weightBufferingName(l.weights.buffering)},
                          {"weight_depth_slices", l.weights.depthSlices},
                          {"encoded_weight_bytes", l.weights.encodedBytes},
+                         {"one_piece_weight_bytes", l.weights.onePieceBytes},
                          {"query", queryJson(l.query)}};
       for (size_t a = 0; a < kAccessAreas.size(); ++a) {
         row[kAccessKeys[a]] = e.accessCycles[a];
