@@ -22,6 +22,7 @@ struct Row {
   std::vector<std::string> values;     // per parameter column; "" when not set
   std::optional<int64_t> cycles;       // ok points only
   size_t group = 0;
+  bool baseline = false;               // the spec's "baseline" point
 };
 
 // Records laid out as a table, grouped by model and configuration, with their sensitivities.
@@ -111,9 +112,11 @@ Analysis analyze(const MergedResults& results, const ReportOptions& options) {
   // 1. Parameter columns in order of first appearance; rows grouped by model and configuration.
   std::map<std::string, size_t> columnOf;
   for (const ResultRecord& r : results.records) {
-    if (!r.json.contains("params") || !r.json["params"].is_object()) continue;
-    for (const auto& item : r.json["params"].items()) {
-      if (columnOf.emplace(item.key(), a.parameters.size()).second) a.parameters.push_back(item.key());
+    for (const char* member : {"effective", "params"}) {
+      if (!r.json.contains(member) || !r.json[member].is_object()) continue;
+      for (const auto& item : r.json[member].items()) {
+        if (columnOf.emplace(item.key(), a.parameters.size()).second) a.parameters.push_back(item.key());
+      }
     }
   }
   std::map<std::string, size_t> groupOf;
@@ -121,9 +124,12 @@ Analysis analyze(const MergedResults& results, const ReportOptions& options) {
     Row row;
     row.record = &r;
     row.values.assign(a.parameters.size(), "");
-    if (r.json.contains("params") && r.json["params"].is_object()) {
-      for (const auto& item : r.json["params"].items()) row.values[columnOf[item.key()]] = valueText(item.value());
+    // The effective values (results since the "effective" member); set params where those are absent.
+    for (const char* member : {"params", "effective"}) {
+      if (!r.json.contains(member) || !r.json[member].is_object()) continue;
+      for (const auto& item : r.json[member].items()) row.values[columnOf[item.key()]] = valueText(item.value());
     }
+    row.baseline = r.json.value("baseline", false);
     if (r.ok && r.json.contains("total_cycles") && r.json["total_cycles"].is_number()) {
       row.cycles = r.json["total_cycles"].get<int64_t>();
     }
@@ -149,7 +155,8 @@ Analysis analyze(const MergedResults& results, const ReportOptions& options) {
       if (r.group == g) rows.push_back(&r);
     }
     ModelSensitivity& group = a.groups[g];
-    std::vector<std::string> baseline = rows.front()->values;
+    const auto flagged = std::find_if(rows.begin(), rows.end(), [](const Row* r) { return r->baseline; });
+    std::vector<std::string> baseline = (flagged != rows.end() ? *flagged : rows.front())->values;
     for (const Param& p : options.baseline) {
       const auto c = columnOf.find(p.key);
       if (c != columnOf.end()) baseline[c->second] = p.text;
@@ -183,6 +190,17 @@ std::string relativeText(const Analysis& a, const Row& row) {
   return row.cycles && base && *base > 0 ? fixed(double(*row.cycles) / double(*base), 4) : "-";
 }
 
+std::string percentChange(double relative) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%+.2f%%", (relative - 1.0) * 100.0);
+  return buf;
+}
+
+std::string changeText(const Analysis& a, const Row& row) {
+  const auto& base = a.groups[row.group].baselineCycles;
+  return row.cycles && base && *base > 0 ? percentChange(double(*row.cycles) / double(*base)) : "-";
+}
+
 std::string spread(const ValueEffect& e) {
   return e.pairs == 0 ? "-" : fixed(e.geomean, 4) + " [" + fixed(e.min, 4) + ", " + fixed(e.max, 4) + "]";
 }
@@ -190,7 +208,7 @@ std::string spread(const ValueEffect& e) {
 std::vector<std::string> tableHeader(const Analysis& a) {
   std::vector<std::string> h{"index", "id", "model"};
   h.insert(h.end(), a.parameters.begin(), a.parameters.end());
-  h.insert(h.end(), {"status", "total_cycles", "npu_active_cycles", "vs_baseline"});
+  h.insert(h.end(), {"status", "total_cycles", "npu_active_cycles", "change"});
   return h;
 }
 
@@ -202,7 +220,7 @@ std::vector<std::string> tableRow(const Analysis& a, const Row& row) {
   cells.push_back(row.cycles ? std::to_string(*row.cycles) : "-");
   const ordered_json active = j.value("npu_active_cycles", ordered_json());
   cells.push_back(active.is_number() ? std::to_string(active.get<int64_t>()) : "-");
-  cells.push_back(relativeText(a, row));
+  cells.push_back(changeText(a, row) + (row.baseline ? " (baseline)" : ""));
   return cells;
 }
 
@@ -216,10 +234,10 @@ std::string baselineText(const ModelSensitivity& g) {
 
 std::vector<std::vector<std::string>> effectRows(const ParameterEffect& p) {
   std::vector<std::vector<std::string>> rows{
-      {"value", "cycles", "vs_baseline", "vs_baseline_over_other_settings: geomean [min, max]", "pairs"}};
+      {"value", "cycles", "change", "vs_baseline_over_other_settings: geomean [min, max]", "pairs"}};
   for (const ValueEffect& e : p.values) {
     rows.push_back({shownValue(e.value) + (e.baseline ? " (baseline)" : ""), e.cycles ? std::to_string(*e.cycles) : "-",
-                    e.relative ? fixed(*e.relative, 4) : "-", spread(e), std::to_string(e.pairs)});
+                    e.relative ? percentChange(*e.relative) : "-", spread(e), std::to_string(e.pairs)});
   }
   return rows;
 }
@@ -318,7 +336,7 @@ void writeReportCsv(std::ostream& os, const MergedResults& results, const Report
     header.push_back(p + "_read_bytes");
     header.push_back(p + "_write_bytes");
   }
-  header.insert(header.end(), {"wall_s", "error"});
+  header.push_back("error");
   // 2. One row per point.
   std::vector<std::vector<std::string>> rows{header};
   for (const Row& row : a.rows) {
@@ -339,7 +357,6 @@ void writeReportCsv(std::ostream& os, const MergedResults& results, const Report
       cells.push_back(port.is_null() ? "" : jsonCell(port.value("read_bytes", ordered_json())));
       cells.push_back(port.is_null() ? "" : jsonCell(port.value("write_bytes", ordered_json())));
     }
-    cells.push_back(jsonCell(j.value("wall_s", ordered_json())));
     cells.push_back(jsonCell(j.value("error", ordered_json())));
     rows.push_back(std::move(cells));
   }
