@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 # SPDX-License-Identifier: Apache-2.0
 """Stacked bars of a sweep: inference cycles per configuration, segmented by layer type.
 

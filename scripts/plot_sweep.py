@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 # SPDX-License-Identifier: Apache-2.0
 """Plot npusim sweep results: time (or % change vs the baseline) against a swept parameter.
 

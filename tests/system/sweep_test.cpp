@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <fstream>
 #include <set>
 #include <thread>
@@ -311,6 +312,21 @@ TEST_CASE("sweep: zip groups vary keys together, results show effective values a
   CHECK(report.out.find("+0.00% (baseline)") != std::string::npos);
   CHECK(report.out.find("baseline: npu.axi0.max_outstanding_reads=8 system.sram.read_latency=32 "
                         "system.sram.write_latency=32 -> ") != std::string::npos);
+
+  // The plotting scripts, run as the README writes them (positional OUTDIR, --group).
+  if (std::system("/usr/bin/python3 -c 'import matplotlib' 2>/dev/null") != 0) {
+    MESSAGE("python3-matplotlib not installed: plot_sweep.py and plot_breakdown.py not exercised");
+    return;
+  }
+  const fs::path img = dir.path() / "plots";
+  const std::string scripts = std::string(NPUSIM_SOURCE_DIR) + "/scripts/";
+  const std::string sweepPlot = scripts + "plot_sweep.py " + out.string() + " " + img.string() +
+                                " --y percent --group npu.axi0.max_outstanding_reads >/dev/null";
+  const std::string breakdownPlot = scripts + "plot_breakdown.py " + out.string() + " " + img.string() + " >/dev/null";
+  REQUIRE(std::system(sweepPlot.c_str()) == 0);
+  REQUIRE(std::system(breakdownPlot.c_str()) == 0);
+  CHECK(fs::file_size(img / "demo__Ethos_U55_High_End_Embedded_Shared_Sram.png") > 1000);
+  CHECK(fs::file_size(img / "demo__Ethos_U55_High_End_Embedded_Shared_Sram_breakdown.png") > 1000);
 }
 
 TEST_CASE("sweep: a bad spec is one error line naming the file and key path, exit 2") {
