@@ -3,6 +3,7 @@
 #include <map>
 
 #include "harness/report/inspect_report.h"
+#include "sim/cli/choice.h"
 #include "sim/cli/commands.h"
 #include "sim/cli/workload.h"
 #include "sim/config/config.h"
@@ -21,7 +22,7 @@ void addInspect(CLI::App& app, Registry& registry) {
   const std::map<std::string, report::InspectFormat> formats{
       {"text", report::InspectFormat::Text}, {"vela", report::InspectFormat::Vela}, {"json", report::InspectFormat::Json}};
   sub->add_option("--format", opts->format, "text | vela (Vela's register listing) | json")
-      ->transform(CLI::CheckedTransformer(formats, CLI::ignore_case));
+      ->transform(choiceOf(formats));
   sub->callback([opts, &registry] {
     registry.select([opts] {
       const io::CompiledNetwork net = loadWorkload(opts->model);
