@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "harness/sweep/compare_runs.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <set>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "harness/sweep/json_input.h"
+#include "harness/sweep/layer_breakdown.h"
+#include "sim/common/error.h"
+#include "sim/common/text_table.h"
+
+namespace npusim::compare_runs {
+namespace {
+
+using nlohmann::ordered_json;
+
+// One run file with what the comparison needs.
+struct Run {
+  std::string file;
+  ordered_json json;
+  ordered_json byType;                           // cycles per layer type
+  std::map<std::string, int64_t> cyclesByBound;  // kernel-operation cycles per bound
+};
+
+Run readRun(const std::string& file) {
+  Run r;
+  r.file = file;
+  r.json = sweep::readJsonFile(file, "npusim run result");
+  const sweep::JsonNode node(r.json, file);
+  for (const char* key : {"model", "config", "total_cycles", "network_operators", "operations"}) node.member(key);
+  node.member("config").member("accelerator").string();
+  node.member("total_cycles").integer();
+  const std::string model = node.member("model").string();
+  try {
+    r.byType = sweep::cyclesByType(r.json, sweep::operationTypes(model == "<demo>" ? std::string() : model));
+  } catch (const nlohmann::json::exception& e) {
+    node.fail(std::string("not an `npusim run --json` result: ") + e.what());
+  }
+  for (const auto& op : r.json.at("operations")) {
+    const std::string bound = op.value("bound", "");
+    if (!bound.empty()) {
+      r.cyclesByBound[bound] += op.at("end_cycle").get<int64_t>() - op.at("start_cycle").get<int64_t>();
+    }
+  }
+  return r;
+}
+
+std::string speedup(int64_t a, int64_t b) {
+  if (a == 0 && b == 0) return "-";
+  if (b == 0) return "inf";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3fx", double(a) / double(b));
+  return buf;
+}
+
+std::string describe(const Run& r) {
+  const auto& c = r.json.at("config");
+  return r.file + " (" + c.at("accelerator").get<std::string>() + ", " + c.value("system_config", "") + ", " +
+         c.value("memory_mode", "") + ")";
+}
+
+// Same command stream: the same operation kinds and MAC counts in the same order.
+bool sameStream(const Run& a, const Run& b) {
+  const auto& x = a.json.at("operations");
+  const auto& y = b.json.at("operations");
+  if (x.size() != y.size()) return false;
+  for (size_t i = 0; i < x.size(); ++i) {
+    if (x[i].at("kind") != y[i].at("kind") || x[i].value("macs", 0) != y[i].value("macs", 0)) return false;
+  }
+  return true;
+}
+
+int64_t cyclesOf(const ordered_json& op) { return op.at("end_cycle").get<int64_t>() - op.at("start_cycle").get<int64_t>(); }
+
+} // namespace
+
+int compareRuns(const std::string& fileA, const std::string& fileB, size_t rows, std::ostream& out) {
+  const Run a = readRun(fileA), b = readRun(fileB);
+  const int64_t totalA = a.json.at("total_cycles").get<int64_t>(), totalB = b.json.at("total_cycles").get<int64_t>();
+  out << "compare-runs: A = " << describe(a) << "\n              B = " << describe(b) << "\n\n";
+  writeAligned(out, {{"", "cycles A", "cycles B", "speed-up (A/B)"},
+                     {"total", std::to_string(totalA), std::to_string(totalB), speedup(totalA, totalB)}},
+               "");
+  // 1. Per layer type.
+  out << "\nper layer type:\n";
+  std::vector<std::vector<std::string>> types{{"type", "cycles A", "cycles B", "speed-up (A/B)"}};
+  for (const auto& item : a.byType.items()) {
+    const int64_t ca = item.value().get<int64_t>(), cb = b.byType.value(item.key(), int64_t{0});
+    if (ca != 0 || cb != 0) types.push_back({item.key(), std::to_string(ca), std::to_string(cb), speedup(ca, cb)});
+  }
+  writeAligned(out, types, "  ");
+  // 2. Kernel cycles by what bound them.
+  out << "\nNPU operation cycles by bound:\n";
+  std::set<std::string> bounds;
+  for (const auto& [bound, n] : a.cyclesByBound) bounds.insert(bound);
+  for (const auto& [bound, n] : b.cyclesByBound) bounds.insert(bound);
+  std::vector<std::vector<std::string>> byBound{{"bound", "cycles A", "cycles B"}};
+  for (const std::string& bound : bounds) {
+    const auto ia = a.cyclesByBound.find(bound), ib = b.cyclesByBound.find(bound);
+    byBound.push_back({bound, std::to_string(ia == a.cyclesByBound.end() ? 0 : ia->second),
+                       std::to_string(ib == b.cyclesByBound.end() ? 0 : ib->second)});
+  }
+  writeAligned(out, byBound, "  ");
+  // 3. Per operation, when both ran the same stream.
+  if (!sameStream(a, b)) {
+    out << "\nper operation: not compared (different command streams, e.g. compiled for different MAC counts; "
+           "compare the layer types above)\n";
+    return 0;
+  }
+  const auto& opsA = a.json.at("operations");
+  const auto& opsB = b.json.at("operations");
+  std::vector<size_t> kernels;
+  std::map<std::pair<std::string, std::string>, size_t> shifts;
+  for (size_t i = 0; i < opsA.size(); ++i) {
+    const std::string ba = opsA[i].value("bound", ""), bb = opsB[i].value("bound", "");
+    if (ba.empty()) continue;
+    kernels.push_back(i);
+    if (ba != bb) ++shifts[{ba, bb}];
+  }
+  std::stable_sort(kernels.begin(), kernels.end(), [&](size_t x, size_t y) {
+    return std::llabs(cyclesOf(opsA[x]) - cyclesOf(opsB[x])) > std::llabs(cyclesOf(opsA[y]) - cyclesOf(opsB[y]));
+  });
+  out << "\nper operation (same command stream), the " << std::min(rows, kernels.size()) << " of " << kernels.size()
+      << " with the largest change:\n";
+  std::vector<std::vector<std::string>> table{{"op", "kind", "cycles A", "cycles B", "speed-up (A/B)", "bound A -> B"}};
+  for (size_t k = 0; k < kernels.size() && k < rows; ++k) {
+    const auto& x = opsA[kernels[k]];
+    const auto& y = opsB[kernels[k]];
+    table.push_back({std::to_string(x.at("network_operator").get<size_t>()) + "." + std::to_string(kernels[k]),
+                     x.at("kind").get<std::string>(), std::to_string(cyclesOf(x)), std::to_string(cyclesOf(y)),
+                     speedup(cyclesOf(x), cyclesOf(y)),
+                     x.at("bound").get<std::string>() + " -> " + y.at("bound").get<std::string>()});
+  }
+  writeAligned(out, table, "  ");
+  size_t shifted = 0;
+  for (const auto& [pair, n] : shifts) shifted += n;
+  out << "\nbound shifts: " << shifted << " of " << kernels.size() << " operations";
+  for (const auto& [pair, n] : shifts) out << (pair == shifts.begin()->first ? ": " : ", ") << pair.first << " -> " << pair.second << " " << n;
+  out << '\n';
+  return 0;
+}
+
+} // namespace npusim::compare_runs
