@@ -5,6 +5,7 @@
 #include "harness/report/inspect_report.h"
 #include "sim/cli/choice.h"
 #include "sim/cli/commands.h"
+#include "sim/platform/compile_target.h"
 #include "sim/cli/workload.h"
 #include "sim/config/config.h"
 #include "sim/platform/platform.h"
@@ -28,6 +29,9 @@ void addInspect(CLI::App& app, Registry& registry) {
       const io::CompiledNetwork net = loadWorkload(opts->model);
       const auto decoded = decodeChecked(net, platform::bindAccelerator(config::resolveConfig({}), net));
       report::writeInspect(std::cout, net, decoded, opts->format);
+      if (opts->format == report::InspectFormat::Text) {
+        std::cout << "compiled for: " << platform::describe(platform::compileTarget(net, decoded)) << '\n';
+      }
       return 0;
     });
   });

@@ -52,13 +52,13 @@ CompileTarget compileTarget(const io::CompiledNetwork& net, const std::vector<io
 }
 
 std::string describe(const CompileTarget& t) {
-  std::string s = "ethos-u55-" + std::to_string(t.macs) + " (SHRAM " + std::to_string(t.shramKb) + " KiB), arena " +
-                  std::to_string(t.scratchBytes) + " B, fast arena " + std::to_string(t.scratchFastBytes) +
-                  " B, constants " + std::to_string(t.flashBytes) + " B";
+  std::string s = "ethos-u55-" + std::to_string(t.macs) + " (SHRAM " + std::to_string(t.shramKb) + " KiB); arena " +
+                  std::to_string(t.scratchBytes) + " B, fast arena " + std::to_string(t.scratchFastBytes) + " B";
   if (t.offlinePlanBytes > 0) s += ", offline plan " + std::to_string(t.offlinePlanBytes) + " B";
-  return s + (t.weightsBufferedInArena
-                  ? " in a memory slower than the arena (weights buffered into the arena by DMA)"
-                  : " read in place (no weight buffering: constants as fast as the arena, or buffering not worth it)");
+  return s + "; constants " + std::to_string(t.flashBytes) + " B, " +
+         (t.weightsBufferedInArena
+              ? "in a memory slower than the arena (weights buffered into the arena by DMA)"
+              : "read in place (no weight buffering: constants as fast as the arena, or buffering not worth it)");
 }
 
 std::vector<std::string> configMismatches(const CompileTarget& t, const config::SystemParams& params) {

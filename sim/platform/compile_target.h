@@ -30,8 +30,8 @@ struct CompileTarget {
 
 CompileTarget compileTarget(const io::CompiledNetwork& net, const std::vector<io::DecodedNpuOp>& decoded);
 
-// One line: "ethos-u55-128 (SHRAM 24 KiB), arena 22076 B, fast arena 22076 B, constants 40192 B in
-// a slower memory than the arena (weights buffered into the arena by DMA)".
+// One line: "ethos-u55-128 (SHRAM 24 KiB); arena 22080 B, fast arena 22080 B, offline plan 22080 B;
+// constants 36832 B, in a memory slower than the arena (weights buffered into the arena by DMA)".
 std::string describe(const CompileTarget& target);
 
 // The contradictions between the target and `params`, one sentence each naming both sides.

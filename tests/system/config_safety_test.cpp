@@ -40,6 +40,11 @@ TEST_CASE("config safety: the compile target agrees with the folder name and Vel
     CHECK(t.macs == 128);
     CHECK(t.weightsBufferedInArena == listingReadsWeightsFromArena(folder));
     CHECK(t.scratchBytes > 0);
+    // `inspect` prints it.
+    const test::ProcessResult inspect = test::runNpusim({"inspect", folder.tflite.string()});
+    CHECK(inspect.out.find("compiled for: ethos-u55-128 (SHRAM ") != std::string::npos);
+    CHECK(inspect.out.find(t.weightsBufferedInArena ? "weights buffered into the arena by DMA" : "read in place") !=
+          std::string::npos);
   }
   // The Shared_Sram compile buffers weights (flash is slower than SRAM); the Sram_Only one does not.
   CHECK(listingReadsWeightsFromArena(test::velaFolder(*fixtures, "kws_ref_model", kSharedSram)));
