@@ -52,17 +52,39 @@ void sortValues(std::vector<std::string>& values) {
   });
 }
 
-// The values of `row` except column `skip`, as one key.
-std::string signature(const Row& row, size_t skip) {
+// The values of `row` except the columns linked to `skip` (link[c] == link[skip]), as one key.
+std::string signature(const Row& row, size_t skip, const std::vector<size_t>& link) {
   std::string key;
   for (size_t c = 0; c < row.values.size(); ++c) {
-    key += (c == skip ? std::string() : row.values[c]) + '\x1f';
+    key += (link[c] == link[skip] ? std::string() : row.values[c]) + '\x1f';
   }
   return key;
 }
 
+// For each column, the first column whose values move one-to-one with it over `rows` (keys
+// swept together, e.g. by a zip group): linked columns are analysed as one parameter.
+std::vector<size_t> linkedColumns(const std::vector<const Row*>& rows, size_t columns) {
+  std::vector<size_t> link(columns);
+  for (size_t c = 0; c < columns; ++c) {
+    link[c] = c;
+    for (size_t first = 0; first < c && link[c] == c; ++first) {
+      if (link[first] != first) continue;
+      std::map<std::string, std::string> forward, backward;
+      bool bijective = true;
+      for (const Row* r : rows) {
+        const auto f = forward.emplace(r->values[first], r->values[c]).first;
+        const auto b = backward.emplace(r->values[c], r->values[first]).first;
+        bijective = bijective && f->second == r->values[c] && b->second == r->values[first];
+      }
+      if (bijective && forward.size() > 1) link[c] = first;
+    }
+  }
+  return link;
+}
+
 ParameterEffect parameterEffect(const std::vector<const Row*>& rows, size_t column, const std::string& parameter,
-                                const std::vector<std::string>& baseline, std::optional<int64_t> baselineCycles) {
+                                const std::vector<std::string>& baseline, std::optional<int64_t> baselineCycles,
+                                const std::vector<size_t>& link) {
   ParameterEffect effect;
   effect.key = parameter;
   effect.baselineValue = baseline[column];
@@ -72,7 +94,7 @@ ParameterEffect parameterEffect(const std::vector<const Row*>& rows, size_t colu
   for (const Row* r : rows) {
     distinct.insert(r->values[column]);
     if (r->cycles && r->values[column] == baseline[column]) {
-      partners.emplace(signature(*r, column), *r->cycles);
+      partners.emplace(signature(*r, column, link), *r->cycles);
     }
   }
   std::vector<std::string> values(distinct.begin(), distinct.end());
@@ -87,13 +109,13 @@ ParameterEffect parameterEffect(const std::vector<const Row*>& rows, size_t colu
       if (!r->cycles || r->values[column] != v) continue;
       bool othersAtBaseline = true;
       for (size_t c = 0; c < baseline.size(); ++c) {
-        othersAtBaseline = othersAtBaseline && (c == column || r->values[c] == baseline[c]);
+        othersAtBaseline = othersAtBaseline && (link[c] == link[column] || r->values[c] == baseline[c]);
       }
       if (othersAtBaseline && !e.cycles) {
         e.cycles = r->cycles;
         if (baselineCycles && *baselineCycles > 0) e.relative = double(*r->cycles) / double(*baselineCycles);
       }
-      const auto partner = partners.find(signature(*r, column));
+      const auto partner = partners.find(signature(*r, column, link));
       if (partner == partners.end() || partner->second <= 0 || *r->cycles <= 0) continue;
       const double ratio = double(*r->cycles) / double(partner->second);
       e.min = e.pairs == 0 ? ratio : std::min(e.min, ratio);
@@ -169,8 +191,14 @@ Analysis analyze(const MergedResults& results, const ReportOptions& options) {
         break;
       }
     }
+    const std::vector<size_t> link = linkedColumns(rows, a.parameters.size());
     for (size_t c = 0; c < a.parameters.size(); ++c) {
-      ParameterEffect e = parameterEffect(rows, c, a.parameters[c], baseline, group.baselineCycles);
+      if (link[c] != c) continue;
+      std::string name = a.parameters[c];
+      for (size_t other = c + 1; other < a.parameters.size(); ++other) {
+        if (link[other] == c) name += " = " + a.parameters[other];
+      }
+      ParameterEffect e = parameterEffect(rows, c, name, baseline, group.baselineCycles, link);
       if (e.values.size() > 1) group.parameters.push_back(std::move(e));
     }
   }

@@ -329,6 +329,31 @@ TEST_CASE("sweep: zip groups vary keys together, results show effective values a
   CHECK(fs::file_size(img / "demo__Ethos_U55_High_End_Embedded_Shared_Sram_breakdown.png") > 1000);
 }
 
+TEST_CASE("sweep: report analyses keys swept together as one parameter") {
+  const test::TempDir dir;
+  const fs::path spec = writeSpec(dir, R"({
+    "models": [{"demo": true}],
+    "link": [{"system.sram.read_latency": [32, 128], "system.sram.write_latency": [16, 64]}],
+    "grid": {"npu.axi0.max_outstanding_reads": [8, 2]}
+  })");
+  const fs::path out = dir.path() / "r.jsonl";
+  REQUIRE(test::runNpusim({"sweep", spec.string(), "-o", out.string()}).exitCode == 0);
+  const auto records = sweep::readResults(out.string()).records;
+  REQUIRE(records.size() == 4);
+  // Point 2 is read/write 128/64 at the first point's 8 outstanding reads (zip after grid: 8/32, 8/128, 2/32, 2/128).
+  const auto& slow = records[1].json;
+  REQUIRE(slow.at("effective").at("system.sram.read_latency") == 128);
+  REQUIRE(slow.at("effective").at("npu.axi0.max_outstanding_reads") == 8);
+  const test::ProcessResult report = test::runNpusim({"report", out.string()});
+  INFO(report.out);
+  const auto lines = test::normalizedLines(report.out);
+  const auto heading = std::find(lines.begin(), lines.end(), "system.sram.read_latency = system.sram.write_latency");
+  REQUIRE(lines.end() - heading >= 4);
+  CHECK(heading[2].rfind("32 (baseline) " + std::to_string(records[0].json.at("total_cycles").get<int64_t>()) + " +0.00%",
+                         0) == 0);
+  CHECK(heading[3].rfind("128 " + std::to_string(slow.at("total_cycles").get<int64_t>()) + " +", 0) == 0);
+}
+
 TEST_CASE("sweep: a bad spec is one error line naming the file and key path, exit 2") {
   const test::TempDir dir;
   const auto check = [&](const std::string& text, const std::string& mustContain) {
