@@ -512,6 +512,7 @@ int runRegress(const RegressOptions& options, std::ostream& out) {
     if (!e.sha256.empty()) {
       const std::string digest = sha256OfFile(file.string());
       if (digest != e.sha256) {
+        outcomes[i].message = "model bytes differ from the recorded sha256";
         digestErrors.push_back(modelKey(e, i) + ": the bytes of " + file.string() + " differ from the baseline's (sha256 " +
                                digest.substr(0, 12) + "..., recorded " + e.sha256.substr(0, 12) + "...)");
       }
@@ -549,9 +550,12 @@ int runRegress(const RegressOptions& options, std::ostream& out) {
     }
     if (beyond > 0) {
       o.status = EntryOutcome::Status::kFailed;
-      o.message = std::to_string(beyond) + " counts changed beyond tolerance";
+      o.message = std::to_string(beyond) + " counts changed beyond tolerance" +
+                  (o.message.empty() ? std::string() : "; " + o.message);
       ++failedEntries;
       failedCounts += beyond;
+    } else if (!o.message.empty()) {
+      o.status = EntryOutcome::Status::kError;  // the counts hold, but not for the recorded model
     }
   }
 
