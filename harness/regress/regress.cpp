@@ -489,7 +489,7 @@ int runRegress(const RegressOptions& options, std::ostream& out) {
   std::vector<std::string> files(baseline.entries.size());
   std::vector<sweep::Point> points;
   std::vector<size_t> pointEntry;
-  std::vector<std::string> digestErrors;
+  std::vector<std::pair<std::string, std::string>> digestErrors;  // baseline key, what differs
   size_t skipped = 0;
   for (size_t i = 0; i < baseline.entries.size(); ++i) {
     const BaselineEntry& e = baseline.entries[i];
@@ -513,8 +513,9 @@ int runRegress(const RegressOptions& options, std::ostream& out) {
       const std::string digest = sha256OfFile(file.string());
       if (digest != e.sha256) {
         outcomes[i].message = "model bytes differ from the recorded sha256";
-        digestErrors.push_back(modelKey(e, i) + ": the bytes of " + file.string() + " differ from the baseline's (sha256 " +
-                               digest.substr(0, 12) + "..., recorded " + e.sha256.substr(0, 12) + "...)");
+        digestErrors.emplace_back(modelKey(e, i), "the bytes of " + file.string() + " differ from the baseline's (sha256 " +
+                                                      digest.substr(0, 12) + "..., recorded " + e.sha256.substr(0, 12) +
+                                                      "...)");
       }
     }
     pointEntry.push_back(i);
@@ -590,11 +591,13 @@ int runRegress(const RegressOptions& options, std::ostream& out) {
                         reportJson(options.baseline, all, outcomes, files, options.tolerancePercent, failed).dump(2) + "\n");
   }
   if (!digestErrors.empty()) {
-    for (size_t d = 1; d < digestErrors.size(); ++d) out << "model changed: " << digestErrors[d] << '\n';
-    throwForKey(options.baseline, digestErrors.front().substr(0, digestErrors.front().find(':')),
-                digestErrors.front().substr(digestErrors.front().find(':') + 2) +
-                    (digestErrors.size() > 1 ? " (and " + std::to_string(digestErrors.size() - 1) + " more)" : "") +
-                    "; if the new model is intended, re-record with `npusim regress --update`");
+    for (size_t d = 1; d < digestErrors.size(); ++d) {
+      out << "model changed: " << digestErrors[d].first << ": " << digestErrors[d].second << '\n';
+    }
+    const std::string more =
+        digestErrors.size() > 1 ? " (and " + std::to_string(digestErrors.size() - 1) + " more)" : std::string();
+    throwForKey(options.baseline, digestErrors.front().first,
+                digestErrors.front().second + more + "; if the new model is intended, re-record with `npusim regress --update`");
   }
   if (failedEntries > 0) {
     out << "regress: FAIL: " << failedCounts << " counts changed in " << failedEntries << " of " << points.size()

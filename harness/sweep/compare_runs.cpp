@@ -2,8 +2,8 @@
 #include "harness/sweep/compare_runs.h"
 
 #include <algorithm>
-#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <set>
 #include <vector>
