@@ -359,8 +359,11 @@ TEST_CASE("sweep: a bad spec is one error line naming the file and key path, exi
   const auto check = [&](const std::string& text, const std::string& mustContain) {
     const fs::path spec = writeSpec(dir, text);
     checkOneErrorLine(test::runNpusim({"sweep", spec.string(), "--dry-run"}), spec.string() + ": " + mustContain);
-    checkOneErrorLine(test::runNpusim({"sweep", spec.string(), "-o", (dir.path() / "x.jsonl").string()}),
+    const fs::path results = dir.path() / "x.jsonl";
+    std::ofstream(results) << "earlier results\n";
+    checkOneErrorLine(test::runNpusim({"sweep", spec.string(), "-o", results.string()}),
                       spec.string() + ": " + mustContain);
+    CHECK(test::readText(results) == "earlier results\n");  // a bad spec leaves the results file alone
   };
   check(R"({"models": [{"demo": true}], "grid": {"system.sram.read_latncy": [16]}})",
         "key 'grid[\"system.sram.read_latncy\"]': unknown config key 'system.sram.read_latncy'; did you mean "
