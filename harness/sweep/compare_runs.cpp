@@ -12,6 +12,7 @@
 
 #include "harness/sweep/json_input.h"
 #include "harness/sweep/layer_breakdown.h"
+#include "harness/sweep/results_file.h"
 #include "sim/common/error.h"
 #include "sim/common/text_table.h"
 
@@ -20,35 +21,66 @@ namespace {
 
 using nlohmann::ordered_json;
 
-// One run file with what the comparison needs.
+// One run with what the comparison needs.
 struct Run {
-  std::string file;
-  ordered_json json;
-  ordered_json byType;                           // cycles per layer type
-  std::map<std::string, int64_t> cyclesByBound;  // kernel-operation cycles per bound
+  std::string label;                 // file (and point), accelerator, system config, memory mode
+  int64_t totalCycles = 0;
+  ordered_json byType, byBound;      // cycles per layer type and per bound
+  ordered_json operations;           // `npusim run --json` only: the NPU operations; else null
 };
 
-Run readRun(const std::string& file) {
-  Run r;
-  r.file = file;
-  r.json = sweep::readJsonFile(file, "npusim run result");
-  const sweep::JsonNode node(r.json, file);
+// An `npusim run --json` result.
+Run readRunJson(const std::string& file) {
+  const ordered_json json = sweep::readJsonFile(file, "npusim run result");
+  const sweep::JsonNode node(json, file);
   for (const char* key : {"model", "config", "total_cycles", "network_operators", "operations"}) node.member(key);
-  node.member("config").member("accelerator").string();
-  node.member("total_cycles").integer();
+  const sweep::JsonNode config = node.member("config");
+  Run r;
+  r.label = file + " (" + config.member("accelerator").string() + ", " + config.member("system_config").string() + ", " +
+            config.member("memory_mode").string() + ")";
+  r.totalCycles = node.member("total_cycles").integer();
   const std::string model = node.member("model").string();
   try {
-    r.byType = sweep::cyclesByType(r.json, sweep::operationTypes(model == "<demo>" ? std::string() : model));
+    r.byType = sweep::cyclesByType(json, sweep::operationTypes(model == "<demo>" ? std::string() : model));
+    r.byBound = sweep::cyclesByBound(json);
   } catch (const nlohmann::json::exception& e) {
     node.fail(std::string("not an `npusim run --json` result: ") + e.what());
   }
-  for (const auto& op : r.json.at("operations")) {
-    const std::string bound = op.value("bound", "");
-    if (!bound.empty()) {
-      r.cyclesByBound[bound] += op.at("end_cycle").get<int64_t>() - op.at("start_cycle").get<int64_t>();
-    }
-  }
+  r.operations = json.at("operations");
   return r;
+}
+
+// Point `index` of a sweep results file ("results.jsonl@3").
+Run readSweepPoint(const std::string& file, const std::string& indexText, const std::string& spelled) {
+  char* end = nullptr;
+  const unsigned long long index = std::strtoull(indexText.c_str(), &end, 10);
+  if (indexText.empty() || *end != '\0') throwForKey(spelled, "@", "expected RESULTS.jsonl@INDEX with a point index");
+  const sweep::ResultsFile results = sweep::readResults(file);
+  for (const sweep::ResultRecord& rec : results.records) {
+    if (rec.index != index) continue;
+    const sweep::JsonNode node(rec.json, spelled);
+    if (!rec.ok) node.fail("point " + indexText + " failed; nothing to compare");
+    Run r;
+    r.label = spelled + " (" + node.member("accelerator").string() + ", " + node.member("system_config").string() +
+              ", " + node.member("memory_mode").string();
+    for (const auto& [key, value] : node.member("effective").members()) {
+      r.label += ", " + key + "=" + sweep::valueText(value.value());
+    }
+    r.label += ")";
+    r.totalCycles = node.member("total_cycles").integer();
+    r.byType = node.member("cycles_by_type").value();
+    r.byBound = node.member("cycles_by_bound").value();
+    return r;
+  }
+  throwForKey(spelled, "@", "no point with index " + indexText + " in " + file);
+}
+
+Run readRun(const std::string& spelled) {
+  const size_t at = spelled.rfind('@');
+  if (at != std::string::npos && at >= 6 && spelled.compare(at - 6, 6, ".jsonl") == 0) {
+    return readSweepPoint(spelled.substr(0, at), spelled.substr(at + 1), spelled);
+  }
+  return readRunJson(spelled);
 }
 
 std::string speedup(int64_t a, int64_t b) {
@@ -59,17 +91,12 @@ std::string speedup(int64_t a, int64_t b) {
   return buf;
 }
 
-std::string describe(const Run& r) {
-  const auto& c = r.json.at("config");
-  return r.file + " (" + c.at("accelerator").get<std::string>() + ", " + c.value("system_config", "") + ", " +
-         c.value("memory_mode", "") + ")";
-}
-
-// Same command stream: the same operation kinds and MAC counts in the same order.
+// Same command stream: both are run results with the same operation kinds and MAC counts in
+// the same order.
 bool sameStream(const Run& a, const Run& b) {
-  const auto& x = a.json.at("operations");
-  const auto& y = b.json.at("operations");
-  if (x.size() != y.size()) return false;
+  const auto& x = a.operations;
+  const auto& y = b.operations;
+  if (x.is_null() || y.is_null() || x.size() != y.size()) return false;
   for (size_t i = 0; i < x.size(); ++i) {
     if (x[i].at("kind") != y[i].at("kind") || x[i].value("macs", 0) != y[i].value("macs", 0)) return false;
   }
@@ -82,8 +109,8 @@ int64_t cyclesOf(const ordered_json& op) { return op.at("end_cycle").get<int64_t
 
 int compareRuns(const std::string& fileA, const std::string& fileB, size_t rows, std::ostream& out) {
   const Run a = readRun(fileA), b = readRun(fileB);
-  const int64_t totalA = a.json.at("total_cycles").get<int64_t>(), totalB = b.json.at("total_cycles").get<int64_t>();
-  out << "compare-runs: A = " << describe(a) << "\n              B = " << describe(b) << "\n\n";
+  const int64_t totalA = a.totalCycles, totalB = b.totalCycles;
+  out << "compare-runs: A = " << a.label << "\n              B = " << b.label << "\n\n";
   writeAligned(out, {{"", "cycles A", "cycles B", "speed-up (A/B)"},
                      {"total", std::to_string(totalA), std::to_string(totalB), speedup(totalA, totalB)}},
                "");
@@ -98,23 +125,22 @@ int compareRuns(const std::string& fileA, const std::string& fileB, size_t rows,
   // 2. Kernel cycles by what bound them.
   out << "\nNPU operation cycles by bound:\n";
   std::set<std::string> bounds;
-  for (const auto& [bound, n] : a.cyclesByBound) bounds.insert(bound);
-  for (const auto& [bound, n] : b.cyclesByBound) bounds.insert(bound);
+  for (const auto& item : a.byBound.items()) bounds.insert(item.key());
+  for (const auto& item : b.byBound.items()) bounds.insert(item.key());
   std::vector<std::vector<std::string>> byBound{{"bound", "cycles A", "cycles B"}};
   for (const std::string& bound : bounds) {
-    const auto ia = a.cyclesByBound.find(bound), ib = b.cyclesByBound.find(bound);
-    byBound.push_back({bound, std::to_string(ia == a.cyclesByBound.end() ? 0 : ia->second),
-                       std::to_string(ib == b.cyclesByBound.end() ? 0 : ib->second)});
+    byBound.push_back({bound, std::to_string(a.byBound.value(bound, int64_t{0})),
+                       std::to_string(b.byBound.value(bound, int64_t{0}))});
   }
   writeAligned(out, byBound, "  ");
   // 3. Per operation, when both ran the same stream.
   if (!sameStream(a, b)) {
-    out << "\nper operation: not compared (different command streams, e.g. compiled for different MAC counts; "
-           "compare the layer types above)\n";
+    out << "\nper operation: not compared (a sweep point, or different command streams, e.g. compiled for "
+           "different MAC counts; compare the layer types above)\n";
     return 0;
   }
-  const auto& opsA = a.json.at("operations");
-  const auto& opsB = b.json.at("operations");
+  const auto& opsA = a.operations;
+  const auto& opsB = b.operations;
   std::vector<size_t> kernels;
   std::map<std::pair<std::string, std::string>, size_t> shifts;
   for (size_t i = 0; i < opsA.size(); ++i) {

@@ -80,4 +80,15 @@ nlohmann::ordered_json cyclesByType(const nlohmann::ordered_json& run, const Ope
   return out;
 }
 
+nlohmann::ordered_json cyclesByBound(const nlohmann::ordered_json& run) {
+  std::map<std::string, int64_t> cycles;
+  for (const auto& op : run.at("operations")) {
+    const std::string bound = op.value("bound", "");
+    if (!bound.empty()) cycles[bound] += op.at("end_cycle").get<int64_t>() - op.at("start_cycle").get<int64_t>();
+  }
+  nlohmann::ordered_json out = nlohmann::ordered_json::object();
+  for (const auto& [bound, n] : cycles) out[bound] = n;
+  return out;
+}
+
 } // namespace npusim::sweep

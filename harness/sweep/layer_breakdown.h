@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Cycles of a run split by layer type (conv, depthwise, pooling, elementwise, fully connected,
-// CPU, other), for the stacked-bar comparison of configurations.
+// CPU, other), for the stacked-bar comparison of configurations, and by what bound them.
 
 #include <map>
 #include <string>
@@ -24,5 +24,9 @@ OperationTypes operationTypes(const std::string& modelPath);
 // operator's to "cpu", the rest (driver, command fetch, DMA not hidden behind compute) to
 // "other". The members sum to total_cycles. `run` is an `npusim run --json` document.
 nlohmann::ordered_json cyclesByType(const nlohmann::ordered_json& run, const OperationTypes& types);
+
+// The NPU operations' cycles (start to end) summed by what bound each ("compute", "sram", ...),
+// bounds in name order.
+nlohmann::ordered_json cyclesByBound(const nlohmann::ordered_json& run);
 
 } // namespace npusim::sweep

@@ -4,7 +4,7 @@
 // point id and index, the sweep's point count, the model and its configuration, every parameter
 // value, the effective value of every swept key, whether it is the baseline, the status (exit
 // code, error for failed points), total cycles, NPU active cycles, PMU counters, bytes per port
-// and cycles per layer type. Nothing depends on the wall clock: two runs of a spec give
+// and cycles per layer type and per bound. Nothing depends on the wall clock: two runs of a spec give
 // byte-identical files. Wall times go to a separate timing file (<results>.timing, one line per
 // point in completion order).
 

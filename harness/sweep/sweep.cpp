@@ -56,13 +56,14 @@ public:
   size_t failed() const { return failed_; }
 
 private:
-  // The result line with the point's cycles per layer type (ok points).
+  // The result line with the point's cycles per layer type and per bound (ok points).
   std::string withBreakdown(const std::string& line, const Point& point, const PointOutcome& outcome) {
     if (!outcome.ok) return line;
     auto it = types_.find(point.model.path);
     if (it == types_.end()) it = types_.emplace(point.model.path, operationTypes(point.model.path)).first;
     nlohmann::ordered_json j = nlohmann::ordered_json::parse(line);
     j["cycles_by_type"] = cyclesByType(outcome.result, it->second);
+    j["cycles_by_bound"] = cyclesByBound(outcome.result);
     return j.dump();
   }
 

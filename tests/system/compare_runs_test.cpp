@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <sstream>
 
 #include <nlohmann/json.hpp>
 
@@ -52,6 +53,35 @@ TEST_CASE("compare-runs: totals, layer types and per-operation bound shifts of o
         std::string::npos);
   CHECK(first.find(opA.at("bound").get<std::string>() + " -> " + opB.at("bound").get<std::string>()) != std::string::npos);
   CHECK(std::any_of(lines.begin(), lines.end(), [](const std::string& l) { return l.rfind("bound shifts: ", 0) == 0; }));
+}
+
+TEST_CASE("compare-runs: two points of a sweep results file, by layer type and bound") {
+  const test::TempDir dir;
+  const fs::path spec = dir.path() / "spec.json", out = dir.path() / "r.jsonl";
+  std::ofstream(spec) << R"({"models": [{"demo": true}], "grid": {"system.sram.read_latency": [32, 256]}})";
+  REQUIRE(test::runNpusim({"sweep", spec.string(), "-o", out.string()}).exitCode == 0);
+  // The two points' own totals, from the results file.
+  std::vector<nlohmann::json> points;
+  std::istringstream lines(test::readText(out));
+  for (std::string line; std::getline(lines, line);) points.push_back(nlohmann::json::parse(line));
+  REQUIRE(points.size() == 2);
+  const test::ProcessResult r = test::runNpusim({"compare-runs", out.string() + "@0", out.string() + "@1"});
+  INFO(r.out, r.err);
+  REQUIRE(r.exitCode == 0);
+  const auto text = test::normalizedLines(r.out);
+  const int64_t ta = points[0].at("total_cycles").get<int64_t>(), tb = points[1].at("total_cycles").get<int64_t>();
+  CHECK(std::any_of(text.begin(), text.end(), [&](const std::string& l) {
+    return l.rfind("total " + std::to_string(ta) + " " + std::to_string(tb) + " ", 0) == 0;
+  }));
+  CHECK(r.out.find("system.sram.read_latency=256)") != std::string::npos);
+  const int64_t convA = points[0].at("cycles_by_type").at("conv").get<int64_t>();
+  const int64_t convB = points[1].at("cycles_by_type").at("conv").get<int64_t>();
+  CHECK(std::any_of(text.begin(), text.end(), [&](const std::string& l) {
+    return l.rfind("conv " + std::to_string(convA) + " " + std::to_string(convB) + " ", 0) == 0;
+  }));
+  const test::ProcessResult missing = test::runNpusim({"compare-runs", out.string() + "@0", out.string() + "@7"});
+  CHECK(missing.exitCode == 2);
+  CHECK(missing.err.find("no point with index 7") != std::string::npos);
 }
 
 TEST_CASE("compare-runs: a file that is not a run result is one error line naming it, exit 2") {
