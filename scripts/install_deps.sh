@@ -12,6 +12,7 @@ PACKAGES=(
   libflatbuffers-dev flatbuffers-compiler    # reading .tflite files (schema compiled by flatc)
   nlohmann-json3-dev                         # JSON configs and reports
   libcli11-dev                               # command line
+  libssl-dev                                 # SHA-256 of model files (regression baselines)
   doctest-dev                                # tests
   libbenchmark-dev                           # benchmarks
   python3 python3-matplotlib python3-distributed  # plots and the Dask sweep driver

@@ -1,24 +1,25 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 # SPDX-License-Identifier: Apache-2.0
-"""Plot npusim sweep results: cycles against each swept parameter, one PNG per model.
+"""Plot npusim sweep results: time (or % change vs the baseline) against a swept parameter.
 
-For every model (at its system config and memory mode) and every parameter with more than one
-value, a panel shows all points at each value (grey: the other parameters vary), their median
-(line) and the one-at-a-time curve with every other parameter at its baseline value (the
-model's lowest-index point, as `npusim report` uses).
+One PNG per model (at its system config and memory mode). The x axis is a swept parameter
+(keys that were swept together, e.g. a "zip" group, form one axis labelled "a = b"); one line
+per value of a second parameter (--group KEY); every other parameter stays at its baseline
+value (the spec's "baseline" point, else the model's first point). Values are the effective
+ones the results record, so explicit points plot like grid points.
 
-    python3 scripts/plot_sweep.py results.jsonl --out-dir plots/
+    python3 scripts/plot_sweep.py results.jsonl plots/
+    python3 scripts/plot_sweep.py results.jsonl plots/ --y percent --group system.off_chip_flash.clock_scale
 
 Needs matplotlib (Debian: python3-matplotlib).
 """
 
 import argparse
 import json
-import math
 import os
 import re
-import statistics
 import sys
+import textwrap
 
 
 def read_records(path):
@@ -33,61 +34,92 @@ def read_records(path):
     return sorted(records.values(), key=lambda r: (r["index"], r["id"]))
 
 
+def values_of(record):
+    """Every swept key -> value: the effective values, else (older results) the set params."""
+    values = dict(record.get("params", {}))
+    values.update(record.get("effective", {}))
+    return values
+
+
 def sort_key(value):
     return (0, value, "") if isinstance(value, (int, float)) and not isinstance(value, bool) else (1, 0, str(value))
 
 
-def groups(records):
-    out = {}
-    for r in records:
-        out.setdefault((r["model"], r["system_config"], r["memory_mode"]), []).append(r)
-    return out
+def axes_of(records, keys):
+    """The varied keys merged into axes: keys whose values move one-to-one form one axis."""
+    varied = [k for k in keys if len({json.dumps(values_of(r).get(k)) for r in records}) > 1]
+    axes = []
+    for k in varied:
+        for axis in axes:
+            pairs = {(json.dumps(values_of(r).get(axis[0])), json.dumps(values_of(r).get(k))) for r in records}
+            if len(pairs) == len({a for a, _ in pairs}) == len({b for _, b in pairs}):
+                axis.append(k)
+                break
+        else:
+            axes.append([k])
+    return axes
 
 
-def plot_group(plt, key, records, metric, out_dir):
+def plot_model(plt, key, records, args):
     """One figure for one model; returns the PNG path or None when nothing varies."""
-    params = []
+    keys = []
     for r in records:
-        params += [p for p in r["params"] if p not in params]
-    baseline = {p: records[0]["params"].get(p) for p in params}
-    varied = [p for p in params if len({json.dumps(r["params"].get(p)) for r in records}) > 1]
-    ok = [r for r in records if r["status"] == "ok" and r.get(metric) is not None]
-    if not varied or not ok:
+        keys += [k for k in values_of(r) if k not in keys]
+    ok = [r for r in records if r["status"] == "ok" and r.get("total_cycles") is not None]
+    axes = axes_of(ok, keys)
+    if not axes:
         return None
-    cols = min(3, len(varied))
-    rows = math.ceil(len(varied) / cols)
-    fig, axes = plt.subplots(rows, cols, figsize=(5 * cols, 3.8 * rows), squeeze=False)
-    for ax, param in zip(axes.flat, varied):
-        values = sorted({json.dumps(r["params"].get(param)) for r in ok}, key=lambda v: sort_key(json.loads(v)))
-        positions = {v: i for i, v in enumerate(values)}
-        numeric = all(isinstance(json.loads(v), (int, float)) and not isinstance(json.loads(v), bool) for v in values)
-        x_of = (lambda v: json.loads(v)) if numeric else (lambda v: positions[v])
-        xs = [x_of(json.dumps(r["params"].get(param))) for r in ok]
-        ax.scatter(xs, [r[metric] for r in ok], s=8, color="0.7", label="all points")
-        medians = [statistics.median(r[metric] for r in ok if json.dumps(r["params"].get(param)) == v) for v in values]
-        ax.plot([x_of(v) for v in values], medians, "o-", color="tab:blue", label="median")
-        oat = [(x_of(json.dumps(r["params"].get(param))), r[metric]) for r in ok
-               if all(r["params"].get(p) == baseline[p] for p in params if p != param)]
-        if oat:
-            oat.sort()
-            ax.plot([x for x, _ in oat], [y for _, y in oat], "s--", color="tab:red", label="others at baseline")
-        if numeric and min(xs) > 0 and max(xs) / min(xs) >= 16:
-            ax.set_xscale("log", base=2)
-        if not numeric:
-            ax.set_xticks(range(len(values)), [str(json.loads(v)) for v in values], rotation=30)
-        ax.set_xlabel(param)
-        ax.set_ylabel(metric)
+    group_axis = next((a for a in axes if args.group in a), None) if args.group else None
+    if args.group and group_axis is None:
+        sys.exit(f"plot_sweep: error: --group {args.group}: not a varied key of {key[0]}; varied: "
+                 + ", ".join(k for a in axes for k in a))
+    if group_axis is None and len(axes) == 2:
+        group_axis = min(axes, key=lambda a: len({json.dumps(values_of(r)[a[0]]) for r in ok}))
+    x_axes = [a for a in axes if a is not group_axis]
+    base = next((r for r in ok if r.get("baseline")), ok[0])
+    base_values = values_of(base)
+
+    fig, panels = plt.subplots(1, len(x_axes), figsize=(max(8.5, 6 * len(x_axes)), 5), squeeze=False)
+    for ax, x_axis in zip(panels.flat, x_axes):
+        fixed = [k for a in axes if a is not x_axis and a is not group_axis for k in a]
+        chosen = [r for r in ok if all(values_of(r).get(k) == base_values.get(k) for k in fixed)]
+        group_values = sorted({json.dumps(values_of(r)[group_axis[0]]) for r in chosen},
+                              key=lambda v: sort_key(json.loads(v))) if group_axis else ["null"]
+        for g in group_values:
+            line = [r for r in chosen if not group_axis or json.dumps(values_of(r)[group_axis[0]]) == g]
+            line.sort(key=lambda r: sort_key(values_of(r)[x_axis[0]]))
+            xs = [values_of(r)[x_axis[0]] for r in line]
+            if args.y == "percent":
+                ys = [100.0 * (r["total_cycles"] / base["total_cycles"] - 1.0) for r in line]
+            else:
+                ys = [1000.0 * r["time_s"] for r in line]
+            label = f"{' = '.join(group_axis)} = {json.loads(g)}" if group_axis else None
+            ax.plot(xs, ys, "o-", label=label)
+            for x, y in zip(xs, ys):
+                ax.annotate(f"{y:+.1f}%" if args.y == "percent" else f"{y:.2f}", (x, y), fontsize=8,
+                            textcoords="offset points", xytext=(0, 6), ha="center")
+        numeric = all(isinstance(values_of(r)[x_axis[0]], (int, float)) for r in chosen)
+        if numeric:
+            ticks = sorted({values_of(r)[x_axis[0]] for r in chosen})
+            if min(ticks) > 0 and max(ticks) / min(ticks) >= 4:
+                ax.set_xscale("log", base=2)
+            ax.set_xticks(ticks, [f"{t:g}" for t in ticks])
+        ax.set_xlabel(" = ".join(x_axis))
+        ax.set_ylabel("change of total cycles vs baseline (%)" if args.y == "percent"
+                      else "inference time (ms at the configured clock)")
+        if args.y == "percent":
+            ax.axhline(0, color="0.5", linewidth=0.8)
         ax.grid(True, alpha=0.3)
-    for ax in list(axes.flat)[len(varied):]:
-        ax.axis("off")
-    axes.flat[0].legend(fontsize=8)
+        if group_axis:
+            ax.legend(fontsize=8)
     model, system_config, memory_mode = key
-    fig.suptitle(f"{model}\n{system_config}, {memory_mode}: {len(ok)} points", fontsize=10)
+    base_text = textwrap.fill("baseline: " + ", ".join(f"{k}={v}" for k, v in base_values.items()), 110)
+    fig.suptitle(f"{model}\n{system_config}, {memory_mode}\n{base_text}", fontsize=8)
     fig.tight_layout()
     label = model if system_config in model and memory_mode in model else f"{model}_{system_config}_{memory_mode}"
     name = re.sub(r"[^A-Za-z0-9_.-]+", "_", label).strip("_")
-    path = os.path.join(out_dir, name + ".png")
-    fig.savefig(path, dpi=100)
+    path = os.path.join(args.out_dir, name + ".png")
+    fig.savefig(path, dpi=110)
     plt.close(fig)
     return path
 
@@ -95,19 +127,31 @@ def plot_group(plt, key, records, metric, out_dir):
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("results", help="sweep results (JSONL) from npusim sweep or sweep-merge")
-    p.add_argument("--out-dir", default=".", help="folder for the PNG files (default: current folder)")
-    p.add_argument("--metric", default="total_cycles", choices=["total_cycles", "npu_active_cycles"])
+    p.add_argument("out_dir_pos", nargs="?", metavar="OUTDIR", help="folder for the PNG files (or --out-dir)")
+    p.add_argument("--out-dir", default=None, help="folder for the PNG files (default: current folder)")
+    p.add_argument("--y", default="ms", choices=["ms", "percent"],
+                   help="inference time in ms at the configured clock, or %% change of cycles vs the baseline")
+    p.add_argument("--group", default=None, help="swept key drawn as one line per value (default: with two "
+                   "swept axes, the one with fewer values)")
     args = p.parse_args()
+    args.out_dir = args.out_dir or args.out_dir_pos or "."
     try:
         import matplotlib
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
         sys.exit("plot_sweep: error: needs matplotlib (Debian: apt-get install python3-matplotlib)")
+    try:
+        records = read_records(args.results)
+    except (OSError, ValueError, KeyError) as e:
+        sys.exit(f"plot_sweep: error: {args.results}: {e}")
     os.makedirs(args.out_dir, exist_ok=True)
+    models = {}
+    for r in records:
+        models.setdefault((r["model"], r["system_config"], r["memory_mode"]), []).append(r)
     written = 0
-    for key, records in groups(read_records(args.results)).items():
-        path = plot_group(plt, key, records, args.metric, args.out_dir)
+    for key, group in models.items():
+        path = plot_model(plt, key, group, args)
         if path:
             print(path)
             written += 1

@@ -86,11 +86,14 @@ std::string resultLine(const Point& point, size_t sweepPoints, const PointOutcom
     params[p.key] = p.value;
   }
   j["params"] = params;
+  j["effective"] = point.effective;
+  j["baseline"] = point.baseline;
   j["status"] = outcome.ok ? "ok" : "failed";
   j["exit_code"] = outcome.exitCode;
   const ordered_json& r = outcome.result;
   j["accelerator"] = outcome.ok ? r.at("config").at("accelerator") : ordered_json();
   j["total_cycles"] = outcome.ok ? r.at("total_cycles") : ordered_json();
+  j["time_s"] = outcome.ok ? r.at("time_s") : ordered_json();
   j["npu_active_cycles"] = outcome.ok ? r.at("npu_active_cycles") : ordered_json();
   j["pmu"] = outcome.ok ? r.at("pmu") : ordered_json::object();
   ordered_json ports = ordered_json::array();
@@ -102,9 +105,18 @@ std::string resultLine(const Point& point, size_t sweepPoints, const PointOutcom
   }
   j["ports"] = ports;
   j["error"] = outcome.ok ? ordered_json() : ordered_json(outcome.error);
+  return j.dump();
+}
+
+std::string timingLine(const Point& point, const PointOutcome& outcome) {
+  ordered_json j;
+  j["id"] = point.id;
+  j["index"] = point.index;
   j[std::string(kWallKey)] = roundedMilliseconds(outcome.wallSeconds);
   return j.dump();
 }
+
+std::string timingPath(const std::string& resultsPath) { return resultsPath + ".timing"; }
 
 ResultsFile readResults(const std::string& path) {
   return parseResults(config::readTextFile(path, "sweep results file"), path);

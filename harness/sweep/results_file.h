@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// Sweep results as JSON Lines: one line per finished point, appended as it finishes. Each line
-// holds the point id and index, the sweep's point count, the model and its configuration, every
-// parameter value, the status (exit code, error for failed points), total cycles, NPU active
-// cycles, PMU counters, bytes per port and, last, the wall time.
+// Sweep results as JSON Lines: one line per point, appended in point order. Each line holds the
+// point id and index, the sweep's point count, the model and its configuration, every parameter
+// value, the effective value of every swept key, whether it is the baseline, the status (exit
+// code, error for failed points), total cycles, NPU active cycles, PMU counters, bytes per port
+// and cycles per layer type and per bound. Nothing depends on the wall clock: two runs of a spec give
+// byte-identical files. Wall times go to a separate timing file (<results>.timing, one line per
+// point in completion order).
 
 #include <cstddef>
 #include <cstdint>
@@ -20,6 +23,10 @@ namespace npusim::sweep {
 // The result line of a point (no trailing newline). `sweepPoints` is the size of the whole
 // sweep (not of a shard), so that merging can tell which points are missing.
 std::string resultLine(const Point& point, size_t sweepPoints, const PointOutcome& outcome);
+// The timing line of a point: id, index and wall seconds.
+std::string timingLine(const Point& point, const PointOutcome& outcome);
+// The timing file that goes with a results file.
+std::string timingPath(const std::string& resultsPath);
 
 // One stored line.
 struct ResultRecord {
@@ -76,8 +83,8 @@ struct MergedResults {
 // Throws InputError when the files come from sweeps of different sizes.
 MergedResults mergeResults(const std::vector<std::string>& files);
 
-// A result line without its wall time (its last member): byte for byte the same for the same
-// point in any two runs.
+// A result line without a wall time (the last member of lines written by npusim 0.1.0 before
+// timings moved to the timing file): byte for byte the same for the same point in any two runs.
 std::string stableText(const std::string& line);
 
 } // namespace npusim::sweep

@@ -4,9 +4,12 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
+#include <map>
 #include <unordered_set>
 
 #include "harness/process/process_pool.h"
+#include "harness/sweep/layer_breakdown.h"
 #include "harness/sweep/point_runner.h"
 #include "harness/sweep/progress.h"
 #include "harness/sweep/results_file.h"
@@ -24,14 +27,25 @@ std::string describeParams(const ParamSet& params) {
   return text.empty() ? "(model's configuration)" : text;
 }
 
-// Appends each finished point to the results file and keeps the progress display current.
+// Appends finished points to the results file in point order (a point waits until every earlier
+// one of the run is written), their wall times to the timing file as they finish, and keeps the
+// progress display current.
 class SweepObserver : public RunObserver {
 public:
-  SweepObserver(ResultsAppender& out, size_t sweepPoints, ProgressMeter& meter, size_t done, size_t failed)
-      : out_(out), sweepPoints_(sweepPoints), meter_(meter), done_(done), failed_(failed) {}
+  SweepObserver(ResultsAppender& out, std::ostream& timing, const std::vector<Point>& todo, size_t sweepPoints,
+                ProgressMeter& meter, size_t done, size_t failed)
+      : out_(out), timing_(timing), sweepPoints_(sweepPoints), meter_(meter), done_(done), failed_(failed) {
+    for (const Point& p : todo) order_.push_back(p.index);
+  }
 
   void finished(const Point& point, const PointOutcome& outcome) override {
-    out_.append(resultLine(point, sweepPoints_, outcome));
+    timing_ << timingLine(point, outcome) << '\n' << std::flush;
+    pending_[point.index] = withBreakdown(resultLine(point, sweepPoints_, outcome), point, outcome);
+    while (next_ < order_.size() && pending_.count(order_[next_]) > 0) {
+      out_.append(pending_[order_[next_]]);
+      pending_.erase(order_[next_]);
+      ++next_;
+    }
     ++done_;
     failed_ += outcome.ok ? 0 : 1;
     meter_.update(done_, failed_);
@@ -42,10 +56,26 @@ public:
   size_t failed() const { return failed_; }
 
 private:
+  // The result line with the point's cycles per layer type and per bound (ok points).
+  std::string withBreakdown(const std::string& line, const Point& point, const PointOutcome& outcome) {
+    if (!outcome.ok) return line;
+    auto it = types_.find(point.model.path);
+    if (it == types_.end()) it = types_.emplace(point.model.path, operationTypes(point.model.path)).first;
+    nlohmann::ordered_json j = nlohmann::ordered_json::parse(line);
+    j["cycles_by_type"] = cyclesByType(outcome.result, it->second);
+    j["cycles_by_bound"] = cyclesByBound(outcome.result);
+    return j.dump();
+  }
+
   ResultsAppender& out_;
+  std::ostream& timing_;
   size_t sweepPoints_;
   ProgressMeter& meter_;
   size_t done_, failed_;
+  std::vector<size_t> order_;
+  size_t next_ = 0;
+  std::map<size_t, std::string> pending_;
+  std::map<std::string, OperationTypes> types_;   // per model path
 };
 
 std::string itemText(const std::string& id) { return id; }
@@ -82,6 +112,7 @@ int runSweep(const SweepOptions& options, std::ostream& log) {
   // 2. Open the results file; on resume, skip the points it already holds.
   const std::string outPath = options.out.empty() ? defaultResultsPath(options.spec, options.shard) : options.out;
   ResultsAppender out(outPath, options.resume);
+  std::ofstream timing(timingPath(outPath), options.resume ? std::ios::app : std::ios::trunc);
   std::unordered_set<std::string> selectedIds;
   for (const Point& p : selected) {
     selectedIds.insert(p.id);
@@ -119,7 +150,7 @@ int runSweep(const SweepOptions& options, std::ostream& log) {
   // 3. Run the rest in parallel processes.
   const auto start = std::chrono::steady_clock::now();
   ProgressMeter meter(log, selected.size(), doneIds.size(), options.terminal);
-  SweepObserver observer(out, spec.points.size(), meter, doneIds.size(), doneFailed);
+  SweepObserver observer(out, timing, todo, spec.points.size(), meter, doneIds.size(), doneFailed);
   RunnerOptions runner;
   runner.executable = options.executable;
   runner.jobs = jobs;
@@ -130,7 +161,7 @@ int runSweep(const SweepOptions& options, std::ostream& log) {
   char rate[64];
   std::snprintf(rate, sizeof rate, "%.2f s (%.1f points/s)", wall, wall > 0 ? double(todo.size()) / wall : 0.0);
   log << "sweep: ran " << todo.size() << " points in " << rate << "; " << observer.done() << '/' << selected.size()
-      << " done, " << observer.failed() << " failed; results in " << outPath << '\n';
+      << " done, " << observer.failed() << " failed; results in " << outPath << " (wall times in " << timingPath(outPath) << ")\n";
   return observer.failed() > 0 ? 1 : 0;
 }
 

@@ -22,6 +22,7 @@ struct Row {
   std::vector<std::string> values;     // per parameter column; "" when not set
   std::optional<int64_t> cycles;       // ok points only
   size_t group = 0;
+  bool baseline = false;               // the spec's "baseline" point
 };
 
 // Records laid out as a table, grouped by model and configuration, with their sensitivities.
@@ -51,17 +52,39 @@ void sortValues(std::vector<std::string>& values) {
   });
 }
 
-// The values of `row` except column `skip`, as one key.
-std::string signature(const Row& row, size_t skip) {
+// The values of `row` except the columns linked to `skip` (link[c] == link[skip]), as one key.
+std::string signature(const Row& row, size_t skip, const std::vector<size_t>& link) {
   std::string key;
   for (size_t c = 0; c < row.values.size(); ++c) {
-    key += (c == skip ? std::string() : row.values[c]) + '\x1f';
+    key += (link[c] == link[skip] ? std::string() : row.values[c]) + '\x1f';
   }
   return key;
 }
 
+// For each column, the first column whose values move one-to-one with it over `rows` (keys
+// swept together, e.g. by a zip group): linked columns are analysed as one parameter.
+std::vector<size_t> linkedColumns(const std::vector<const Row*>& rows, size_t columns) {
+  std::vector<size_t> link(columns);
+  for (size_t c = 0; c < columns; ++c) {
+    link[c] = c;
+    for (size_t first = 0; first < c && link[c] == c; ++first) {
+      if (link[first] != first) continue;
+      std::map<std::string, std::string> forward, backward;
+      bool bijective = true;
+      for (const Row* r : rows) {
+        const auto f = forward.emplace(r->values[first], r->values[c]).first;
+        const auto b = backward.emplace(r->values[c], r->values[first]).first;
+        bijective = bijective && f->second == r->values[c] && b->second == r->values[first];
+      }
+      if (bijective && forward.size() > 1) link[c] = first;
+    }
+  }
+  return link;
+}
+
 ParameterEffect parameterEffect(const std::vector<const Row*>& rows, size_t column, const std::string& parameter,
-                                const std::vector<std::string>& baseline, std::optional<int64_t> baselineCycles) {
+                                const std::vector<std::string>& baseline, std::optional<int64_t> baselineCycles,
+                                const std::vector<size_t>& link) {
   ParameterEffect effect;
   effect.key = parameter;
   effect.baselineValue = baseline[column];
@@ -71,7 +94,7 @@ ParameterEffect parameterEffect(const std::vector<const Row*>& rows, size_t colu
   for (const Row* r : rows) {
     distinct.insert(r->values[column]);
     if (r->cycles && r->values[column] == baseline[column]) {
-      partners.emplace(signature(*r, column), *r->cycles);
+      partners.emplace(signature(*r, column, link), *r->cycles);
     }
   }
   std::vector<std::string> values(distinct.begin(), distinct.end());
@@ -86,13 +109,13 @@ ParameterEffect parameterEffect(const std::vector<const Row*>& rows, size_t colu
       if (!r->cycles || r->values[column] != v) continue;
       bool othersAtBaseline = true;
       for (size_t c = 0; c < baseline.size(); ++c) {
-        othersAtBaseline = othersAtBaseline && (c == column || r->values[c] == baseline[c]);
+        othersAtBaseline = othersAtBaseline && (link[c] == link[column] || r->values[c] == baseline[c]);
       }
       if (othersAtBaseline && !e.cycles) {
         e.cycles = r->cycles;
         if (baselineCycles && *baselineCycles > 0) e.relative = double(*r->cycles) / double(*baselineCycles);
       }
-      const auto partner = partners.find(signature(*r, column));
+      const auto partner = partners.find(signature(*r, column, link));
       if (partner == partners.end() || partner->second <= 0 || *r->cycles <= 0) continue;
       const double ratio = double(*r->cycles) / double(partner->second);
       e.min = e.pairs == 0 ? ratio : std::min(e.min, ratio);
@@ -111,9 +134,11 @@ Analysis analyze(const MergedResults& results, const ReportOptions& options) {
   // 1. Parameter columns in order of first appearance; rows grouped by model and configuration.
   std::map<std::string, size_t> columnOf;
   for (const ResultRecord& r : results.records) {
-    if (!r.json.contains("params") || !r.json["params"].is_object()) continue;
-    for (const auto& item : r.json["params"].items()) {
-      if (columnOf.emplace(item.key(), a.parameters.size()).second) a.parameters.push_back(item.key());
+    for (const char* member : {"effective", "params"}) {
+      if (!r.json.contains(member) || !r.json[member].is_object()) continue;
+      for (const auto& item : r.json[member].items()) {
+        if (columnOf.emplace(item.key(), a.parameters.size()).second) a.parameters.push_back(item.key());
+      }
     }
   }
   std::map<std::string, size_t> groupOf;
@@ -121,9 +146,12 @@ Analysis analyze(const MergedResults& results, const ReportOptions& options) {
     Row row;
     row.record = &r;
     row.values.assign(a.parameters.size(), "");
-    if (r.json.contains("params") && r.json["params"].is_object()) {
-      for (const auto& item : r.json["params"].items()) row.values[columnOf[item.key()]] = valueText(item.value());
+    // The effective values (results since the "effective" member); set params where those are absent.
+    for (const char* member : {"params", "effective"}) {
+      if (!r.json.contains(member) || !r.json[member].is_object()) continue;
+      for (const auto& item : r.json[member].items()) row.values[columnOf[item.key()]] = valueText(item.value());
     }
+    row.baseline = r.json.value("baseline", false);
     if (r.ok && r.json.contains("total_cycles") && r.json["total_cycles"].is_number()) {
       row.cycles = r.json["total_cycles"].get<int64_t>();
     }
@@ -149,7 +177,8 @@ Analysis analyze(const MergedResults& results, const ReportOptions& options) {
       if (r.group == g) rows.push_back(&r);
     }
     ModelSensitivity& group = a.groups[g];
-    std::vector<std::string> baseline = rows.front()->values;
+    const auto flagged = std::find_if(rows.begin(), rows.end(), [](const Row* r) { return r->baseline; });
+    std::vector<std::string> baseline = (flagged != rows.end() ? *flagged : rows.front())->values;
     for (const Param& p : options.baseline) {
       const auto c = columnOf.find(p.key);
       if (c != columnOf.end()) baseline[c->second] = p.text;
@@ -162,8 +191,14 @@ Analysis analyze(const MergedResults& results, const ReportOptions& options) {
         break;
       }
     }
+    const std::vector<size_t> link = linkedColumns(rows, a.parameters.size());
     for (size_t c = 0; c < a.parameters.size(); ++c) {
-      ParameterEffect e = parameterEffect(rows, c, a.parameters[c], baseline, group.baselineCycles);
+      if (link[c] != c) continue;
+      std::string name = a.parameters[c];
+      for (size_t other = c + 1; other < a.parameters.size(); ++other) {
+        if (link[other] == c) name += " = " + a.parameters[other];
+      }
+      ParameterEffect e = parameterEffect(rows, c, name, baseline, group.baselineCycles, link);
       if (e.values.size() > 1) group.parameters.push_back(std::move(e));
     }
   }
@@ -183,6 +218,17 @@ std::string relativeText(const Analysis& a, const Row& row) {
   return row.cycles && base && *base > 0 ? fixed(double(*row.cycles) / double(*base), 4) : "-";
 }
 
+std::string percentChange(double relative) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%+.2f%%", (relative - 1.0) * 100.0);
+  return buf;
+}
+
+std::string changeText(const Analysis& a, const Row& row) {
+  const auto& base = a.groups[row.group].baselineCycles;
+  return row.cycles && base && *base > 0 ? percentChange(double(*row.cycles) / double(*base)) : "-";
+}
+
 std::string spread(const ValueEffect& e) {
   return e.pairs == 0 ? "-" : fixed(e.geomean, 4) + " [" + fixed(e.min, 4) + ", " + fixed(e.max, 4) + "]";
 }
@@ -190,7 +236,7 @@ std::string spread(const ValueEffect& e) {
 std::vector<std::string> tableHeader(const Analysis& a) {
   std::vector<std::string> h{"index", "id", "model"};
   h.insert(h.end(), a.parameters.begin(), a.parameters.end());
-  h.insert(h.end(), {"status", "total_cycles", "npu_active_cycles", "vs_baseline"});
+  h.insert(h.end(), {"status", "total_cycles", "npu_active_cycles", "change"});
   return h;
 }
 
@@ -202,7 +248,7 @@ std::vector<std::string> tableRow(const Analysis& a, const Row& row) {
   cells.push_back(row.cycles ? std::to_string(*row.cycles) : "-");
   const ordered_json active = j.value("npu_active_cycles", ordered_json());
   cells.push_back(active.is_number() ? std::to_string(active.get<int64_t>()) : "-");
-  cells.push_back(relativeText(a, row));
+  cells.push_back(changeText(a, row) + (row.baseline ? " (baseline)" : ""));
   return cells;
 }
 
@@ -216,10 +262,10 @@ std::string baselineText(const ModelSensitivity& g) {
 
 std::vector<std::vector<std::string>> effectRows(const ParameterEffect& p) {
   std::vector<std::vector<std::string>> rows{
-      {"value", "cycles", "vs_baseline", "vs_baseline_over_other_settings: geomean [min, max]", "pairs"}};
+      {"value", "cycles", "change", "vs_baseline_over_other_settings: geomean [min, max]", "pairs"}};
   for (const ValueEffect& e : p.values) {
     rows.push_back({shownValue(e.value) + (e.baseline ? " (baseline)" : ""), e.cycles ? std::to_string(*e.cycles) : "-",
-                    e.relative ? fixed(*e.relative, 4) : "-", spread(e), std::to_string(e.pairs)});
+                    e.relative ? percentChange(*e.relative) : "-", spread(e), std::to_string(e.pairs)});
   }
   return rows;
 }
@@ -318,7 +364,7 @@ void writeReportCsv(std::ostream& os, const MergedResults& results, const Report
     header.push_back(p + "_read_bytes");
     header.push_back(p + "_write_bytes");
   }
-  header.insert(header.end(), {"wall_s", "error"});
+  header.push_back("error");
   // 2. One row per point.
   std::vector<std::vector<std::string>> rows{header};
   for (const Row& row : a.rows) {
@@ -339,7 +385,6 @@ void writeReportCsv(std::ostream& os, const MergedResults& results, const Report
       cells.push_back(port.is_null() ? "" : jsonCell(port.value("read_bytes", ordered_json())));
       cells.push_back(port.is_null() ? "" : jsonCell(port.value("write_bytes", ordered_json())));
     }
-    cells.push_back(jsonCell(j.value("wall_s", ordered_json())));
     cells.push_back(jsonCell(j.value("error", ordered_json())));
     rows.push_back(std::move(cells));
   }

@@ -27,7 +27,7 @@ struct ValueEffect {
 
 // How total cycles respond to each value of one parameter.
 struct ParameterEffect {
-  std::string key;
+  std::string key;                     // the key, or keys swept together joined by " = "
   std::string baselineValue;
   std::vector<ValueEffect> values;     // ascending (numerically when all are numbers)
 };

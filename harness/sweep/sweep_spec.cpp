@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
+#include <map>
 #include <set>
 #include <unordered_set>
 
@@ -253,25 +254,66 @@ std::vector<ModelRef> parseModels(const JsonNode& models, const fs::path& base) 
   return out;
 }
 
-std::vector<ParamSet> cartesian(const JsonNode& grid) {
+// One dimension of the parameter space: its settings (one param for a grid key, one param per
+// key for a zip group).
+using Dimension = std::vector<ParamSet>;
+
+std::vector<ParamSet> cartesian(const std::vector<Dimension>& dimensions) {
   std::vector<ParamSet> sets{{}};
-  for (const auto& [key, values] : grid.members()) {
-    configKey(key, grid.file(), values.path());
-    std::vector<Param> options;
-    for (const JsonNode& v : values.elements(true)) {
-      options.push_back(paramFromJson(key, v.value(), v.file(), v.path()));
-    }
+  for (const Dimension& d : dimensions) {
     std::vector<ParamSet> next;
-    next.reserve(sets.size() * options.size());
+    next.reserve(sets.size() * d.size());
     for (const ParamSet& s : sets) {
-      for (const Param& p : options) {
+      for (const ParamSet& setting : d) {
         next.push_back(s);
-        next.back().push_back(p);
+        next.back().insert(next.back().end(), setting.begin(), setting.end());
       }
     }
     sets = std::move(next);
   }
   return sets;
+}
+
+// Where each swept key is swept from, so that a key in two places is refused.
+class SweptKeys {
+public:
+  void add(const std::string& key, const JsonNode& node) {
+    const auto [it, inserted] = where_.emplace(key, node.path());
+    if (!inserted) {
+      node.fail("this key is already swept by " + it->second + "; a key may be in one grid key or zip group only");
+    }
+  }
+
+private:
+  std::map<std::string, std::string> where_;
+};
+
+Dimension gridDimension(const std::string& key, const JsonNode& values) {
+  configKey(key, values.file(), values.path());
+  Dimension d;
+  for (const JsonNode& v : values.elements(true)) d.push_back({paramFromJson(key, v.value(), v.file(), v.path())});
+  return d;
+}
+
+Dimension zipDimension(const JsonNode& group) {
+  Dimension d;
+  std::string firstKey;
+  for (const auto& [key, values] : group.members()) {
+    configKey(key, values.file(), values.path());
+    const std::vector<JsonNode> list = values.elements(true);
+    if (firstKey.empty()) {
+      firstKey = key;
+      d.resize(list.size());
+    } else if (list.size() != d.size()) {
+      values.fail("has " + std::to_string(list.size()) + " values, but '" + firstKey + "' of the same group has " +
+                  std::to_string(d.size()) + ": the keys of a zip group need equally many values");
+    }
+    for (size_t i = 0; i < list.size(); ++i) {
+      d[i].push_back(paramFromJson(key, list[i].value(), list[i].file(), list[i].path()));
+    }
+  }
+  if (firstKey.empty()) group.fail("a zip group needs at least one key");
+  return d;
 }
 
 // The assignments of a parameter set as sorted "key=text" strings: equal for equal sets.
@@ -295,25 +337,74 @@ std::vector<ParamSet> withoutDuplicates(std::vector<ParamSet> sets) {
   return unique;
 }
 
-std::vector<ParamSet> parseParamSets(const JsonNode& spec) {
-  std::vector<ParamSet> sets;
-  if (spec.has("grid")) {
-    sets = cartesian(spec.member("grid"));
+ParamSet parseParamObject(const JsonNode& node) {
+  ParamSet s;
+  for (const auto& [key, value] : node.members()) {
+    configKey(key, value.file(), value.path());
+    s.push_back(paramFromJson(key, value.value(), value.file(), value.path()));
   }
-  if (spec.has("points")) {
-    for (const JsonNode& point : spec.member("points").elements(true)) {
-      ParamSet s;
-      for (const auto& [key, value] : point.members()) {
-        configKey(key, value.file(), value.path());
-        s.push_back(paramFromJson(key, value.value(), value.file(), value.path()));
-      }
-      sets.push_back(std::move(s));
+  return s;
+}
+
+void parseParamSets(const JsonNode& spec, SweepSpec& out) {
+  // 1. Dimensions: grid keys, then zip groups; each key swept from one place only.
+  if (spec.has("zip") && spec.has("link")) spec.member("link").fail("give \"zip\" or its alias \"link\", not both");
+  std::vector<Dimension> dimensions;
+  SweptKeys swept;
+  if (spec.has("grid")) {
+    for (const auto& [key, values] : spec.member("grid").members()) {
+      swept.add(key, values);
+      dimensions.push_back(gridDimension(key, values));
     }
+  }
+  for (const char* name : {"zip", "link"}) {
+    if (!spec.has(name)) continue;
+    for (const JsonNode& group : spec.member(name).elements(true)) {
+      for (const auto& [key, values] : group.members()) swept.add(key, values);
+      dimensions.push_back(zipDimension(group));
+    }
+  }
+  std::vector<ParamSet> sets;
+  if (!dimensions.empty()) sets = cartesian(dimensions);
+  // 2. Explicit points and the baseline.
+  if (spec.has("points")) {
+    for (const JsonNode& point : spec.member("points").elements(true)) sets.push_back(parseParamObject(point));
+  }
+  if (spec.has("baseline")) {
+    out.hasBaseline = true;
+    out.baseline = parseParamObject(spec.member("baseline"));
+    sets.push_back(out.baseline);
   }
   if (sets.empty()) {
     sets.emplace_back();
   }
-  return withoutDuplicates(std::move(sets));
+  out.paramSets = withoutDuplicates(std::move(sets));
+  for (const ParamSet& s : out.paramSets) {
+    for (const Param& p : s) {
+      if (std::find(out.sweptKeys.begin(), out.sweptKeys.end(), p.key) == out.sweptKeys.end()) {
+        out.sweptKeys.push_back(p.key);
+      }
+    }
+  }
+}
+
+// Every swept key's value in the point's resolved configuration (the model's system config and
+// memory mode with the point's overrides).
+nlohmann::ordered_json effectiveValues(const Point& p, const std::vector<std::string>& keys) {
+  config::ConfigRequest request;
+  request.systemConfig = p.model.systemConfig;
+  request.memoryMode = p.model.memoryMode;
+  request.velaIni = p.model.velaIni;
+  for (const Param& param : p.params) request.overrides.push_back(param.key + "=" + param.text);
+  nlohmann::ordered_json values = nlohmann::ordered_json::object();
+  try {
+    const config::SystemParams resolved = config::resolveConfig(request);
+    for (const std::string& key : keys) values[key] = config::jsonValue(*config::findKey(key), resolved);
+  } catch (const InputError&) {
+    // A combination the configuration rules refuse: the point fails when run and says why.
+    for (const Param& param : p.params) values[param.key] = param.value;
+  }
+  return values;
 }
 
 uint64_t fnv1a(uint64_t h, std::string_view s) {
@@ -368,7 +459,7 @@ std::string pointId(const ModelRef& model, const ParamSet& params) {
 SweepSpec loadSpec(const std::string& path) {
   const nlohmann::ordered_json root = readJsonFile(path, "sweep spec");
   const JsonNode spec(root, path);
-  spec.allowOnly({"description", "models", "grid", "points"});
+  spec.allowOnly({"description", "models", "grid", "zip", "link", "points", "baseline"});
   if (spec.has("description")) {
     spec.member("description").string();
   }
@@ -377,11 +468,14 @@ SweepSpec loadSpec(const std::string& path) {
   SweepSpec out;
   out.file = path;
   out.models = parseModels(spec.member("models"), base);
-  out.paramSets = parseParamSets(spec);
+  parseParamSets(spec, out);
+  const std::vector<std::string> baseline = sortedAssignments(out.baseline);
   std::unordered_set<std::string> seen;
   for (const ModelRef& m : out.models) {
     for (const ParamSet& s : out.paramSets) {
-      Point p{out.points.size(), pointId(m, s), m, s};
+      Point p{out.points.size(), pointId(m, s), m, s, false, nlohmann::ordered_json()};
+      p.baseline = out.hasBaseline && sortedAssignments(s) == baseline;
+      p.effective = effectiveValues(p, out.sweptKeys);
       if (seen.insert(p.id).second) {
         out.points.push_back(std::move(p));
       }

@@ -12,13 +12,19 @@
 //       {"demo": true}
 //     ],
 //     "grid": {"system.sram.read_latency": [16, 32, 64], "npu.axi1.max_outstanding_reads": [1, 2, 4, 8]},
-//     "points": [{"system.sram.read_latency": 128, "system.off_chip_flash.clock_scale": 0.03125}]
+//     "zip": [{"system.dram.read_latency": [250, 500], "system.dram.write_latency": [125, 250]}],
+//     "points": [{"system.sram.read_latency": 128, "system.off_chip_flash.clock_scale": 0.03125}],
+//     "baseline": {"system.sram.read_latency": 32, "npu.axi1.max_outstanding_reads": 2}
 //   }
 // "path" may be a glob; "fixtures" names a Vela fixture tree <dir>/<model>/<accel>_<system
 // config>_<memory mode>[_optimiseSize]/<model>_vela.tflite, whose folder names give the system
 // config and memory mode ("models" and "configs" are optional glob filters). The parameter sets
-// are the cartesian product of "grid" followed by the explicit "points"; with neither, each
-// model runs once at its configuration. Points are numbered model-major in this order.
+// are the cartesian product of the dimensions — each "grid" key, then each "zip" group (alias
+// "link": keys that vary together, their i-th values forming the group's i-th setting; equal
+// lengths required) — followed by the explicit "points"; with none, each model runs once at its
+// configuration. A key may be swept by one grid key or zip group only. "baseline" names the
+// parameter set the report compares every point of a model with; it is added as a point when
+// no other point has exactly its values. Points are numbered model-major in this order.
 
 #include <cstddef>
 #include <string>
@@ -51,6 +57,8 @@ struct Point {
   std::string id;         // 16 hex digits, a hash of the model, its configuration and the sorted params
   ModelRef model;
   ParamSet params;
+  bool baseline = false;            // its params are the spec's "baseline"
+  nlohmann::ordered_json effective; // every swept key -> its value in the resolved configuration
 };
 
 // A parsed spec: its models, parameter sets and the points they expand to.
@@ -58,6 +66,9 @@ struct SweepSpec {
   std::string file;
   std::vector<ModelRef> models;
   std::vector<ParamSet> paramSets;
+  std::vector<std::string> sweptKeys;  // every key of grid, zip, points and baseline, first appearance first
+  bool hasBaseline = false;
+  ParamSet baseline;
   std::vector<Point> points;        // models x paramSets, duplicates (same id) dropped
 };
 

@@ -28,5 +28,6 @@ void addSweepMerge(CLI::App& app, Registry& registry);
 void addReport(CLI::App& app, Registry& registry);
 void addRegress(CLI::App& app, Registry& registry);
 void addCompare(CLI::App& app, Registry& registry);
+void addCompareRuns(CLI::App& app, Registry& registry);
 
 } // namespace npusim::cli

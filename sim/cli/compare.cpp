@@ -8,6 +8,7 @@
 #include "harness/analytic/vela_debug_db.h"
 #include "harness/compare/compare_report.h"
 #include "harness/process/process_pool.h"
+#include "sim/cli/choice.h"
 #include "sim/cli/commands.h"
 #include "sim/cli/output.h"
 #include "sim/cli/config_options.h"
@@ -103,7 +104,7 @@ void addCompare(CLI::App& app, Registry& registry) {
                                                               {"json", compare::CompareFormat::Json},
                                                               {"md", compare::CompareFormat::Md}};
   sub->add_option("--format", opts->format, "text | csv | json | md")
-      ->transform(CLI::CheckedTransformer(formats, CLI::ignore_case));
+      ->transform(choiceOf(formats));
   addConfigOptions(sub, opts->config);
   sub->callback([opts, &registry] {
     registry.select([opts] {

@@ -13,7 +13,13 @@ void addConfigOptions(CLI::App* sub, config::ConfigRequest& request) {
   sub->add_option("--vela-ini", request.velaIni, "read --system-config/--memory-mode from this vela.ini (Vela's meaning)");
   sub->add_option("--config", request.jsonFile, "npusim JSON config applied on top of the preset");
   sub->add_option("--set", request.overrides, "key=value override applied last (repeatable; see npusim config --list)")
-      ->allow_extra_args(false);
+      ->allow_extra_args(false)
+      ->check(CLI::Validator(
+          [](std::string& assignment) -> std::string {
+            if (assignment.find('=') != std::string::npos) return std::string();
+            return "expected key=value in one word, e.g. --set system.sram.read_latency=64; got '" + assignment + "'";
+          },
+          "KEY=VALUE"));
 }
 
 } // namespace npusim::cli

@@ -3,7 +3,9 @@
 #include <map>
 
 #include "harness/report/inspect_report.h"
+#include "sim/cli/choice.h"
 #include "sim/cli/commands.h"
+#include "sim/platform/compile_target.h"
 #include "sim/cli/workload.h"
 #include "sim/config/config.h"
 #include "sim/platform/platform.h"
@@ -22,13 +24,16 @@ void addInspect(CLI::App& app, Registry& registry) {
   const std::map<std::string, report::InspectFormat> formats{
       {"text", report::InspectFormat::Text}, {"vela", report::InspectFormat::Vela}, {"json", report::InspectFormat::Json}};
   sub->add_option("--format", opts->format, "text | vela (Vela's register listing) | json")
-      ->transform(CLI::CheckedTransformer(formats, CLI::ignore_case));
+      ->transform(choiceOf(formats));
   sub->add_flag("--weights", opts->weights, "with --format json: each operation's decoded weights, in stream order");
   sub->callback([opts, &registry] {
     registry.select([opts] {
       const io::CompiledNetwork net = loadWorkload(opts->model);
       const auto decoded = decodeChecked(net, platform::bindAccelerator(config::resolveConfig({}), net));
       report::writeInspect(std::cout, net, decoded, opts->format, opts->weights);
+      if (opts->format == report::InspectFormat::Text) {
+        std::cout << "compiled for: " << platform::describe(platform::compileTarget(net, decoded)) << '\n';
+      }
       return 0;
     });
   });

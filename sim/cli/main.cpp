@@ -30,6 +30,7 @@ int sc_main(int argc, char** argv) {
   npusim::cli::addReport(app, registry);
   npusim::cli::addRegress(app, registry);
   npusim::cli::addCompare(app, registry);
+  npusim::cli::addCompareRuns(app, registry);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -11,6 +11,7 @@
 #include "sim/cli/workload.h"
 #include "sim/common/error.h"
 #include "sim/config/config.h"
+#include "sim/platform/compile_target.h"
 #include "sim/platform/platform.h"
 
 namespace npusim::cli {
@@ -20,18 +21,29 @@ void addRun(CLI::App& app, Registry& registry) {
   struct Options {
     std::string model, json, csv;
     config::ConfigRequest config;
+    bool strict = false;
   };
   auto opts = std::make_shared<Options>();
   sub->add_option("model", opts->model, "Vela-compiled .tflite (default: the built-in demo network)");
   sub->add_option("--json", opts->json, "write the full result as JSON");
   sub->add_option("--csv", opts->csv, "write one row per NPU operation as CSV");
   addConfigOptions(sub, opts->config);
+  sub->add_flag("--strict", opts->strict,
+                "refuse (exit 2) a configuration that contradicts what the model was compiled for, instead of warning");
   sub->callback([opts, &registry] {
     registry.select([opts] {
       const auto wallStart = std::chrono::steady_clock::now();
       const io::CompiledNetwork net = loadWorkload(opts->model);
       const auto decoded = io::decodeAll(net);
       const config::SystemParams params = platform::bindAccelerator(config::resolveConfig(opts->config), net);
+      for (const std::string& mismatch : platform::configMismatches(platform::compileTarget(net, decoded), params)) {
+        if (opts->strict) {
+          InputError::Location loc;
+          loc.file = net.path;
+          throw InputError(loc, mismatch + " (--strict)");
+        }
+        std::cerr << "npusim: warning: " << net.path << ": " << mismatch << '\n';
+      }
       const platform::RunResult result = platform::simulate(net, decoded, params);
       if (!opts->json.empty()) {
         openOutput(opts->json) << report::runJson(result).dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << '\n';

@@ -38,10 +38,14 @@ void addSweep(CLI::App& app, Registry& registry) {
               {"fixtures": "../shared/fixtures/vela", "models": ["kws_*"], "configs": ["ethos-u55-128_*"]},
               {"demo": true}],
    "grid": {"system.sram.read_latency": [32, 16, 64], "npu.axi1.max_outstanding_reads": [2, 1, 4, 8]},
-   "points": [{"system.off_chip_flash.clock_scale": 0.03125}]}
-Points: every model x (the grid's cartesian product, then the explicit points); keys as in
-`npusim config --list`. Exit status: 0 every point succeeded, 1 some failed (they are in the
-results file with their error), 2 bad spec or options.)");
+   "zip": [{"system.dram.read_latency": [250, 500], "system.dram.write_latency": [125, 250]}],
+   "points": [{"system.off_chip_flash.clock_scale": 0.03125}],
+   "baseline": {"system.sram.read_latency": 32, "npu.axi1.max_outstanding_reads": 2}}
+Points: every model x (the cartesian product of the grid keys and zip groups -- a zip group's
+keys vary together -- then the explicit points and the baseline); keys as in
+`npusim config --list`. Results are written in point order; wall times go to <out>.timing.
+Exit status: 0 every point succeeded, 1 some failed (they are in the results file with their
+error), 2 bad spec or options.)");
   sub->callback([opts, &registry] {
     registry.select([opts] {
       if (!opts->shard.empty()) {

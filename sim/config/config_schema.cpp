@@ -331,10 +331,12 @@ std::string rangeText(const ConfigKey& k) {
   return text;
 }
 
+// The allowed values in plain words: "Axi0 or Axi1", "Sram, Dram, OnChipFlash or OffChipFlash".
 std::string choicesText(const std::vector<std::string_view>& choices) {
   std::string text;
-  for (const auto c : choices) {
-    text += (text.empty() ? "" : "|") + (c.empty() ? std::string("\"\"") : std::string(c));
+  for (size_t i = 0; i < choices.size(); ++i) {
+    const std::string c = choices[i].empty() ? std::string("\"\" (as compiled)") : std::string(choices[i]);
+    text += (i == 0 ? "" : i + 1 == choices.size() ? " or " : ", ") + c;
   }
   return text;
 }

@@ -87,9 +87,19 @@ public:
     if (section == nullptr) {
       const std::string kind = sectionKind(kind_);
       const auto names = ini_.names(kind);
-      std::vector<std::string_view> candidates(names.begin(), names.end());
+      // Suggest only sections an Ethos-U55 model (the only kind npusim runs) is meant for: not
+      // the ones Vela's ini names after the Ethos-U65.
+      std::vector<std::string_view> candidates;
+      for (const std::string& name : names) {
+        if (lower(name).find("u65") == std::string::npos) candidates.push_back(name);
+      }
       const std::string given = fullName.substr(std::min(fullName.size(), kind.size() + 1));
-      const std::string nearest = nearestName(given, candidates, std::max<size_t>(2, given.size() / 3));
+      std::string nearest = nearestName(given, candidates, std::max<size_t>(2, given.size() / 3));
+      for (size_t i = 0; nearest.empty() && !given.empty() && i < candidates.size(); ++i) {
+        if (lower(candidates[i].substr(0, given.size())) == lower(given)) {
+          nearest = std::string(candidates[i]);  // an abbreviation, e.g. Ethos_U55_High_End
+        }
+      }
       InputError::Location loc;
       loc.file = ini_.file();
       throw InputError(loc, "section [" + fullName + "] not found; available " + kind + " sections: " + joined(names) +

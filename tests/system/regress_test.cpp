@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // `npusim regress`: a freshly recorded baseline passes, an altered count fails with a readable
-// difference, entries whose fixtures are absent are skipped.
+// difference, absent models fail unless optional, reports and bad input.
 
 #include <doctest/doctest.h>
 
@@ -94,7 +94,7 @@ TEST_CASE("regress: one altered count fails with exit 1 and a readable differenc
   CHECK(run.out.find("regress: FAIL: 1 counts changed in 1 of 2 entries") != std::string::npos);
 }
 
-TEST_CASE("regress: entries whose fixtures are absent are listed as skipped") {
+TEST_CASE("regress: an absent model fails unless optional, an absent fixtures tree skips its entries") {
   const test::TempDir dir;
   const fs::path baseline = recordBaseline(dir);
   nlohmann::json j = readJson(baseline);
@@ -103,23 +103,104 @@ TEST_CASE("regress: entries whose fixtures are absent are listed as skipped") {
   absent["fixture"] = "vela/absent_model/ethos-u55-128_Ethos_U55_High_End_Embedded_Shared_Sram/absent_model_vela.tflite";
   j.at("entries").push_back(absent);
   writeJson(baseline, j);
-  fs::create_directory(dir.path() / "fixtures");
+  const std::string tree = (dir.path() / "fixtures").string();
+  fs::create_directory(tree);
 
+  // 1. The tree is there but the model is not: exit 2, one line naming the key.
+  const test::ProcessResult missing = test::runNpusim({"regress", "--baseline", baseline.string(), "--fixtures", tree});
+  INFO(missing.out, missing.err);
+  CHECK(missing.exitCode == 2);
+  CHECK(missing.err.find("key 'entries[2].fixture': model " + tree + "/vela/absent_model/") != std::string::npos);
+  CHECK(std::count(missing.err.begin(), missing.err.end(), '\n') == 1);
+
+  // 2. No fixtures tree at all: the fixture entry is skipped.
+  const test::ProcessResult noTree = test::runNpusim(
+      {"regress", "--baseline", baseline.string(), "--fixtures", (dir.path() / "no_such_tree").string()});
+  CHECK(noTree.exitCode == 0);
+  CHECK(noTree.out.find("3 entries, 2 to run, 1 skipped") != std::string::npos);
+
+  // 3. Marked optional: skipped and listed.
+  j.at("entries").at(2)["optional"] = true;
+  writeJson(baseline, j);
+  const std::string junit = (dir.path() / "junit.xml").string();
   const test::ProcessResult run =
-      test::runNpusim({"regress", "--baseline", baseline.string(), "--fixtures", (dir.path() / "fixtures").string()});
+      test::runNpusim({"regress", "--baseline", baseline.string(), "--fixtures", tree, "--junit", junit});
   INFO(run.out, run.err);
   CHECK(run.exitCode == 0);
   CHECK(run.out.find("3 entries, 2 to run, 1 skipped") != std::string::npos);
-  CHECK(run.out.find("skipped (fixture absent):\n  absent_model/ethos-u55-128_Ethos_U55_High_End_Embedded_Shared_Sram: ") !=
+  CHECK(run.out.find("skipped (model absent):\n  absent_model/ethos-u55-128_Ethos_U55_High_End_Embedded_Shared_Sram: ") !=
         std::string::npos);
   CHECK(run.out.find("regress: OK: 2 entries") != std::string::npos);
+  const std::string xml = test::readText(junit);
+  CHECK(xml.find("tests=\"3\" failures=\"0\" errors=\"0\" skipped=\"1\"") != std::string::npos);
+  CHECK(xml.find("<skipped message=") != std::string::npos);
+}
 
-  // A malformed baseline is an input error naming the key.
-  j.at("entries").at(0)["pmu"]["CYCLE"] = "many";
+TEST_CASE("regress: the JSON report lists every entry with its status and changed counts") {
+  const test::TempDir dir;
+  const fs::path baseline = recordBaseline(dir);
+  nlohmann::json j = readJson(baseline);
+  const int64_t actual = j.at("entries").at(1).at("pmu").at("CYCLE").get<int64_t>();
+  j.at("entries").at(1)["pmu"]["CYCLE"] = actual + 7;
   writeJson(baseline, j);
-  const test::ProcessResult bad = test::runNpusim({"regress", "--baseline", baseline.string()});
-  CHECK(bad.exitCode == 2);
-  CHECK(bad.err.find("key 'entries[0].pmu.CYCLE': expected an integer") != std::string::npos);
+  const fs::path report = dir.path() / "report.json";
+  const test::ProcessResult run =
+      test::runNpusim({"regress", "--baseline", baseline.string(), "--json", report.string()});
+  INFO(run.out, run.err);
+  CHECK(run.exitCode == 1);
+  const nlohmann::json r = readJson(report);
+  CHECK(r.at("result") == "fail");
+  REQUIRE(r.at("entries").size() == 2);
+  CHECK(r.at("entries").at(0).at("status") == "passed");
+  CHECK(r.at("entries").at(0).at("changes").empty());
+  const auto& failed = r.at("entries").at(1);
+  CHECK(failed.at("status") == "failed");
+  REQUIRE(failed.at("changes").size() == 1);
+  CHECK(failed.at("changes").at(0).at("count") == "pmu.CYCLE");
+  CHECK(failed.at("changes").at(0).at("expected") == actual + 7);
+  CHECK(failed.at("changes").at(0).at("actual") == actual);
+}
+
+TEST_CASE("regress: bad baselines and tolerances are refused in one line, and leave the reports untouched") {
+  const test::TempDir dir;
+  const fs::path baseline = recordBaseline(dir);
+  const std::string good = test::readText(baseline);
+  const fs::path junit = dir.path() / "junit.xml";
+  std::ofstream(junit) << "earlier report";
+  const auto refused = [&](const std::vector<std::string>& extra, const std::string& expected) {
+    std::vector<std::string> args{"regress", "--baseline", baseline.string(), "--junit", junit.string()};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const test::ProcessResult r = test::runNpusim(args);
+    INFO(r.out, r.err);
+    CHECK(r.exitCode == 2);
+    CHECK(r.err.find(expected) != std::string::npos);
+    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+    CHECK(test::readText(junit) == "earlier report");
+  };
+  // Truncated, hand-edited into invalid JSON, from a newer format.
+  std::ofstream(baseline) << good.substr(0, good.size() / 2);
+  refused({}, baseline.string() + ": ");
+  std::ofstream(baseline) << good.substr(0, 40) + "," + good.substr(40);
+  refused({}, baseline.string() + ": ");
+  nlohmann::json j = nlohmann::json::parse(good);
+  j["format_version"] = 99;
+  writeJson(baseline, j);
+  refused({}, "key 'format_version': format 99 was written by a newer npusim");
+  // Tolerances below 0 or not numbers, in the file and on the command line.
+  j["format_version"] = 2;
+  j["tolerances"] = {{"total_cycles", -1}};
+  writeJson(baseline, j);
+  refused({}, "key 'tolerances.total_cycles': a tolerance is a percentage >= 0, got -1");
+  j["tolerances"] = {{"total_cycles", "lots"}};
+  writeJson(baseline, j);
+  refused({}, "key 'tolerances.total_cycles': expected a number (percent)");
+  j.erase("tolerances");
+  j["entries"][0]["pmu"]["CYCLE"] = "many";
+  writeJson(baseline, j);
+  refused({}, "key 'entries[0].pmu.CYCLE': expected an integer");
+  std::ofstream(baseline) << good;
+  refused({"--tolerance=-2"}, "key '--tolerance': a tolerance is a percentage >= 0, got -2");
+  refused({"--tolerance", "abc"}, "key '--tolerance': expected a percentage (e.g. 0.5), got 'abc'");
 }
 
 } // namespace npusim

@@ -3,6 +3,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <filesystem>
 
 #include <nlohmann/json.hpp>
@@ -27,7 +28,7 @@ std::vector<fs::path> compiledModels(const fs::path& root) {
 
 } // namespace
 
-TEST_CASE("every compiled fixture model simulates to completion") {
+TEST_CASE("every compiled fixture model simulates to completion (Ethos-U65 models: refused in one line)") {
   const auto root = npusim::test::fixturesDirOrSkip();
   if (!root) return;
   const auto models = compiledModels(*root);
@@ -37,6 +38,13 @@ TEST_CASE("every compiled fixture model simulates to completion") {
     const auto json = tmp.path() / "run.json";
     const auto r = npusim::test::runNpusim({"run", model.string(), "--json", json.string()});
     INFO(model.string() << ": " << r.err);
+    // npusim models the Ethos-U55; a U65 stream (COP1 product 1) is bad input for it.
+    if (model.string().find("/vela-u65/") != std::string::npos) {
+      CHECK(r.exitCode == 2);
+      CHECK(r.err.find("product 1") != std::string::npos);
+      CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+      continue;
+    }
     REQUIRE(r.exitCode == 0);
     const auto j = nlohmann::json::parse(npusim::test::readText(json));
     CHECK(j.at("total_cycles").get<double>() > 0);

@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <fstream>
 #include <set>
 #include <thread>
@@ -131,7 +132,7 @@ TEST_CASE("sweep: runs the demo network, one complete line per point, failed poi
     CHECK(j.at("sweep_points") == 5);
     CHECK(j.at("model") == "<demo>");
     CHECK(j.at("id").get<std::string>().size() == 16);
-    CHECK(j.at("wall_s").get<double>() > 0);
+    CHECK_FALSE(j.contains("wall_s"));  // wall times go to the timing file
     if (r.index == 4) {
       CHECK(j.at("status") == "failed");
       CHECK(j.at("exit_code") == 2);
@@ -154,6 +155,9 @@ TEST_CASE("sweep: runs the demo network, one complete line per point, failed poi
     if (r.index == 3) slow = j.at("total_cycles").get<int64_t>();
   }
   CHECK(indices == std::set<size_t>{0, 1, 2, 3, 4});
+  const auto timing = test::normalizedLines(test::readText(out.string() + ".timing"));
+  CHECK(timing.size() == 5);
+  for (const std::string& line : timing) CHECK(nlohmann::json::parse(line).at("wall_s").get<double>() > 0);
   CHECK(slow > baseline);  // 4x SRAM latency and one outstanding read cost cycles
 
   // The report: table, sensitivity relative to the first point, CSV and Markdown.
@@ -258,13 +262,108 @@ TEST_CASE("sweep: 4 shards joined by sweep-merge equal one local run, byte for b
   CHECK(partial.err.find("missing point indices: 1, 2, 3, 5,") != std::string::npos);
 }
 
+TEST_CASE("sweep: zip groups vary keys together, results show effective values and the baseline, byte for byte") {
+  const test::TempDir dir;
+  // SRAM read and write latency linked, x two AXI0 read limits; the baseline at 32/32 and 8.
+  const fs::path spec = writeSpec(dir, R"({
+    "models": [{"demo": true}],
+    "zip": [{"system.sram.read_latency": [32, 64, 128], "system.sram.write_latency": [32, 64, 128]}],
+    "grid": {"npu.axi0.max_outstanding_reads": [8, 2]},
+    "points": [{"system.sram.read_latency": 256}],
+    "baseline": {"system.sram.read_latency": 32, "system.sram.write_latency": 32, "npu.axi0.max_outstanding_reads": 8}
+  })");
+  const fs::path out = dir.path() / "a.jsonl", again = dir.path() / "b.jsonl";
+  const test::ProcessResult run = test::runNpusim({"sweep", spec.string(), "-j", "2", "-o", out.string()});
+  INFO(run.err);
+  REQUIRE(run.exitCode == 0);
+  const auto records = sweep::readResults(out.string()).records;
+  REQUIRE(records.size() == 7);  // 3 linked settings x 2, the explicit point; the baseline is among them
+  std::set<std::pair<int64_t, int64_t>> latencies;
+  size_t baselines = 0;
+  for (size_t i = 0; i < records.size(); ++i) {
+    const auto& j = records[i].json;
+    CHECK(records[i].index == i);  // written in point order
+    const auto& e = j.at("effective");
+    REQUIRE(e.size() == 3);
+    latencies.insert({e.at("system.sram.read_latency").get<int64_t>(), e.at("system.sram.write_latency").get<int64_t>()});
+    if (j.at("baseline").get<bool>()) {
+      ++baselines;
+      CHECK(e.at("system.sram.read_latency") == 32);
+      CHECK(e.at("npu.axi0.max_outstanding_reads") == 8);
+    }
+    // The cycles per layer type partition the total.
+    int64_t sum = 0;
+    for (const auto& item : j.at("cycles_by_type").items()) sum += item.value().get<int64_t>();
+    CHECK(sum == j.at("total_cycles").get<int64_t>());
+  }
+  CHECK(baselines == 1);
+  // The explicit point leaves write latency at the preset's value (32 for High_End_Embedded's SRAM).
+  CHECK(latencies == std::set<std::pair<int64_t, int64_t>>{{32, 32}, {64, 64}, {128, 128}, {256, 32}});
+
+  // A second run gives the same bytes.
+  REQUIRE(test::runNpusim({"sweep", spec.string(), "-j", "2", "-o", again.string()}).exitCode == 0);
+  CHECK(test::readText(out) == test::readText(again));
+
+  // The report: effective values (no "(unset)"), the baseline point and % change.
+  const test::ProcessResult report = test::runNpusim({"report", out.string()});
+  INFO(report.out);
+  CHECK(report.exitCode == 0);
+  CHECK(report.out.find("(unset)") == std::string::npos);
+  CHECK(report.out.find("+0.00% (baseline)") != std::string::npos);
+  CHECK(report.out.find("baseline: npu.axi0.max_outstanding_reads=8 system.sram.read_latency=32 "
+                        "system.sram.write_latency=32 -> ") != std::string::npos);
+
+  // The plotting scripts, run as the README writes them (positional OUTDIR, --group).
+  if (std::system("/usr/bin/python3 -c 'import matplotlib' 2>/dev/null") != 0) {
+    MESSAGE("python3-matplotlib not installed: plot_sweep.py and plot_breakdown.py not exercised");
+    return;
+  }
+  const fs::path img = dir.path() / "plots";
+  const std::string scripts = std::string(NPUSIM_SOURCE_DIR) + "/scripts/";
+  const std::string sweepPlot = scripts + "plot_sweep.py " + out.string() + " " + img.string() +
+                                " --y percent --group npu.axi0.max_outstanding_reads >/dev/null";
+  const std::string breakdownPlot = scripts + "plot_breakdown.py " + out.string() + " " + img.string() + " >/dev/null";
+  REQUIRE(std::system(sweepPlot.c_str()) == 0);
+  REQUIRE(std::system(breakdownPlot.c_str()) == 0);
+  CHECK(fs::file_size(img / "demo__Ethos_U55_High_End_Embedded_Shared_Sram.png") > 1000);
+  CHECK(fs::file_size(img / "demo__Ethos_U55_High_End_Embedded_Shared_Sram_breakdown.png") > 1000);
+}
+
+TEST_CASE("sweep: report analyses keys swept together as one parameter") {
+  const test::TempDir dir;
+  const fs::path spec = writeSpec(dir, R"({
+    "models": [{"demo": true}],
+    "link": [{"system.sram.read_latency": [32, 128], "system.sram.write_latency": [16, 64]}],
+    "grid": {"npu.axi0.max_outstanding_reads": [8, 2]}
+  })");
+  const fs::path out = dir.path() / "r.jsonl";
+  REQUIRE(test::runNpusim({"sweep", spec.string(), "-o", out.string()}).exitCode == 0);
+  const auto records = sweep::readResults(out.string()).records;
+  REQUIRE(records.size() == 4);
+  // Point 2 is read/write 128/64 at the first point's 8 outstanding reads (zip after grid: 8/32, 8/128, 2/32, 2/128).
+  const auto& slow = records[1].json;
+  REQUIRE(slow.at("effective").at("system.sram.read_latency") == 128);
+  REQUIRE(slow.at("effective").at("npu.axi0.max_outstanding_reads") == 8);
+  const test::ProcessResult report = test::runNpusim({"report", out.string()});
+  INFO(report.out);
+  const auto lines = test::normalizedLines(report.out);
+  const auto heading = std::find(lines.begin(), lines.end(), "system.sram.read_latency = system.sram.write_latency");
+  REQUIRE(lines.end() - heading >= 4);
+  CHECK(heading[2].rfind("32 (baseline) " + std::to_string(records[0].json.at("total_cycles").get<int64_t>()) + " +0.00%",
+                         0) == 0);
+  CHECK(heading[3].rfind("128 " + std::to_string(slow.at("total_cycles").get<int64_t>()) + " +", 0) == 0);
+}
+
 TEST_CASE("sweep: a bad spec is one error line naming the file and key path, exit 2") {
   const test::TempDir dir;
   const auto check = [&](const std::string& text, const std::string& mustContain) {
     const fs::path spec = writeSpec(dir, text);
     checkOneErrorLine(test::runNpusim({"sweep", spec.string(), "--dry-run"}), spec.string() + ": " + mustContain);
-    checkOneErrorLine(test::runNpusim({"sweep", spec.string(), "-o", (dir.path() / "x.jsonl").string()}),
+    const fs::path results = dir.path() / "x.jsonl";
+    std::ofstream(results) << "earlier results\n";
+    checkOneErrorLine(test::runNpusim({"sweep", spec.string(), "-o", results.string()}),
                       spec.string() + ": " + mustContain);
+    CHECK(test::readText(results) == "earlier results\n");  // a bad spec leaves the results file alone
   };
   check(R"({"models": [{"demo": true}], "grid": {"system.sram.read_latncy": [16]}})",
         "key 'grid[\"system.sram.read_latncy\"]': unknown config key 'system.sram.read_latncy'; did you mean "
@@ -278,6 +377,15 @@ TEST_CASE("sweep: a bad spec is one error line naming the file and key path, exi
   check(R"({"models": [{"path": "no_such_model_vela.tflite"}]})", "key 'models[0].path': no such file");
   check(R"({"models": [{"demo": true}], "grid": {"system.sram.read_latency": 16}})",
         "key 'grid[\"system.sram.read_latency\"]': expected an array, got an integer");
+  check(R"({"models": [{"demo": true}], "zip": [{"system.sram.read_latency": [16, 32, 64],
+                                                  "system.sram.write_latency": [16, 32]}]})",
+        "key 'zip[0][\"system.sram.write_latency\"]': has 2 values, but 'system.sram.read_latency' of the same group "
+        "has 3");
+  check(R"({"models": [{"demo": true}], "grid": {"system.sram.read_latency": [16, 32]},
+           "zip": [{"system.sram.read_latency": [16, 32], "system.sram.write_latency": [16, 32]}]})",
+        "key 'zip[0][\"system.sram.read_latency\"]': this key is already swept by grid[\"system.sram.read_latency\"]");
+  check(R"({"models": [{"demo": true}], "link": [{"system.sram.read_latency": [16]}, {"system.sram.read_latency": [32]}]})",
+        "key 'link[1][\"system.sram.read_latency\"]': this key is already swept by link[0]");
   checkOneErrorLine(test::runNpusim({"sweep", writeSpec(dir, R"({"models": [{"demo": true}], )").string()}),
                     "malformed JSON");
   checkOneErrorLine(test::runNpusim({"sweep", writeSpec(dir, kGridSpec).string(), "--shard", "4/4"}), "--shard");

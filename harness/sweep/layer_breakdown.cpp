@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "harness/sweep/layer_breakdown.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "sim/io/decoded_network.h"
+#include "sim/io/demo_network.h"
+
+namespace npusim::sweep {
+namespace {
+
+constexpr const char* kTypes[] = {"conv", "depthwise", "pooling", "elementwise", "fully_connected", "cpu", "other"};
+
+std::string typeOf(const cmd::Operation& op) {
+  switch (op.kind) {
+    case cmd::OpKind::Conv: {
+      const bool fullyConnected = op.ifm.shape.height == 1 && op.ifm.shape.width == 1 && op.kernel.height == 1 &&
+                                  op.kernel.width == 1;
+      return fullyConnected ? "fully_connected" : "conv";
+    }
+    case cmd::OpKind::Depthwise: return "depthwise";
+    case cmd::OpKind::Pool: return "pooling";
+    case cmd::OpKind::Elementwise: return "elementwise";
+    case cmd::OpKind::DmaStart: case cmd::OpKind::DmaWait: case cmd::OpKind::KernelWait: case cmd::OpKind::Stop:
+    case cmd::OpKind::Irq: case cmd::OpKind::PmuMask: return "";
+  }
+  return "";
+}
+
+} // namespace
+
+OperationTypes operationTypes(const std::string& modelPath) {
+  const io::CompiledNetwork net = modelPath.empty()
+                                      ? io::loadNetworkFromBytes(io::buildDemoNetworkTflite(), "<demo>")
+                                      : io::loadNetwork(modelPath);
+  OperationTypes types;
+  for (const io::DecodedNpuOp& d : io::decodeAll(net)) {
+    for (size_t i = 0; i < d.operations.size(); ++i) {
+      const std::string type = typeOf(d.operations[i]);
+      if (!type.empty()) types[{d.operatorIndex, i}] = type;
+    }
+  }
+  return types;
+}
+
+nlohmann::ordered_json cyclesByType(const nlohmann::ordered_json& run, const OperationTypes& types) {
+  std::map<std::string, int64_t> cycles;
+  // 1. CPU operators.
+  for (const auto& op : run.at("network_operators")) {
+    if (op.at("kind") == "cpu") {
+      cycles["cpu"] += op.at("end_cycle").get<int64_t>() - op.at("start_cycle").get<int64_t>();
+    }
+  }
+  // 2. Kernel operations in start order, each from where the previous one ended.
+  struct Span {
+    int64_t start, end;
+    std::string type;
+  };
+  std::vector<Span> spans;
+  for (const auto& op : run.at("operations")) {
+    const auto it = types.find({op.at("network_operator").get<size_t>(), op.at("index").get<size_t>()});
+    if (it == types.end()) continue;
+    spans.push_back({op.at("start_cycle").get<int64_t>(), op.at("end_cycle").get<int64_t>(), it->second});
+  }
+  std::stable_sort(spans.begin(), spans.end(), [](const Span& a, const Span& b) { return a.start < b.start; });
+  int64_t covered = 0;
+  for (const Span& s : spans) {
+    const int64_t from = std::max(s.start, covered);
+    if (s.end > from) cycles[s.type] += s.end - from;
+    covered = std::max(covered, s.end);
+  }
+  // 3. The rest.
+  int64_t assigned = 0;
+  for (const auto& [type, n] : cycles) assigned += n;
+  cycles["other"] = run.at("total_cycles").get<int64_t>() - assigned;
+  nlohmann::ordered_json out = nlohmann::ordered_json::object();
+  for (const char* type : kTypes) out[type] = cycles[type];
+  return out;
+}
+
+nlohmann::ordered_json cyclesByBound(const nlohmann::ordered_json& run) {
+  std::map<std::string, int64_t> cycles;
+  for (const auto& op : run.at("operations")) {
+    const std::string bound = op.value("bound", "");
+    if (!bound.empty()) cycles[bound] += op.at("end_cycle").get<int64_t>() - op.at("start_cycle").get<int64_t>();
+  }
+  nlohmann::ordered_json out = nlohmann::ordered_json::object();
+  for (const auto& [bound, n] : cycles) out[bound] = n;
+  return out;
+}
+
+} // namespace npusim::sweep

@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "sim/platform/compile_target.h"
+
+#include <algorithm>
+
+namespace npusim::platform {
+namespace {
+
+// Weight/scale streams of kernels read from a region other than 0 (the constants).
+bool readsStreamsFromArena(const cmd::Operation& op) {
+  return cmd::isKernel(op.kind) && ((op.weights.length > 0 && op.weights.region != 0) ||
+                                    (op.scales.length > 0 && op.scales.region != 0));
+}
+
+// A DMA from region 0 (the constants) into external memory of another region.
+bool copiesConstantsToArena(const cmd::Operation& op) {
+  return op.kind == cmd::OpKind::DmaStart && !op.dma.srcInternal && !op.dma.dstInternal && op.dma.srcRegion == 0 &&
+         op.dma.dstRegion != 0;
+}
+
+std::string memoryOf(const config::SystemParams& params, config::AxiPort port) {
+  return std::string(config::memoryKindName(params.memoryOn(port))) + " on " + std::string(config::axiPortName(port));
+}
+
+} // namespace
+
+CompileTarget compileTarget(const io::CompiledNetwork& net, const std::vector<io::DecodedNpuOp>& decoded) {
+  CompileTarget t;
+  bool first = true;
+  for (const io::Operator& op : net.operators) {
+    if (op.kind != io::OperatorKind::Npu) continue;
+    if (first) {
+      t.macs = op.npu.header.macs;
+      t.shramKb = op.npu.header.shramKb;
+      first = false;
+    }
+    t.flashBytes = std::max(t.flashBytes, op.npu.flashSize);
+    t.scratchBytes = std::max(t.scratchBytes, op.npu.scratchSize);
+    t.scratchFastBytes = std::max(t.scratchFastBytes, op.npu.scratchFastSize);
+  }
+  for (const io::TensorInfo& tensor : net.tensors) {
+    if (tensor.arenaOffset && *tensor.arenaOffset >= 0) {
+      t.offlinePlanBytes = std::max(t.offlinePlanBytes, uint64_t(*tensor.arenaOffset) + tensor.bytes());
+    }
+  }
+  for (const io::DecodedNpuOp& d : decoded) {
+    const bool copies = std::any_of(d.operations.begin(), d.operations.end(), copiesConstantsToArena);
+    const bool reads = std::any_of(d.operations.begin(), d.operations.end(), readsStreamsFromArena);
+    t.weightsBufferedInArena = t.weightsBufferedInArena || (copies && reads);
+  }
+  return t;
+}
+
+std::string describe(const CompileTarget& t) {
+  std::string s = "ethos-u55-" + std::to_string(t.macs) + " (SHRAM " + std::to_string(t.shramKb) + " KiB); arena " +
+                  std::to_string(t.scratchBytes) + " B, fast arena " + std::to_string(t.scratchFastBytes) + " B";
+  if (t.offlinePlanBytes > 0) s += ", offline plan " + std::to_string(t.offlinePlanBytes) + " B";
+  return s + "; constants " + std::to_string(t.flashBytes) + " B, " +
+         (t.weightsBufferedInArena
+              ? "in a memory slower than the arena (weights buffered into the arena by DMA)"
+              : "read in place (no weight buffering: constants as fast as the arena, or buffering not worth it)");
+}
+
+std::vector<std::string> configMismatches(const CompileTarget& t, const config::SystemParams& params) {
+  std::vector<std::string> out;
+  const config::AxiPort constPort = params.mode.constMemArea;
+  const config::AxiPort arenaPort = params.mode.arenaMemArea;
+  // 1. Weights buffered for slow constants, but the mode puts the constants in the arena's memory.
+  if (t.weightsBufferedInArena && params.memoryOn(constPort) == params.memoryOn(arenaPort)) {
+    out.push_back("the model was compiled for constants in a memory slower than the arena (its stream copies "
+                  "weights from region 0 into the arena by DMA, as Vela does for Shared_Sram), but memory mode " +
+                  params.memoryMode + " puts the constants in " + memoryOf(params, constPort) +
+                  ", the arena's memory: those copies are ones Vela would not have emitted");
+  }
+  // 2. An arena larger than the memory the mode gives it.
+  const uint64_t cache = params.mode.arenaCacheSize;
+  if (cache > 0 && t.scratchFastBytes > cache) {
+    out.push_back("the model's fast arena (region 2) is " + std::to_string(t.scratchFastBytes) +
+                  " bytes, but memory mode " + params.memoryMode + " gives it arena_cache_size " +
+                  std::to_string(cache) + " bytes");
+  }
+  return out;
+}
+
+} // namespace npusim::platform

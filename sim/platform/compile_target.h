@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// What a Vela-compiled network says about the system it was compiled for (MAC configuration,
+// SHRAM size, arena sizes, where its constants were meant to live), and the ways a simulated
+// configuration contradicts it so that the command stream no longer means what Vela intended.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sim/config/system_params.h"
+#include "sim/io/decoded_network.h"
+
+namespace npusim::platform {
+
+// The compile target as far as the file tells. Vela does not record the system config or the
+// memory mode; the placement is inferred from the stream.
+struct CompileTarget {
+  uint32_t macs = 0;                 // COP1 header of the first ethos-u operator
+  uint32_t shramKb = 0;
+  uint64_t flashBytes = 0;           // region 0 tensor (constants), largest over ethos-u operators
+  uint64_t scratchBytes = 0;         // region 1 tensor (the arena)
+  uint64_t scratchFastBytes = 0;     // region 2 tensor (the fast-storage arena)
+  uint64_t offlinePlanBytes = 0;     // end of the highest tensor in the offline memory plan; 0: no plan
+  // The stream copies weights or scales from region 0 into the arena by DMA and reads them there:
+  // Vela does that only when the constants sit in a memory slower than the arena (e.g. flash in
+  // Shared_Sram), never when they share the arena's memory (Sram_Only).
+  bool weightsBufferedInArena = false;
+};
+
+CompileTarget compileTarget(const io::CompiledNetwork& net, const std::vector<io::DecodedNpuOp>& decoded);
+
+// One line: "ethos-u55-128 (SHRAM 24 KiB); arena 22080 B, fast arena 22080 B, offline plan 22080 B;
+// constants 36832 B, in a memory slower than the arena (weights buffered into the arena by DMA)".
+std::string describe(const CompileTarget& target);
+
+// The contradictions between the target and `params`, one sentence each naming both sides.
+std::vector<std::string> configMismatches(const CompileTarget& target, const config::SystemParams& params);
+
+} // namespace npusim::platform
