@@ -12,6 +12,7 @@ PACKAGES=(
   libflatbuffers-dev flatbuffers-compiler    # reading .tflite files (schema compiled by flatc)
   nlohmann-json3-dev                         # JSON configs and reports
   libcli11-dev                               # command line
+  zlib1g-dev                                 # gzip-compressed timeline traces (run --trace F.json.gz)
   doctest-dev                                # tests
   libbenchmark-dev                           # benchmarks
   python3 python3-matplotlib python3-distributed  # plots and the Dask sweep driver

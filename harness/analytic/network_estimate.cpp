@@ -34,6 +34,7 @@ std::map<int, size_t> matchStreams(const io::CompiledNetwork& net, const std::ve
 RowSpec labelledRow(const VelaDebugDb& db, const VelaDebugDb::OptimisedOp& op) {
   RowSpec row;
   row.nngOperator = op.type;
+  row.sourceId = op.sourceId;
   if (const VelaDebugDb::SourceOp* src = db.findSource(op.sourceId)) {
     row.tfliteOperator = tfliteOperatorName(src->type);
   }

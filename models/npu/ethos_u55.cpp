@@ -2,6 +2,7 @@
 #include "models/npu/ethos_u55.h"
 
 #include <algorithm>
+#include <optional>
 #include <stdexcept>
 
 #include "models/mem/memory_system.h"
@@ -19,7 +20,7 @@ constexpr size_t kDmaQueue = 1;            // DMAs outstanding on U55
 // Books unit traffic on the AXI sockets: region -> port (REGIONCFG) and address (BASEP).
 class EthosU55::Transport : public NpuTransport {
 public:
-  explicit Transport(EthosU55& npu) : npu_(npu) {}
+  Transport(EthosU55& npu, NpuUnit unit) : npu_(npu), unit_(unit) {}
 
   config::AxiPort portFor(uint8_t region) const {
     return region == 0 ? npu_.params_.mode.constMemArea : npu_.params_.mode.arenaMemArea;
@@ -45,7 +46,11 @@ public:
     sc_core::sc_time delay = npu_.period_ * std::max(0.0, start - npu_.now());
     auto& socket = port == config::AxiPort::Axi0 ? npu_.axi0 : npu_.axi1;
     socket->b_transport(trans, delay);
-    return (sc_core::sc_time_stamp() + delay) / npu_.period_;
+    const double done = (sc_core::sc_time_stamp() + delay) / npu_.period_;
+    if (npu_.observer_ != nullptr) {
+      npu_.observer_->transfer({unit_, static_cast<uint8_t>(port), dir, shape.bytes(), start, done});
+    }
+    return done;
   }
 
   double transfer(uint8_t region, uint64_t offset, mem::Direction dir, const mem::TransferShape& shape, double start,
@@ -57,6 +62,18 @@ public:
 
 private:
   EthosU55& npu_;
+  NpuUnit unit_;
+};
+
+// Forwards a kernel unit's block events to the observer with the operation's record index.
+class EthosU55::BlockForwarder : public BlockSink {
+public:
+  BlockForwarder(NpuObserver& observer, const size_t& record) : observer_(observer), record_(record) {}
+  void block(const BlockEvent& event) override { observer_.block(record_, event); }
+
+private:
+  NpuObserver& observer_;
+  const size_t& record_;
 };
 
 // Advances the calling SystemC thread to a unit's next step.
@@ -142,10 +159,17 @@ void EthosU55::serve(UnitQueue& unit, Execute&& execute) {
 }
 
 void EthosU55::kernelThread() {
-  Transport transport(*this);
+  Transport transport(*this, NpuUnit::Kernel);
   Clock clock(*this);
   KernelUnit kernel(arch_, transport, clock);
+  size_t current = 0;
+  std::optional<BlockForwarder> forwarder;
+  if (observer_ != nullptr) {
+    forwarder.emplace(*observer_, current);
+    kernel.setBlockSink(&*forwarder);
+  }
   serve(kernels_, [&](const cmd::Operation& op, double issue, size_t recordIndex) {
+    current = recordIndex;
     const KernelTiming k = kernel.execute(op, issue);
     OperationRecord& rec = stats_.operations[recordIndex];
     rec.start = k.start;
@@ -163,7 +187,7 @@ void EthosU55::kernelThread() {
 }
 
 void EthosU55::dmaThread() {
-  Transport transport(*this);
+  Transport transport(*this, NpuUnit::Dma);
   Clock clock(*this);
   DmaUnit dma(transport, clock);
   serve(dmas_, [&](const cmd::Operation& op, double issue, size_t recordIndex) {
@@ -185,7 +209,7 @@ void EthosU55::syncTo(double t) {
 
 double EthosU55::fetchCommands(uint64_t qbase, uint32_t streamBytes, uint32_t upTo, double t) {
   // Request chunks up to `upTo` plus the prefetch window, one after another from time t.
-  Transport transport(*this);
+  Transport transport(*this, NpuUnit::CommandProcessor);
   const uint32_t want = std::min(streamBytes, upTo + kFetchAhead * kCommandFetchBytes);
   while (fetchRequested_ < want) {
     const uint32_t bytes = std::min(kCommandFetchBytes, streamBytes - fetchRequested_);
@@ -219,10 +243,15 @@ void EthosU55::commandProcessor() {
     fetchRequested_ = 0;
     chunkDone_.clear();
     size_t opIndex = 0;
+    double fetchWait = 0;
     for (const cmd::Command& c : *program->commands) {
       // 1. Fetch (through the command FIFO) and parse.
       const double fetched = fetchCommands(program->qbase, program->streamBytes, c.offset + c.sizeBytes(), t);
       stats_.ccStallFetch += fetched - t;
+      fetchWait += fetched - t;
+      if (observer_ != nullptr && fetched > t) {
+        observer_->commandFetchWait(t, fetched);
+      }
       t = fetched + kParseCyclesPerCommand;
       ++stats_.commandsParsed;
       if (!c.info->isOperation) {
@@ -277,6 +306,8 @@ void EthosU55::commandProcessor() {
       }
       rec.issue = t;
       rec.ccWait = t - before;
+      rec.fetchWait = fetchWait;
+      fetchWait = 0;
       rec.start = rec.end = t;
       stats_.operations.push_back(rec);
       if (queue != nullptr) {

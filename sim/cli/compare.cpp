@@ -49,7 +49,10 @@ compare::ModelComparison compareOne(const CompareOptions& o) {
       if (const auto it = values.find("cycles_total"); it != values.end()) velaTotal = std::stod(it->second);
     }
   }
-  return compare::buildComparison(run, estimate, rows ? &*rows : nullptr, velaTotal);
+  std::vector<std::string> warnings;
+  const report::LayerMap names = report::mapLayers(net, decoded, &warnings);
+  for (const std::string& w : warnings) std::cerr << "npusim: warning: " << w << '\n';
+  return compare::buildComparison(run, estimate, rows ? &*rows : nullptr, velaTotal, &names);
 }
 
 // Runs `npusim compare` for every model of a fixture-style tree, in parallel child processes.

@@ -3,8 +3,11 @@
 #include <cmath>
 #include <fstream>
 #include <iostream>
+#include <map>
+#include <memory>
 
 #include "harness/report/run_report.h"
+#include "harness/report/trace_writer.h"
 #include "sim/cli/commands.h"
 #include "sim/cli/output.h"
 #include "sim/cli/config_options.h"
@@ -18,13 +21,19 @@ namespace npusim::cli {
 void addRun(CLI::App& app, Registry& registry) {
   auto* sub = app.add_subcommand("run", "Simulate a Vela-compiled network on the Cortex-M55 + Ethos-U55 system");
   struct Options {
-    std::string model, json, csv;
+    std::string model, json, csv, trace;
+    report::TraceDetail traceDetail = report::TraceDetail::Block;
     config::ConfigRequest config;
   };
   auto opts = std::make_shared<Options>();
   sub->add_option("model", opts->model, "Vela-compiled .tflite (default: the built-in demo network)");
   sub->add_option("--json", opts->json, "write the full result as JSON");
   sub->add_option("--csv", opts->csv, "write one row per NPU operation as CSV");
+  sub->add_option("--trace", opts->trace, "write a timeline (Chrome Trace Event JSON; gzip when FILE ends in .gz)");
+  const std::map<std::string, report::TraceDetail> details{
+      {"op", report::TraceDetail::Op}, {"block", report::TraceDetail::Block}, {"burst", report::TraceDetail::Burst}};
+  sub->add_option("--trace-detail", opts->traceDetail, "op | block | burst (default block)")
+      ->transform(CLI::CheckedTransformer(details, CLI::ignore_case));
   addConfigOptions(sub, opts->config);
   sub->callback([opts, &registry] {
     registry.select([opts] {
@@ -32,15 +41,29 @@ void addRun(CLI::App& app, Registry& registry) {
       const io::CompiledNetwork net = loadWorkload(opts->model);
       const auto decoded = io::decodeAll(net);
       const config::SystemParams params = platform::bindAccelerator(config::resolveConfig(opts->config), net);
-      const platform::RunResult result = platform::simulate(net, decoded, params);
+      std::vector<std::string> warnings;
+      const report::LayerMap layers = report::mapLayers(net, decoded, &warnings);
+      for (const std::string& w : warnings) std::cerr << "npusim: warning: " << w << '\n';
+      // The trace file is opened before simulating, so a bad path fails at once.
+      std::unique_ptr<report::TraceFile> traceFile;
+      std::unique_ptr<report::TraceRecorder> recorder;
+      if (!opts->trace.empty()) {
+        traceFile = std::make_unique<report::TraceFile>(opts->trace);
+        recorder = std::make_unique<report::TraceRecorder>();
+      }
+      const platform::RunResult result = platform::simulate(net, decoded, params, recorder.get());
+      if (traceFile) {
+        report::writeTrace(*traceFile, opts->traceDetail, result, layers, decoded, *recorder);
+        traceFile->close();
+      }
       if (!opts->json.empty()) {
-        openOutput(opts->json) << report::runJson(result).dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << '\n';
+        openOutput(opts->json) << report::runJson(result, layers).dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << '\n';
       }
       if (!opts->csv.empty()) {
         auto out = openOutput(opts->csv);
-        report::writeRunCsv(out, result);
+        report::writeRunCsv(out, result, layers);
       }
-      report::writeRunSummary(std::cout, result);
+      report::writeRunSummary(std::cout, result, layers);
       const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
       std::cerr << "npusim: " << std::llround(result.totalCycles) << " simulated cycles in " << wall
                 << " s wall (" << result.totalCycles / wall / 1e6 << " M simulated cycles/s)\n";

@@ -4,6 +4,7 @@
 // runs it and collects the RunResult. SystemC allows one elaboration per process: call
 // simulate() once per process.
 
+#include "models/npu/npu_observer.h"
 #include "sim/config/system_params.h"
 #include "sim/io/decoded_network.h"
 #include "sim/platform/run_result.h"
@@ -23,7 +24,8 @@ config::SystemParams bindAccelerator(config::SystemParams params, const io::Comp
 void checkSimulationWork(const io::CompiledNetwork& net, const std::vector<io::DecodedNpuOp>& decoded,
                          const config::SystemParams& params);
 
+// `observer` (may be null) sees the NPU's blocks, transfers and fetch waits as they happen.
 RunResult simulate(const io::CompiledNetwork& net, const std::vector<io::DecodedNpuOp>& decoded,
-                   const config::SystemParams& params);
+                   const config::SystemParams& params, npu::NpuObserver* observer = nullptr);
 
 } // namespace npusim::platform
