@@ -52,7 +52,8 @@ std::map<int, std::string> sourceNames(const std::string& dbPath, const analytic
                             dbPath + "; layer names from the compiled .tflite only");
         return {};
       }
-      names[s.id] = source.tensors[static_cast<size_t>(source.operators[id].outputs[0])].name;
+      const std::string& tensor = source.tensors[static_cast<size_t>(source.operators[id].outputs[0])].name;
+      if (!tensor.empty()) names[s.id] = tensor;
     }
   } catch (const InputError& e) {
     warnings->push_back(std::string(e.what()) + "; layer names from the compiled .tflite only");
