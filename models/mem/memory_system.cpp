@@ -27,12 +27,12 @@ MemorySystem::MemorySystem(sc_core::sc_module_name name, const config::SystemPar
             : config::AxiPort::Axi0;
     const config::MemoryParams& m = params.memory(kind);
     memories_[static_cast<size_t>(kind)] = std::make_unique<MemoryTiming>(
-        params.port(port).dataWidthBits / 8.0 * m.clockScale, m.readLatency, m.writeLatency);
+        params.port(port).dataWidthBits / 8.0 * m.clockScale, m.readLatency, m.writeLatency, m.separateReadWrite);
   }
   auto linkFor = [&](config::AxiPort p) {
     const config::AxiPortParams& a = params.port(p);
     return std::make_unique<AxiPortTiming>(a.dataWidthBits / 8, a.maxBurstBytes, a.maxOutstandingReads,
-                                           a.maxOutstandingWrites);
+                                           a.maxOutstandingWrites, a.adapter);
   };
   links_[0] = linkFor(config::AxiPort::Axi0);
   links_[1] = linkFor(config::AxiPort::Axi1);

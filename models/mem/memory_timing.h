@@ -1,13 +1,18 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// Burst-level AXI timing in plain C++: a memory's data-bus timeline and an initiator's
-// outstanding-transaction window. Times are in NPU clock cycles (double).
+// Burst-level AXI timing in plain C++: a memory's data-path timelines, the timing adapter that
+// may sit between an NPU port and the interconnect, and an initiator's outstanding-transaction
+// window. Times are in NPU clock cycles (double).
 
 #include <cstdint>
 #include <map>
 #include <vector>
 
+#include "sim/config/system_params.h"
+
 namespace npusim::mem {
+
+using config::TimingAdapterParams;
 
 enum class Direction : uint8_t { Read, Write };
 
@@ -18,28 +23,71 @@ struct TransferShape {
   uint64_t bytes() const { return runs * runBytes; }
 };
 
-// Timing of one memory device behind the interconnect: a single data path shared by every
-// initiator and both directions (bytes per cycle = port width x clock scale), with a fixed
-// access latency per burst. The data path is a timeline of busy intervals: a burst takes the
-// first free gap at or after the time its data is ready, so transfers booked ahead of time by
-// one unit and transfers booked later by another interleave in time order.
+// A timeline of busy intervals of one data path. A booking takes the first free gap at or after
+// the time its data is ready, so transfers booked ahead of time by one unit and transfers
+// booked later by another interleave in time order.
+class BusyTimeline {
+public:
+  // Reserves `duration` cycles no earlier than `ready`; returns the start of the reservation.
+  double reserve(double ready, double duration);
+  // Forgets intervals that end before `horizon` (no caller books earlier than that).
+  void retire(double horizon);
+
+private:
+  std::map<double, double> busy_; // start -> end, disjoint, merged when touching
+};
+
+// Timing of one memory device behind the interconnect: bandwidth (bytes per cycle = port width
+// x clock scale) and a fixed access latency per burst. Reads and writes share one data path
+// (a single-ported SRAM or flash; Vela's access-cycle formula adds them too) unless
+// `separateReadWrite`, when each direction has its own (AXI's independent read and write data
+// channels all the way to a dual-ported memory).
 class MemoryTiming {
 public:
-  MemoryTiming(double bytesPerCycle, double readLatency, double writeLatency)
-      : bytesPerCycle_(bytesPerCycle), readLatency_(readLatency), writeLatency_(writeLatency) {}
+  MemoryTiming(double bytesPerCycle, double readLatency, double writeLatency, bool separateReadWrite = false)
+      : bytesPerCycle_(bytesPerCycle), latency_{readLatency, writeLatency}, separate_(separateReadWrite) {}
 
-  double latency(Direction d) const { return d == Direction::Read ? readLatency_ : writeLatency_; }
-  double bytesPerCycle() const { return bytesPerCycle_; }
-  // Reserves the data path for `bytes` no earlier than `ready`; returns when the data is done
-  // and adds the wait for a free gap to `contention`.
-  double occupy(double ready, uint64_t bytes, double* contention);
-  // Forgets busy intervals that end before `horizon` (no caller books earlier than that).
+  double latency(Direction d) const { return latency_[static_cast<size_t>(d)]; }
+  // Reserves the data path of direction `d` for `bytes` no earlier than `ready`; returns when the
+  // data is done and adds the wait for a free gap to `contention`.
+  double occupy(Direction d, double ready, uint64_t bytes, double* contention);
   void retire(double horizon);
 
 private:
   double bytesPerCycle_;
-  double readLatency_, writeLatency_;
-  std::map<double, double> busy_; // start -> end, disjoint, merged when touching
+  double latency_[2];
+  bool separate_;
+  BusyTimeline path_[2]; // [0] reads (or both directions), [1] writes when separate
+};
+
+// One timing adapter: admits a transaction's address when a pending slot is free, the pulse is
+// on and the pulse cycle's word counter is below the cap (the last admitted transaction may
+// overshoot it); holds read data until the minimum latency after admission and the write
+// response until the minimum latency after the last data beat.
+class TimingAdapter {
+public:
+  explicit TimingAdapter(const TimingAdapterParams& params) : p_(params) {}
+
+  // The earliest time >= `ready` at which a transaction of `words` 64-bit words in direction
+  // `dir` is admitted; books its word count into that pulse cycle.
+  double admit(Direction dir, double ready, uint64_t words);
+  // Records the admitted transaction as pending from `admitted` to `done`.
+  void complete(Direction dir, double admitted, double done);
+  double minimumLatency(Direction dir) const { return dir == Direction::Read ? p_.readLatency : p_.writeLatency; }
+  // Forgets transactions that completed and pulse cycles that ended before `horizon`.
+  void retire(double horizon);
+
+private:
+  // The earliest time >= t at which fewer than `limit` transactions of `dir` (of both
+  // directions when `dir` is null) are pending.
+  double slotFree(double t, uint32_t limit, const Direction* dir) const;
+  struct Pending {
+    double admitted, done;
+    Direction dir;
+  };
+  TimingAdapterParams p_;
+  std::vector<Pending> pending_;
+  std::map<uint64_t, uint64_t> words_; // pulse-cycle index -> words admitted in it
 };
 
 // Counters one initiator port keeps (AXI beats, bursts, stall cycles).
@@ -48,14 +96,17 @@ struct PortCounters {
   uint64_t readBeats = 0, writeBeats = 0;
   uint64_t readBursts = 0, writeBursts = 0;
   double readLimitStall = 0, writeLimitStall = 0; // waiting for a free outstanding slot
+  double adapterStall = 0;                        // waiting for the timing adapter to admit
   double contention = 0;                          // waiting for the memory's data path
 };
 
 // One AXI manager port of an initiator: splits transfers into bursts at the burst-split
-// alignment, limits outstanding reads and writes, and times each burst on the memory.
+// alignment, limits outstanding reads and writes, passes each burst through the port's timing
+// adapter (when it has one) and times it on the memory.
 class AxiPortTiming {
 public:
-  AxiPortTiming(uint32_t bytesPerBeat, uint32_t maxBurstBytes, uint32_t maxReads, uint32_t maxWrites);
+  AxiPortTiming(uint32_t bytesPerBeat, uint32_t maxBurstBytes, uint32_t maxReads, uint32_t maxWrites,
+                const TimingAdapterParams& adapter = {});
 
   // Times a transfer that may start issuing at `start`; returns the completion time of its
   // last burst. Contract: calls are made in non-decreasing simulation time per caller.
@@ -70,6 +121,8 @@ private:
   uint32_t bytesPerBeat_;
   uint32_t maxBurstBytes_;
   uint32_t limit_[2];
+  bool hasAdapter_;
+  TimingAdapter adapter_;
   struct Burst {
     double issue, done;
   };

@@ -11,6 +11,34 @@ uint32_t roundUp(uint32_t v, uint32_t m) { return (v + m - 1) / m * m; }
 
 } // namespace
 
+uint64_t IfmReads::bytes() const {
+  uint64_t total = 0;
+  for (size_t i = 0; i < count; ++i) {
+    total += parts[i].bytes();
+  }
+  return total;
+}
+
+void IfmReads::add(const mem::TransferShape& shape) {
+  if (shape.bytes() == 0) {
+    return;
+  }
+  for (size_t i = 0; i < count; ++i) {
+    if (parts[i].runBytes == shape.runBytes) {
+      parts[i].runs += shape.runs;
+      return;
+    }
+  }
+  if (count < kMaxParts) {
+    parts[count++] = shape;
+    return;
+  }
+  // More distinct widths than parts (kernels over 24 taps wide at an IFM edge): keep the bytes,
+  // in runs of the last part's length.
+  mem::TransferShape& last = parts[kMaxParts - 1];
+  last.runs += ceilDiv(shape.bytes(), last.runBytes);
+}
+
 BlockPlan::BlockPlan(const U55Arch& arch, const cmd::Operation& op) : arch_(arch), op_(op) {
   const cmd::Shape3& ofm = op.ofm.shape;
   block_ = {std::min(op.ofmBlock.height, ofm.height), std::min(op.ofmBlock.width, ofm.width),
@@ -32,6 +60,32 @@ BlockPlan::BlockPlan(const U55Arch& arch, const cmd::Operation& op) : arch_(arch
   ifmRows_ = std::min(roundUp(rows, arch.ofmUblock.height), op.ifm.shape.height);
   ifmCols_ = std::min(roundUp(cols, arch.ofmUblock.width), op.ifm.shape.width);
   subKernels_ = static_cast<uint32_t>(ceilDiv(op.kernel.width, 8) * ceilDiv(op.kernel.height, 8));
+}
+
+uint32_t BlockPlan::window(uint32_t first, uint32_t count, uint32_t stride, uint32_t dilation, uint32_t pad,
+                           uint32_t tap, uint32_t taps, uint32_t ifmSize) const {
+  // Output rows [first, first + count) read input rows [lo, hi) of the (upscaled) IFM; rows
+  // outside the IFM are padding, which the NPU generates instead of reading.
+  const int64_t up = op_.upscale == cmd::Upscale::None ? 1 : 2;
+  const int64_t lo = std::max<int64_t>(0, int64_t{first} * stride - pad + int64_t{tap} * dilation);
+  const int64_t hi = std::min<int64_t>(int64_t{ifmSize} * up, int64_t{first + count - 1} * stride - pad +
+                                                                   int64_t{tap} * dilation +
+                                                                   int64_t{taps - 1} * dilation + 1);
+  if (hi <= lo) {
+    return 0;
+  }
+  return static_cast<uint32_t>((hi + up - 1) / up - lo / up);
+}
+
+mem::TransferShape BlockPlan::largestIfmRead() const {
+  if (op_.kind == cmd::OpKind::Elementwise) {
+    return featureMapRead(op_.ifm, block_.height, block_.width, block_.depth);
+  }
+  const bool perChannelDepth = op_.kind != cmd::OpKind::Conv &&
+                               !(op_.kind == cmd::OpKind::Pool && op_.poolMode == cmd::PoolMode::ReduceSum);
+  mem::TransferShape s = featureMapRead(op_.ifm, ifmRows_, ifmCols_, perChannelDepth ? block_.depth : op_.ifm.shape.depth);
+  s.runs *= subKernels_;
+  return s;
 }
 
 mem::TransferShape BlockPlan::featureMapRead(const cmd::FeatureMap& fm, uint32_t rows, uint32_t cols,
@@ -63,7 +117,7 @@ BlockWork BlockPlan::block(uint64_t index) const {
   w.ofm = featureMapWrite(w.extent);
   switch (op_.kind) {
   case cmd::OpKind::Elementwise: {
-    w.ifm = featureMapRead(op_.ifm, w.extent.height, w.extent.width, w.extent.depth);
+    w.ifm.add(featureMapRead(op_.ifm, w.extent.height, w.extent.width, w.extent.depth));
     if (op_.hasIfm2()) {
       const cmd::Shape3& b = op_.ifm2.shape;
       w.ifm2 = featureMapRead(op_.ifm2, std::min(w.extent.height, b.height), std::min(w.extent.width, b.width),
@@ -78,13 +132,32 @@ BlockWork BlockPlan::block(uint64_t index) const {
     const bool perChannelDepth = op_.kind != cmd::OpKind::Conv &&
                                  !(op_.kind == cmd::OpKind::Pool && op_.poolMode == cmd::PoolMode::ReduceSum);
     const uint32_t channels = perChannelDepth ? w.extent.depth : op_.ifm.shape.depth;
-    w.ifm = featureMapRead(op_.ifm, ifmRows_, ifmCols_, channels);
-    w.ifm.runs *= subKernels_;
+    // A convolution whose whole IFM depth is one IFM block and whose kernel is one sub-kernel
+    // fills its IFM buffer with the same window for every depth block of an (x, y) position:
+    // the next depth block (depth fastest) finds it still there.
+    const bool reusesIfm = op_.kind == cmd::OpKind::Conv && z > 0 && subKernels_ == 1 &&
+                           op_.ifm.shape.depth <= ifmBlockDepth(op_);
+    // Each sub-kernel (at most 8 x 8 taps) reads its own window: the rows of every row group
+    // for each column group's width.
+    const cmd::Kernel& k = op_.kernel;
+    const cmd::Padding& pad = op_.padding;
+    uint64_t rows = 0;
+    for (uint32_t tap = 0; tap < k.height; tap += 8) {
+      rows += window(w.origin.height, w.extent.height, k.strideY, k.dilationY, pad.top, tap,
+                     std::min(8u, k.height - tap), op_.ifm.shape.height);
+    }
+    for (uint32_t tap = 0; tap < k.width && !reusesIfm; tap += 8) {
+      const uint32_t cols = window(w.origin.width, w.extent.width, k.strideX, k.dilationX, pad.left, tap,
+                                   std::min(8u, k.width - tap), op_.ifm.shape.width);
+      w.ifm.add(featureMapRead(op_.ifm, static_cast<uint32_t>(std::min<uint64_t>(rows, UINT32_MAX)), cols, channels));
+    }
     if (op_.kind != cmd::OpKind::Pool) {
       // The stream is a concatenation of per-depth-block chunks: each spatial block reads the
       // chunk of its depth block (edge depth blocks have proportionally smaller chunks).
       w.weightBytes = op_.weights.length * w.extent.depth / ofm.depth;
-      if (x == 0 && y == 0 && op_.scaling.perChannel) {
+      // The bias/scale stream slice of the depth block is fetched with every block, like the
+      // weights: the output unit keeps only the current block's.
+      if (op_.scaling.perChannel) {
         w.scaleBytes = op_.scales.length * w.extent.depth / ofm.depth;
       }
     }

@@ -3,6 +3,7 @@
 // Per-OFM-block work of one NPU kernel operation: MAC and output cycles, and the traffic
 // each block moves (IFM/IFM2 reads, weight and scale reads, OFM writes). Plain C++.
 
+#include <array>
 #include <cstdint>
 
 #include "models/mem/memory_timing.h"
@@ -11,30 +12,46 @@
 
 namespace npusim::npu {
 
+// IFM reads of one block: one transfer shape per distinct window width (sub-kernel columns
+// clipped differently at the IFM edges); at most kMaxParts, wider kernels fold the rest into the
+// last part.
+struct IfmReads {
+  static constexpr size_t kMaxParts = 4;
+  std::array<mem::TransferShape, kMaxParts> parts{};
+  size_t count = 0;
+  uint64_t bytes() const;
+  void add(const mem::TransferShape& shape);
+};
+
 struct BlockWork {
   cmd::Shape3 origin;              // first OFM element (y, x, c) of the block
   cmd::Shape3 extent;              // clipped block extent
   double macCycles = 0;            // MAC array (0 for elementwise)
   double outputCycles = 0;         // activation/output unit
-  mem::TransferShape ifm, ifm2;    // feature-map reads
+  IfmReads ifm;                    // IFM reads
+  mem::TransferShape ifm2;         // IFM2 read (binary elementwise)
   uint64_t weightBytes = 0;        // weight stream bytes consumed by this block
   uint64_t scaleBytes = 0;         // scale/bias stream bytes
   mem::TransferShape ofm;          // feature-map write
 };
 
 // Walks the OFM blocks of a kernel operation in hardware order (depth fastest, then x, then y).
-// Traffic rules (what is re-read per block) follow the block fetch behaviour that both Vela's
-// model and Arm's FVP beat counts show: the IFM window of the configured block (with halo,
-// clipped to the IFM) is fetched for every OFM block and sub-kernel, over the full IFM depth for
-// convolutions; the weight-stream chunk of a depth block is re-read at every spatial block;
-// scales are read once per depth block.
+// Traffic rules (what is re-read per block; docs/timing-model.md has the evidence from the
+// FVP's beat counts): the IFM window each block needs (its output rows and columns times the
+// stride plus the sub-kernel's span, without the padding outside the IFM) is fetched for every
+// OFM block and sub-kernel, over the full IFM depth for convolutions, except where the IFM
+// buffer still holds it (a convolution with one IFM depth block and one sub-kernel, at the
+// second and later depth blocks of a position); the weight-stream chunk and the scale slice of
+// a depth block are fetched with every block.
 class BlockPlan {
 public:
   BlockPlan(const U55Arch& arch, const cmd::Operation& op);
 
   uint64_t blockCount() const { return blocksY_ * blocksX_ * blocksZ_; }
   BlockWork block(uint64_t index) const;
-  uint64_t macs() const { return op_.macs(); }
+  // An upper bound of any block's IFM read: the configured block's window with its halo,
+  // clipped to the IFM's size, once per sub-kernel.
+  mem::TransferShape largestIfmRead() const;
 
 private:
   mem::TransferShape featureMapRead(const cmd::FeatureMap& fm, uint32_t rows, uint32_t cols, uint32_t channels) const;
@@ -43,7 +60,11 @@ private:
   const cmd::Operation& op_;
   cmd::Shape3 block_;
   uint64_t blocksY_ = 1, blocksX_ = 1, blocksZ_ = 1;
-  uint32_t ifmRows_ = 1, ifmCols_ = 1;  // IFM window of a configured block, clipped to the IFM
+  // IFM rows (or columns) that output rows [first, first + count) read through the sub-kernel
+  // whose taps start at `tap` and number `taps`, clipped to the IFM.
+  uint32_t window(uint32_t first, uint32_t count, uint32_t stride, uint32_t dilation, uint32_t pad, uint32_t tap,
+                  uint32_t taps, uint32_t ifmSize) const;
+  uint32_t ifmRows_ = 1, ifmCols_ = 1;  // IFM window of a configured block, clipped to the IFM size
   uint32_t subKernels_ = 1;
   double outputPerElement_ = 0;
 };

@@ -55,7 +55,10 @@ KernelTiming KernelUnit::execute(const cmd::Operation& op, double issue) {
       t.start = fetch;
       t.stallBlockdep = std::max(0.0, dep - std::max(issue, ifmBufferFree_[buf]));
     }
-    double ifmDone = read(op.ifm.region, op.ifm.base[0], b.ifm, fetch);
+    double ifmDone = fetch;
+    for (size_t p = 0; p < b.ifm.count; ++p) {
+      ifmDone = std::max(ifmDone, read(op.ifm.region, op.ifm.base[0], b.ifm.parts[p], fetch));
+    }
     ifmDone = std::max(ifmDone, read(op.ifm2.region, op.ifm2.base[0], b.ifm2, fetch));
     const double wFetch = std::max({issue, weightBufferFree_[buf], dep});
     double wDone = wFetch;

@@ -39,18 +39,20 @@ WorkBound operationWork(const U55Arch& arch, const cmd::Operation& op, const Bur
     return w;
   }
   // 1. Block 0 is the largest block (the others are clipped at the OFM edges), so its traffic
-  //    and cycles times the block count bound the operation.
+  //    and cycles times the block count bound the operation; its IFM window may be clipped by
+  //    padding, so the IFM read is bounded by the configured block's whole window.
   const BlockPlan plan(arch, op);
   w.blocks = double(plan.blockCount());
   const BlockWork b = plan.block(0);
-  const double bursts = burstsOf(b.ifm, burst.maxBurstBytes) + burstsOf(b.ifm2, burst.maxBurstBytes) +
+  const mem::TransferShape ifm = plan.largestIfmRead();
+  const double bursts = burstsOf(ifm, burst.maxBurstBytes) + burstsOf(b.ifm2, burst.maxBurstBytes) +
                         burstsOf(b.ofm, burst.maxBurstBytes) + burstsOf({1, b.weightBytes}, burst.maxBurstBytes) +
                         burstsOf({1, b.scaleBytes}, burst.maxBurstBytes);
   w.bursts = w.blocks * bursts;
   w.cycles = w.blocks * (b.macCycles + b.outputCycles + bursts * burst.cyclesPerBurst);
   // 2. The kernel unit addresses every feature-map transfer from tile 0's base, and walks the
   //    weight and scale streams in per-block chunks from offsets that wrap at the stream length.
-  w.accesses.push_back({"IFM", op.ifm.region, op.ifm.base[0] + b.ifm.bytes()});
+  w.accesses.push_back({"IFM", op.ifm.region, op.ifm.base[0] + ifm.bytes()});
   if (b.ifm2.bytes() > 0) {
     w.accesses.push_back({"IFM2", op.ifm2.region, op.ifm2.base[0] + b.ifm2.bytes()});
   }

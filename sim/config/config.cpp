@@ -53,15 +53,26 @@ SystemParams resolveConfig(const ConfigRequest& request) {
   } else {
     applyMemoryMode(ini, request.memoryMode, builder);
   }
-  // 2. npusim JSON file.
+  // 2. A built-in platform's npusim keys (after the memory mode: they may depend on it).
+  if (request.velaIni.empty()) {
+    if (const PresetSection* preset = findPreset("System_Config." + request.systemConfig)) {
+      const Origin origin{"<builtin>", "", std::string(preset->name)};
+      for (const PlatformValue& v : preset->platform) {
+        if (v.memoryMode.empty() || v.memoryMode == request.memoryMode) {
+          builder.setText(v.key, v.value, origin);
+        }
+      }
+    }
+  }
+  // 3. npusim JSON file.
   if (!request.jsonFile.empty()) {
     applyJsonFile(request.jsonFile, builder);
   }
-  // 3. --set overrides, in command-line order.
+  // 4. --set overrides, in command-line order.
   for (const auto& assignment : request.overrides) {
     applyOverride(assignment, builder);
   }
-  // 4. Derived defaults and cross-key checks.
+  // 5. Derived defaults and cross-key checks.
   return builder.finish(request.systemConfig, request.memoryMode);
 }
 

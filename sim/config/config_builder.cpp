@@ -41,6 +41,7 @@ SystemParams ConfigBuilder::finish(const std::string& systemConfig, const std::s
   }
   // 2. Rules across keys.
   checkMemoryAreas();
+  checkTimingAdapters();
   params_.systemConfig = systemConfig;
   params_.memoryMode = memoryMode;
   return params_;
@@ -98,6 +99,32 @@ void ConfigBuilder::checkMemoryAreas() const {
   case MemoryKind::OnChipFlash:
   case MemoryKind::OffChipFlash:
     fail("memory_mode.cache_mem_area", mode.cacheMemArea, "the NPU cache", "it must be on Sram");
+  }
+}
+
+} // namespace npusim::config
+
+namespace npusim::config {
+
+void ConfigBuilder::checkTimingAdapters() const {
+  // A pulse cycle that never admits an address would stall the port forever, and a bandwidth
+  // cap counts words per pulse cycle, so it needs one (timing doc 5.4).
+  for (const AxiPort port : {AxiPort::Axi0, AxiPort::Axi1}) {
+    const TimingAdapterParams& ta = params_.port(port).adapter;
+    const std::string prefix = port == AxiPort::Axi0 ? "npu.axi0.ta." : "npu.axi1.ta.";
+    Origin origin;
+    if (ta.pulseOn == 0 && ta.pulseOff > 0) {
+      const ConfigKey& key = blame(prefix + "pulse_on", prefix + "pulse_off", origin);
+      throwAt(origin, key.path,
+              prefix + "pulse_on=0 with " + prefix + "pulse_off=" + std::to_string(ta.pulseOff) +
+                  " never admits an address; pulse_on must be 1..65535 when pulse_off > 0");
+    }
+    if (ta.bandwidthCap > 0 && ta.pulseOn == 0) {
+      const ConfigKey& key = blame(prefix + "bwcap", prefix + "pulse_on", origin);
+      throwAt(origin, key.path,
+              prefix + "bwcap=" + std::to_string(ta.bandwidthCap) + " counts words per pulse cycle, but " + prefix +
+                  "pulse_on=0 defines none; set pulse_on (1..65535) or bwcap=0");
+    }
   }
 }
 

@@ -39,6 +39,7 @@ private:
   // The later-assigned of two keys (the one to blame for a conflict) and its origin.
   const ConfigKey& blame(std::string_view pathA, std::string_view pathB, Origin& origin) const;
   void checkMemoryAreas() const;
+  void checkTimingAdapters() const;
 
   SystemParams params_;
   std::vector<std::optional<Assignment>> assigned_;  // indexed by keyIndex()

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <deque>
 #include <set>
 
 #include <nlohmann/json.hpp>
@@ -32,6 +33,9 @@ constexpr std::string_view kSrcOnChipFlash =
 constexpr std::string_view kSrcSharedSram = "Vela vela.ini Memory_Mode.Shared_Sram (= Vela's U55 internal-default)";
 constexpr std::string_view kSrcU55Width = "Ethos-U55 AXI data width (timing doc 5.1); also kept on U65 system configs";
 constexpr std::string_view kSrcAxiLimitBurst = "Ethos-U driver AXI_LIMIT default max_beats (timing doc 5.1)";
+constexpr std::string_view kSrcOneDataPath =
+    "one data path per memory, as Vela's access cycles add reads and writes (timing doc 3.6.4)";
+constexpr std::string_view kSrcNoAdapter = "no timing adapter: 0 = transparent (timing doc 5.4)";
 
 MemoryParams& mem(SystemParams& p, MemoryKind kind) { return p.memories[static_cast<size_t>(kind)]; }
 AxiPortParams& axi(SystemParams& p, AxiPort port) { return p.axi[static_cast<size_t>(port)]; }
@@ -46,6 +50,38 @@ ConfigKey key(std::string_view path, std::string_view unit, std::string_view def
   k.source = source;
   k.field = field;
   return k;
+}
+
+// The eight timing-adapter registers of one NPU port (timing doc 5.4), as npu.<port>.ta.*. Widths
+// from the adapter's register fields: 6-bit pending limits, 12-bit latencies, 16-bit pulse and cap.
+template <AxiPort P>
+void addAdapterKeys(std::vector<ConfigKey>& t, std::string_view port) {
+  static std::deque<std::string> names; // key paths are views: a deque keeps each text in place
+  const auto path = [&](std::string_view field) -> std::string_view {
+    names.push_back("npu." + std::string(port) + ".ta." + std::string(field));
+    return names.back();
+  };
+  using Acc = ConfigKey::Accessor;
+  const auto add = [&](std::string_view field, std::string_view unit, std::string_view description, double max,
+                       Acc accessor) {
+    t.push_back(key(path(field), unit, "0", description, kSrcNoAdapter, accessor).range(0, max));
+  };
+  add("maxr", "txns", "timing adapter MAXR: pending reads, 0 = unlimited (0..63)", 63,
+      [](SystemParams& p) -> FieldRef { return &axi(p, P).adapter.maxReads; });
+  add("maxw", "txns", "timing adapter MAXW: pending writes, 0 = unlimited (0..63)", 63,
+      [](SystemParams& p) -> FieldRef { return &axi(p, P).adapter.maxWrites; });
+  add("maxrw", "txns", "timing adapter MAXRW: pending reads + writes, 0 = unlimited (0..63)", 63,
+      [](SystemParams& p) -> FieldRef { return &axi(p, P).adapter.maxPending; });
+  add("rlatency", "cycles", "timing adapter RLATENCY: minimum ARVALID to RVALID (0..4095)", 4095,
+      [](SystemParams& p) -> FieldRef { return &axi(p, P).adapter.readLatency; });
+  add("wlatency", "cycles", "timing adapter WLATENCY: minimum WVALID&WLAST to BVALID (0..4095)", 4095,
+      [](SystemParams& p) -> FieldRef { return &axi(p, P).adapter.writeLatency; });
+  add("pulse_on", "cycles", "timing adapter PULSE_ON: cycles of each pulse cycle that admit addresses (0..65535)",
+      65535, [](SystemParams& p) -> FieldRef { return &axi(p, P).adapter.pulseOn; });
+  add("pulse_off", "cycles", "timing adapter PULSE_OFF: cycles of each pulse cycle that block addresses (0..65535)",
+      65535, [](SystemParams& p) -> FieldRef { return &axi(p, P).adapter.pulseOff; });
+  add("bwcap", "words", "timing adapter BWCAP: 64-bit words admitted per pulse cycle, 0 = unlimited (0..65535)", 65535,
+      [](SystemParams& p) -> FieldRef { return &axi(p, P).adapter.bandwidthCap; });
 }
 
 std::vector<ConfigKey> buildTable() {
@@ -87,6 +123,9 @@ std::vector<ConfigKey> buildTable() {
                   kSrcU55HighEnd, [](SystemParams& p) -> FieldRef { return &mem(p, M::Sram).writeLatency; })
                   .range(0, kU32Max)
                   .vela(sys, "Sram_write_latency", "0", M::Sram));
+  t.push_back(key("system.sram.separate_read_write", "", "false",
+                  "SRAM: reads and writes on separate data paths (true) or one shared path (false)",
+                  kSrcOneDataPath, [](SystemParams& p) -> FieldRef { return &mem(p, M::Sram).separateReadWrite; }));
 
   t.push_back(key("system.dram.clock_scale", "x clock", "0.75", "DRAM bandwidth as a fraction of core_clock (Dram_clock_scale)",
                   kSrcU65Dram, [](SystemParams& p) -> FieldRef { return &mem(p, M::Dram).clockScale; })
@@ -104,6 +143,9 @@ std::vector<ConfigKey> buildTable() {
                   kSrcU65Dram, [](SystemParams& p) -> FieldRef { return &mem(p, M::Dram).writeLatency; })
                   .range(0, kU32Max)
                   .vela(sys, "Dram_write_latency", "0", M::Dram));
+  t.push_back(key("system.dram.separate_read_write", "", "false",
+                  "DRAM: reads and writes on separate data paths (true) or one shared path (false)",
+                  kSrcOneDataPath, [](SystemParams& p) -> FieldRef { return &mem(p, M::Dram).separateReadWrite; }));
 
   t.push_back(key("system.on_chip_flash.clock_scale", "x clock", "1.0",
                   "on-chip flash bandwidth as a fraction of core_clock (OnChipFlash_clock_scale)", kSrcOnChipFlash,
@@ -125,6 +167,9 @@ std::vector<ConfigKey> buildTable() {
                   [](SystemParams& p) -> FieldRef { return &mem(p, M::OnChipFlash).writeLatency; })
                   .range(0, kU32Max)
                   .vela(sys, "OnChipFlash_write_latency", "0", M::OnChipFlash));
+  t.push_back(key("system.on_chip_flash.separate_read_write", "", "false",
+                  "on-chip flash: reads and writes on separate data paths (true) or one shared path (false)",
+                  kSrcOneDataPath, [](SystemParams& p) -> FieldRef { return &mem(p, M::OnChipFlash).separateReadWrite; }));
 
   t.push_back(key("system.off_chip_flash.clock_scale", "x clock", "0.125",
                   "off-chip flash bandwidth as a fraction of core_clock (OffChipFlash_clock_scale)", kSrcU55HighEnd,
@@ -146,6 +191,9 @@ std::vector<ConfigKey> buildTable() {
                   [](SystemParams& p) -> FieldRef { return &mem(p, M::OffChipFlash).writeLatency; })
                   .range(0, kU32Max)
                   .vela(sys, "OffChipFlash_write_latency", "0", M::OffChipFlash));
+  t.push_back(key("system.off_chip_flash.separate_read_write", "", "false",
+                  "off-chip flash: reads and writes on separate data paths (true) or one shared path (false)",
+                  kSrcOneDataPath, [](SystemParams& p) -> FieldRef { return &mem(p, M::OffChipFlash).separateReadWrite; }));
 
   // 3. Memory mode: vela.ini [Memory_Mode.*].
   t.push_back(key("memory_mode.const_mem_area", "", "Axi1", "port holding constants (weights, biases, LUTs): Axi0|Axi1",
@@ -198,6 +246,9 @@ std::vector<ConfigKey> buildTable() {
                   "QCONFIG=1 (AXI0) for Sram_Only (timing doc 2.2, 5.1)",
                   [](SystemParams& p) -> FieldRef { return &p.commandStreamPort; })
                   .derivedFrom([](const SystemParams& p) { return std::string(axiPortName(p.mode.constMemArea)); }));
+
+  addAdapterKeys<A::Axi0>(t, "axi0");
+  addAdapterKeys<A::Axi1>(t, "axi1");
 
   // 5. Cortex-M55 host (npusim only).
   t.push_back(key("host.clock", "Hz", "0", "Cortex-M55 clock; 0 = same as the NPU clock", "npusim: one clock for CPU and NPU",

@@ -2,7 +2,8 @@
 #pragma once
 // Built-in presets: the System_Config and Memory_Mode sections of Vela's default vela.ini
 // (Vela 3.10, ethosu/config_files/Arm/vela.ini), held as data and read by the same code as a
-// user's --vela-ini file, so they mean exactly what Vela means.
+// user's --vela-ini file, so they mean exactly what Vela means; plus npusim's platform presets
+// (a System_Config section with Vela's keys and the npusim keys Vela has no words for).
 
 #include <string_view>
 #include <utility>
@@ -12,15 +13,27 @@
 
 namespace npusim::config {
 
-// One built-in section: full vela.ini name, a one-line summary and its vela.ini keys.
+// An npusim key a platform preset sets after the memory mode (so that it can depend on it).
+struct PlatformValue {
+  std::string_view memoryMode; // applies only with this memory mode; "" = with every one
+  std::string_view key;        // dotted npusim key path
+  std::string_view value;
+};
+
+// One built-in section: full vela.ini name, a one-line summary, its vela.ini keys, and for
+// npusim's own platforms (not in Vela's vela.ini) the npusim keys it sets.
 struct PresetSection {
   std::string_view name;
   std::string_view summary;
   std::vector<std::pair<std::string_view, std::string_view>> values;
+  bool fromVela = true;
+  std::vector<PlatformValue> platform;
 };
 
 const std::vector<PresetSection>& presetTable();
 // presetTable() as a VelaIni whose file name is "<builtin>".
 const VelaIni& builtinPresets();
+// The built-in section named `name` ("System_Config.X"), or nullptr.
+const PresetSection* findPreset(std::string_view name);
 
 } // namespace npusim::config

@@ -31,6 +31,11 @@ std::string_view axiPortName(AxiPort port) {
   return "?";
 }
 
+bool TimingAdapterParams::transparent() const {
+  return maxReads == 0 && maxWrites == 0 && maxPending == 0 && readLatency == 0 && writeLatency == 0 &&
+         pulseOn == 0 && pulseOff == 0 && bandwidthCap == 0;
+}
+
 uint32_t SystemParams::macs() const {
   const auto dash = accelerator.rfind('-');
   return dash == std::string::npos ? 0 : static_cast<uint32_t>(std::stoul(accelerator.substr(dash + 1)));

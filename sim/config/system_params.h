@@ -28,6 +28,21 @@ struct MemoryParams {
   uint32_t burstLength = 32;    // minimum efficient burst, bytes
   uint32_t readLatency = 32;    // cycles
   uint32_t writeLatency = 32;   // cycles
+  bool separateReadWrite = false; // reads and writes on separate data paths (else one shared path)
+};
+
+// Register values of one AXI timing adapter (Arm's Corstone-300 platform puts one on each NPU
+// port; timing doc 5.4). All zero: a transparent adapter, the same as none.
+struct TimingAdapterParams {
+  uint32_t maxReads = 0;       // MAXR: pending reads, 0 = unlimited
+  uint32_t maxWrites = 0;      // MAXW: pending writes, 0 = unlimited
+  uint32_t maxPending = 0;     // MAXRW: pending reads + writes, 0 = unlimited
+  uint32_t readLatency = 0;    // RLATENCY: minimum cycles ARVALID -> RVALID
+  uint32_t writeLatency = 0;   // WLATENCY: minimum cycles WVALID & WLAST -> BVALID
+  uint32_t pulseOn = 0;        // PULSE_ON: cycles of a pulse cycle during which addresses pass
+  uint32_t pulseOff = 0;       // PULSE_OFF: cycles during which addresses are blocked
+  uint32_t bandwidthCap = 0;   // BWCAP: 64-bit words admitted per pulse cycle, 0 = unlimited
+  bool transparent() const;
 };
 
 // One NPU AXI manager port (npusim-only parameters; Vela has no keys for them).
@@ -37,6 +52,7 @@ struct AxiPortParams {
   uint32_t maxOutstandingReads = 8;     // timing-adapter / AXI_LIMIT read limit
   uint32_t maxOutstandingWrites = 8;
   uint32_t maxBurstBytes = 64;          // AXI_LIMIT burst split (64/128/256)
+  TimingAdapterParams adapter;          // between the port and the interconnect
 };
 
 // Vela memory mode: which port holds constants, the arena and the cache.
@@ -65,10 +81,10 @@ struct SystemParams {
   std::string memoryMode = "Shared_Sram";
   double coreClockHz = 500e6;
   std::array<MemoryParams, 4> memories{       // indexed by MemoryKind
-      MemoryParams{1.0, 32, 32, 32}, MemoryParams{0.75, 128, 500, 250}, MemoryParams{1.0, 32, 32, 32},
-      MemoryParams{0.125, 128, 64, 64}};
+      MemoryParams{1.0, 32, 32, 32, false}, MemoryParams{0.75, 128, 500, 250, false},
+      MemoryParams{1.0, 32, 32, 32, false}, MemoryParams{0.125, 128, 64, 64, false}};
   std::array<AxiPortParams, 2> axi{           // indexed by AxiPort
-      AxiPortParams{MemoryKind::Sram, 64, 8, 8, 64}, AxiPortParams{MemoryKind::OffChipFlash, 64, 2, 16, 64}};
+      AxiPortParams{MemoryKind::Sram, 64, 8, 8, 64, {}}, AxiPortParams{MemoryKind::OffChipFlash, 64, 2, 16, 64, {}}};
   MemoryModeParams mode;
   AxiPort commandStreamPort = AxiPort::Axi1;  // driver default QCONFIG (U55): AXI1
   HostParams host;

@@ -51,8 +51,12 @@ TEST_CASE("vela.ini fixture: every built-in preset equals Vela's vela.ini") {
   }
   const VelaIni vela = VelaIni::read(path.string());
   const VelaIni& builtin = builtinPresets();
-  // 1. Same sections, same keys, same values as written.
-  REQUIRE(vela.sections().size() == builtin.sections().size());
+  // 1. Same sections, same keys, same values as written (npusim's own platforms aside).
+  size_t velaSections = 0;
+  for (const auto& preset : presetTable()) {
+    velaSections += preset.fromVela ? 1 : 0;
+  }
+  REQUIRE(vela.sections().size() == velaSections);
   for (const auto& section : vela.sections()) {
     CAPTURE(section.name);
     const VelaIni::Section* mine = builtin.find(section.name);

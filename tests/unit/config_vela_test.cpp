@@ -183,7 +183,9 @@ TEST_CASE("vela.ini: indented lines continue the previous value") {
 TEST_CASE("vela.ini: the built-in presets read as a vela.ini give the same result") {
   const VelaIni& builtin = builtinPresets();
   CHECK(builtin.file() == "<builtin>");
-  CHECK(builtin.names("System_Config").size() == 6);
+  // Vela's six system configs and npusim's own Corstone-300 platform.
+  CHECK(builtin.names("System_Config").size() == 7);
+  CHECK(builtin.find("System_Config.Corstone_300_FVP") != nullptr);
   CHECK(builtin.names("Memory_Mode") ==
         std::vector<std::string>{"Sram_Only", "Shared_Sram", "Dedicated_Sram", "Dedicated_Sram_512KB"});
   std::string text;

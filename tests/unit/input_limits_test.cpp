@@ -158,7 +158,7 @@ TEST_CASE("work bounds: a sample convolution") {
   CHECK(w.cycles >= (cycles + w.bursts * 100) * (1 - 1e-12));
   REQUIRE(w.accesses.size() == 4);  // IFM, OFM, weights, scales
   CHECK(std::string(w.accesses[0].what) == "IFM");
-  CHECK(w.accesses[0].end == conv.ifm.base[0] + plan.block(0).ifm.bytes());
+  CHECK(w.accesses[0].end >= conv.ifm.base[0] + plan.block(0).ifm.bytes());
   CHECK(std::string(w.accesses[2].what) == "weight stream");
   CHECK(w.accesses[2].end >= conv.weights.base + conv.weights.length);
 }
