@@ -168,15 +168,6 @@ std::string waitName(cmd::OpKind kind) {
   return "wait";
 }
 
-std::string unitName(npu::NpuUnit unit) {
-  switch (unit) {
-  case npu::NpuUnit::CommandProcessor: return "command fetch";
-  case npu::NpuUnit::Kernel: return "kernel";
-  case npu::NpuUnit::Dma: return "dma";
-  }
-  return "?";
-}
-
 std::string shape(const cmd::Shape3& s) {
   return std::to_string(s.height) + "," + std::to_string(s.width) + "," + std::to_string(s.depth);
 }
@@ -346,7 +337,9 @@ void writeTrace(TraceFile& file, TraceDetail detail, const platform::RunResult& 
   e.processName(kDma, "NPU DMA unit");
   e.track(kDma, 1, "transfers", dmaOps);
 
-  // 5. AXI ports: bandwidth and outstanding transfers per direction; (burst detail) every transfer.
+  // 5. AXI ports: bandwidth and outstanding bursts per direction; (burst detail) every burst.
+  //    A burst's bytes count over its data phase: the last bytes / (bytes per cycle) cycles
+  //    before it completes; it is outstanding from address acceptance to completion.
   for (uint8_t port = 0; port < 2; ++port) {
     const int pid = port == 0 ? kAxi0 : kAxi1;
     const config::AxiPort axi = port == 0 ? config::AxiPort::Axi0 : config::AxiPort::Axi1;
@@ -355,14 +348,15 @@ void writeTrace(TraceFile& file, TraceDetail detail, const platform::RunResult& 
     std::array<std::vector<double>, 2> bytes{std::vector<double>(windows, 0.0), std::vector<double>(windows, 0.0)};
     std::array<std::vector<double>, 2> outstanding = bytes;
     std::array<std::vector<Slice>, 2> transfers;
-    for (const npu::TransferEvent& t : recorder.transfers()) {
-      if (t.port != port) continue;
-      const size_t d = t.dir == mem::Direction::Read ? 0 : 1;
-      spread(bytes[d], t.start, t.done, double(t.bytes));
-      spread(outstanding[d], t.start, t.done, t.done - t.start);
+    const double bytesPerCycle = p.bytesPerCycle(axi);
+    for (const mem::BurstEvent& b : recorder.bursts(port)) {
+      const size_t d = b.dir == mem::Direction::Read ? 0 : 1;
+      spread(bytes[d], std::max(b.issue, b.done - double(b.bytes) / bytesPerCycle), b.done, double(b.bytes));
+      spread(outstanding[d], b.issue, b.done, b.done - b.issue);
       if (detail == TraceDetail::Burst) {
-        transfers[d].push_back({e.ns(t.start), e.ns(t.done), d == 0 ? "read" : "write",
-                                Args().add("unit", unitName(t.unit)).add("bytes", t.bytes).str()});
+        Args a;
+        a.add("bytes", b.bytes).add("beats", b.beats).add("issue_wait_cycles", b.issue - b.ready);
+        transfers[d].push_back({e.ns(b.issue), e.ns(b.done), d == 0 ? "read" : "write", a.str()});
       }
     }
     for (size_t d = 0; d < 2; ++d) {
@@ -370,11 +364,11 @@ void writeTrace(TraceFile& file, TraceDetail detail, const platform::RunResult& 
       for (double& v : bytes[d]) v /= kWindowCycles;
       for (double& v : outstanding[d]) v /= kWindowCycles;
       e.counter(pid, portName + " " + dir + " B/cycle", "bytes_per_cycle", bytes[d]);
-      e.counter(pid, portName + " outstanding " + dir + " transfers", "transfers", outstanding[d]);
+      e.counter(pid, portName + " outstanding " + dir + "s", "bursts", outstanding[d]);
     }
     if (detail == TraceDetail::Burst) {
-      const int lanes = e.track(pid, 1, "read transfers", std::move(transfers[0]));
-      e.track(pid, 1 + lanes, "write transfers", std::move(transfers[1]));
+      const int lanes = e.track(pid, 1, "read bursts", std::move(transfers[0]));
+      e.track(pid, 1 + lanes, "write bursts", std::move(transfers[1]));
     }
   }
   e.flush();

@@ -4,6 +4,7 @@
 // chrome://tracing) of one run, plain JSON or gzip-compressed (FILE ends in .gz). Tracks and
 // fields: docs/outputs.md, "Timeline trace".
 
+#include <array>
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -12,6 +13,7 @@
 #include "harness/report/layer_map.h"
 #include "models/npu/npu_observer.h"
 #include "sim/io/decoded_network.h"
+#include "sim/platform/platform.h"
 #include "sim/platform/run_result.h"
 
 namespace npusim::report {
@@ -19,12 +21,22 @@ namespace npusim::report {
 enum class TraceDetail : uint8_t {
   Op,     // host, command processor, one slice per kernel and DMA operation, counters
   Block,  // also each OFM block's stages (IFM fetch, weights, MAC, output unit, OFM write)
-  Burst   // also every AXI transfer on each port
+  Burst   // also every AXI burst on each port
 };
 
-// Collects what the NPU reports during a run (attach with EthosU55::setObserver via simulate()).
+// Collects what the NPU and its AXI ports report during a run (pass observers() to simulate()).
 class TraceRecorder : public npu::NpuObserver {
 public:
+  // Bursts of one AXI port.
+  class PortRecorder : public mem::BurstObserver {
+  public:
+    void burst(const mem::BurstEvent& event) override { bursts_.push_back(event); }
+    const std::vector<mem::BurstEvent>& bursts() const { return bursts_; }
+
+  private:
+    std::vector<mem::BurstEvent> bursts_;
+  };
+
   struct Block {
     size_t record;
     npu::BlockEvent event;
@@ -33,16 +45,16 @@ public:
     double from, to;
   };
   void block(size_t record, const npu::BlockEvent& event) override { blocks_.push_back({record, event}); }
-  void transfer(const npu::TransferEvent& event) override { transfers_.push_back(event); }
   void commandFetchWait(double from, double to) override { fetchWaits_.push_back({from, to}); }
 
   const std::vector<Block>& blocks() const { return blocks_; }
-  const std::vector<npu::TransferEvent>& transfers() const { return transfers_; }
+  const std::vector<mem::BurstEvent>& bursts(size_t port) const { return ports_[port].bursts(); }
+  platform::RunObservers observers() { return {this, {&ports_[0], &ports_[1]}}; }
   const std::vector<FetchWait>& fetchWaits() const { return fetchWaits_; }
 
 private:
   std::vector<Block> blocks_;
-  std::vector<npu::TransferEvent> transfers_;
+  std::array<PortRecorder, 2> ports_;
   std::vector<FetchWait> fetchWaits_;
 };
 

@@ -20,7 +20,7 @@ constexpr size_t kDmaQueue = 1;            // DMAs outstanding on U55
 // Books unit traffic on the AXI sockets: region -> port (REGIONCFG) and address (BASEP).
 class EthosU55::Transport : public NpuTransport {
 public:
-  Transport(EthosU55& npu, NpuUnit unit) : npu_(npu), unit_(unit) {}
+  explicit Transport(EthosU55& npu) : npu_(npu) {}
 
   config::AxiPort portFor(uint8_t region) const {
     return region == 0 ? npu_.params_.mode.constMemArea : npu_.params_.mode.arenaMemArea;
@@ -46,11 +46,7 @@ public:
     sc_core::sc_time delay = npu_.period_ * std::max(0.0, start - npu_.now());
     auto& socket = port == config::AxiPort::Axi0 ? npu_.axi0 : npu_.axi1;
     socket->b_transport(trans, delay);
-    const double done = (sc_core::sc_time_stamp() + delay) / npu_.period_;
-    if (npu_.observer_ != nullptr) {
-      npu_.observer_->transfer({unit_, static_cast<uint8_t>(port), dir, shape.bytes(), start, done});
-    }
-    return done;
+    return (sc_core::sc_time_stamp() + delay) / npu_.period_;
   }
 
   double transfer(uint8_t region, uint64_t offset, mem::Direction dir, const mem::TransferShape& shape, double start,
@@ -62,7 +58,6 @@ public:
 
 private:
   EthosU55& npu_;
-  NpuUnit unit_;
 };
 
 // Forwards a kernel unit's block events to the observer with the operation's record index.
@@ -159,7 +154,7 @@ void EthosU55::serve(UnitQueue& unit, Execute&& execute) {
 }
 
 void EthosU55::kernelThread() {
-  Transport transport(*this, NpuUnit::Kernel);
+  Transport transport(*this);
   Clock clock(*this);
   KernelUnit kernel(arch_, transport, clock);
   size_t current = 0;
@@ -187,7 +182,7 @@ void EthosU55::kernelThread() {
 }
 
 void EthosU55::dmaThread() {
-  Transport transport(*this, NpuUnit::Dma);
+  Transport transport(*this);
   Clock clock(*this);
   DmaUnit dma(transport, clock);
   serve(dmas_, [&](const cmd::Operation& op, double issue, size_t recordIndex) {
@@ -209,7 +204,7 @@ void EthosU55::syncTo(double t) {
 
 double EthosU55::fetchCommands(uint64_t qbase, uint32_t streamBytes, uint32_t upTo, double t) {
   // Request chunks up to `upTo` plus the prefetch window, one after another from time t.
-  Transport transport(*this, NpuUnit::CommandProcessor);
+  Transport transport(*this);
   const uint32_t want = std::min(streamBytes, upTo + kFetchAhead * kCommandFetchBytes);
   while (fetchRequested_ < want) {
     const uint32_t bytes = std::min(kCommandFetchBytes, streamBytes - fetchRequested_);

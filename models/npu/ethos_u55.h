@@ -75,7 +75,7 @@ public:
   // caller resumes the simulation to let them return.
   void shutdown();
   const NpuStats& stats() const { return stats_; }
-  // Attaches an observer of blocks, transfers and fetch waits (null: none). Call before running.
+  // Attaches an observer of blocks and fetch waits (null: none). Call before running.
   void setObserver(NpuObserver* observer) { observer_ = observer; }
 
 private:

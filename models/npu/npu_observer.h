@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// Optional observer of the NPU's internal steps (OFM block stages, AXI transfers, command
-// fetch waits) for timeline traces. The NPU calls it only when one is attached: one pointer
+// Optional observer of the NPU's internal steps (OFM block stages, command fetch waits) for
+// timeline traces. The NPU calls it only when one is attached: one pointer
 // test per step, nothing else, so runs without a trace behave and cost as before.
 
 #include <cstdint>
@@ -10,9 +10,6 @@
 #include "sim/cmdstream/operation.h"
 
 namespace npusim::npu {
-
-// The NPU unit that booked an AXI transfer.
-enum class NpuUnit : uint8_t { CommandProcessor, Kernel, Dma };
 
 // Stage times of one OFM block of a kernel operation (NPU cycles).
 struct BlockEvent {
@@ -26,21 +23,11 @@ struct BlockEvent {
   uint64_t ifmBytes = 0, weightBytes = 0, ofmBytes = 0;
 };
 
-// One transfer booked on an NPU AXI port.
-struct TransferEvent {
-  NpuUnit unit = NpuUnit::Kernel;
-  uint8_t port = 0;                   // 0 = AXI0, 1 = AXI1
-  mem::Direction dir = mem::Direction::Read;
-  uint64_t bytes = 0;
-  double start = 0, done = 0;         // issue allowed from `start`; last data at `done`
-};
-
 class NpuObserver {
 public:
   virtual ~NpuObserver() = default;
   // A block of the kernel operation whose record index is `record`.
   virtual void block(size_t record, const BlockEvent& event) = 0;
-  virtual void transfer(const TransferEvent& event) = 0;
   // The command processor waited for its command FIFO from `from` to `to`.
   virtual void commandFetchWait(double from, double to) = 0;
 };

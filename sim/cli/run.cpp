@@ -51,7 +51,8 @@ void addRun(CLI::App& app, Registry& registry) {
         traceFile = std::make_unique<report::TraceFile>(opts->trace);
         recorder = std::make_unique<report::TraceRecorder>();
       }
-      const platform::RunResult result = platform::simulate(net, decoded, params, recorder.get());
+      const platform::RunResult result =
+          platform::simulate(net, decoded, params, recorder ? recorder->observers() : platform::RunObservers{});
       if (traceFile) {
         report::writeTrace(*traceFile, opts->traceDetail, result, layers, decoded, *recorder);
         traceFile->close();

@@ -232,7 +232,7 @@ void checkSimulationWork(const io::CompiledNetwork& net, const std::vector<io::D
 }
 
 RunResult simulate(const io::CompiledNetwork& net, const std::vector<io::DecodedNpuOp>& decoded,
-                   const config::SystemParams& params, npu::NpuObserver* observer) {
+                   const config::SystemParams& params, const RunObservers& observers) {
   checkSimulationWork(net, decoded, params);
   RunResult result;
   result.model = net.path;
@@ -245,7 +245,9 @@ RunResult simulate(const io::CompiledNetwork& net, const std::vector<io::Decoded
   cpu::CortexM55 host("cortex_m55", params, npuModule.irq);
   npuModule.axi0.bind(memory.npuAxi0);
   npuModule.axi1.bind(memory.npuAxi1);
-  npuModule.setObserver(observer);
+  npuModule.setObserver(observers.npu);
+  memory.setBurstObserver(mem::Link::NpuAxi0, observers.axi[0]);
+  memory.setBurstObserver(mem::Link::NpuAxi1, observers.axi[1]);
   host.apb.bind(npuModule.apb);
   host.axi.bind(memory.cpu);
 

@@ -94,7 +94,7 @@ TEST_CASE("run --trace: tracks nest and never overlap, MAC time, port bytes and 
     // MAC slices add up to MAC_ACTIVE (each duration is rounded to 1 ns of simulated time).
     double macUs = 0;
     size_t macSlices = 0;
-    std::map<std::pair<int, std::string>, uint64_t> portBytes;   // (pid, read|write) -> bytes
+    std::map<std::pair<int, std::string>, uint64_t> portBytes, portBeats, portBursts;   // (pid, read|write)
     std::map<std::pair<uint64_t, uint64_t>, std::pair<double, double>> kernelSpans;   // (network op, index)
     size_t dmaSlices = 0;
     for (const json& e : events) {
@@ -108,6 +108,8 @@ TEST_CASE("run --trace: tracks nest and never overlap, MAC time, port bytes and 
       }
       if ((pid == 5 || pid == 6) && (name == "read" || name == "write")) {
         portBytes[{pid, name}] += e.at("args").at("bytes").get<uint64_t>();
+        portBeats[{pid, name}] += e.at("args").at("beats").get<uint64_t>();
+        ++portBursts[{pid, name}];
       }
       if (pid == 3 && e.at("args").contains("kind")) {
         kernelSpans[{e.at("args").at("network_operator").get<uint64_t>(), e.at("args").at("operation").get<uint64_t>()}] =
@@ -119,8 +121,9 @@ TEST_CASE("run --trace: tracks nest and never overlap, MAC time, port bytes and 
     CHECK_MESSAGE(std::abs(macUs * cyclesPerUs - macActive) <= 1.0 + double(macSlices) * 1e-3 * cyclesPerUs,
                   folder.name() << ": MAC slices " << macUs * cyclesPerUs << " cycles, MAC_ACTIVE " << macActive);
 
-    // Port transfers add up to the port's byte counters, which the beat counters bound: each
-    // burst's beats carry its bytes, with less than one beat of 8 bytes unused per burst.
+    // Port bursts add up to the port's byte, beat and burst counters (PMU AXIn_*), and the
+    // beats carry the bytes: 8 bytes a beat on the 64-bit ports, less than one beat unused
+    // per burst.
     for (size_t port = 0; port < 2; ++port) {
       const json& p = run.at("ports").at(port);
       const int pid = 5 + static_cast<int>(port);
@@ -129,6 +132,10 @@ TEST_CASE("run --trace: tracks nest and never overlap, MAC time, port bytes and 
         const uint64_t bytes = portBytes[{pid, d}];
         CHECK_MESSAGE(bytes == p.at(d + "_bytes").get<uint64_t>(), folder.name() << " " << p.at("port") << " " << d);
         const uint64_t beats = p.at(d + "_beats").get<uint64_t>(), bursts = p.at(d + "_bursts").get<uint64_t>();
+        CHECK(portBeats[{pid, d}] == beats);
+        CHECK(portBursts[{pid, d}] == bursts);
+        const std::string pmu = std::string(port == 0 ? "AXI0" : "AXI1") + (d == "read" ? "_RD_DATA_BEAT_RECEIVED" : "_WR_DATA_BEAT_WRITTEN");
+        CHECK(run.at("pmu").at(pmu).get<uint64_t>() == beats);
         CHECK(bytes <= beats * 8);
         if (bursts > 0) {
           CHECK(bytes + bursts * 8 > beats * 8);
