@@ -6,12 +6,13 @@
 
 TRACE is the .json or .json.gz that `npusim run --trace` wrote. --from/--to select NPU cycles;
 --layer NAME shows the span of the kernel operations of that layer (the `layer` arg of their
-slices). Every thread of the trace with a slice in the range gets one row; colours are the
-tracks' processes. The lower panel plots the per-port read and write B/cycle counters.
+slices). Every thread of the trace with a slice in the range gets one row, coloured by track
+(numbered threads of one track share its colour). The lower panel plots the per-port read and write B/cycle counters.
 """
 import argparse
 import gzip
 import json
+import os
 import sys
 
 import matplotlib
@@ -69,12 +70,14 @@ def main(argv):
     colours = plt.get_cmap("tab10")
     fig, (gantt, bw) = plt.subplots(2, 1, figsize=(12, 1.2 + 0.32 * len(keys) + 2.4), sharex=True,
                                     gridspec_kw={"height_ratios": [max(len(keys), 1) * 0.32, 2.4]})
+    tracks = sorted({thread.get(k, str(k[1])).split(" (")[0] for k in keys})
     for i, key in enumerate(keys):
-        gantt.broken_barh(rows[key], (i - 0.4, 0.8), facecolors=colours(key[0] % 10), linewidth=0)
+        colour = colours(tracks.index(thread.get(key, str(key[1])).split(" (")[0]) % 10)
+        gantt.broken_barh(rows[key], (i - 0.4, 0.8), facecolors=colour, linewidth=0)
     gantt.set_yticks(range(len(keys)))
     gantt.set_yticklabels([f"{process.get(k[0], k[0])}: {thread.get(k, k[1])}" for k in keys], fontsize=7)
     gantt.invert_yaxis()
-    gantt.set_title(f"{trace['otherData'].get('model', '')} ({trace['otherData'].get('accelerator', '')}, "
+    gantt.set_title(f"{os.path.basename(trace['otherData'].get('model', ''))} ({trace['otherData'].get('accelerator', '')}, "
                     f"{clock / 1e6:.0f} MHz)" + (f", layer {args.layer}" if args.layer else ""), fontsize=9)
 
     series = {}

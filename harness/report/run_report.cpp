@@ -103,7 +103,7 @@ void writeRunSummary(std::ostream& os, const platform::RunResult& r, const Layer
     os << "    " << pr.name << " (" << pr.memory << ")  read " << pr.readBytes << " B, write " << pr.writeBytes
        << " B, " << fmt("%.1f", util) << "% of peak " << fmt("%.3g", pr.bytesPerCycle) << " B/cycle over NPU active; "
        << "limit stalls " << cyc(pr.readLimitStall + pr.writeLimitStall) << ", contention " << cyc(pr.contention)
-       << " cycles (summed over transfers)\n";
+       << " cycles (both summed over bursts)\n";
   }
   os << "\n  PMU\n";
   for (const auto& [name, value] : r.pmu) {
