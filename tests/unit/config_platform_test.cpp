@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: Apache-2.0
+// The Corstone_300_FVP platform preset and the timing-adapter keys: values as the ML evaluation
+// kit programs them (timing doc 5.4), and their bad-input errors.
+
+#include <doctest/doctest.h>
+
+#include <string>
+#include <vector>
+
+#include "sim/common/error.h"
+#include "sim/config/config.h"
+#include "support/fixtures.h"
+
+using namespace npusim;
+using namespace npusim::config;
+
+namespace {
+
+SystemParams corstone(const std::string& memoryMode, std::vector<std::string> overrides = {}) {
+  ConfigRequest request;
+  request.systemConfig = "Corstone_300_FVP";
+  request.memoryMode = memoryMode;
+  request.overrides = std::move(overrides);
+  return resolveConfig(request);
+}
+
+std::string errorText(std::vector<std::string> overrides) {
+  return test::errorOf([&] { corstone("Shared_Sram", overrides); }).what();
+}
+
+} // namespace
+
+TEST_CASE("Corstone_300_FVP + Shared_Sram: the kit's U55 high-end timing adapters and the driver's AXI limits") {
+  const SystemParams p = corstone("Shared_Sram");
+  CHECK(p.coreClockHz == 500e6);
+  CHECK(p.memoryOn(AxiPort::Axi0) == MemoryKind::Sram);
+  CHECK(p.memoryOn(AxiPort::Axi1) == MemoryKind::Dram);
+  CHECK(p.commandStreamPort == AxiPort::Axi1);
+  const TimingAdapterParams& sram = p.port(AxiPort::Axi0).adapter;
+  CHECK(sram.maxReads == 8);
+  CHECK(sram.maxWrites == 8);
+  CHECK(sram.readLatency == 32);
+  CHECK(sram.writeLatency == 32);
+  CHECK(sram.pulseOn == 3999);
+  CHECK(sram.pulseOff == 1);
+  CHECK(sram.bandwidthCap == 4000);
+  const TimingAdapterParams& ddr = p.port(AxiPort::Axi1).adapter;
+  CHECK(ddr.maxReads == 2);
+  CHECK(ddr.maxWrites == 0);
+  CHECK(ddr.readLatency == 64);
+  CHECK(ddr.pulseOn == 320);
+  CHECK(ddr.pulseOff == 80);
+  CHECK(ddr.bandwidthCap == 50);
+  for (const AxiPort port : {AxiPort::Axi0, AxiPort::Axi1}) {
+    CHECK(p.port(port).maxOutstandingReads == 32);
+    CHECK(p.port(port).maxOutstandingWrites == 16);
+    CHECK(p.port(port).maxBurstBytes == 64);
+  }
+  // The memories answer at the full bus rate; the adapters supply latency and throttling.
+  CHECK(p.bytesPerCycle(AxiPort::Axi1) == 8.0);
+  CHECK(p.memory(MemoryKind::Dram).readLatency == 0);
+}
+
+TEST_CASE("Corstone_300_FVP + Sram_Only: everything on AXI0, AXI1's adapter programmed like AXI0's") {
+  const SystemParams p = corstone("Sram_Only");
+  CHECK(p.mode.constMemArea == AxiPort::Axi0);
+  CHECK(p.commandStreamPort == AxiPort::Axi0);
+  const TimingAdapterParams& a0 = p.port(AxiPort::Axi0).adapter;
+  const TimingAdapterParams& a1 = p.port(AxiPort::Axi1).adapter;
+  CHECK(a1.maxReads == a0.maxReads);
+  CHECK(a1.readLatency == a0.readLatency);
+  CHECK(a1.bandwidthCap == a0.bandwidthCap);
+  CHECK(a1.pulseOn == a0.pulseOn);
+}
+
+TEST_CASE("Corstone_300_FVP: --set overrides a platform value, other system configs have no adapters") {
+  CHECK(corstone("Shared_Sram", {"npu.axi1.ta.bwcap=100"}).port(AxiPort::Axi1).adapter.bandwidthCap == 100);
+  CHECK(builtinPreset("Ethos_U55_High_End_Embedded", "Shared_Sram").port(AxiPort::Axi1).adapter.transparent());
+}
+
+TEST_CASE("timing-adapter keys: values outside the register widths name the key and the range") {
+  const std::pair<const char*, const char*> cases[] = {{"npu.axi0.ta.maxr=64", "[0, 63]"},
+                                                       {"npu.axi1.ta.maxrw=100", "[0, 63]"},
+                                                       {"npu.axi0.ta.rlatency=4096", "[0, 4095]"},
+                                                       {"npu.axi1.ta.pulse_off=65536", "[0, 65535]"},
+                                                       {"npu.axi0.ta.bwcap=-1", "[0, 65535]"}};
+  for (const auto& [assignment, range] : cases) {
+    CAPTURE(assignment);
+    const std::string text = errorText({assignment});
+    const std::string key = std::string(assignment).substr(0, std::string(assignment).find('='));
+    CHECK(text.find(key) != std::string::npos);
+    CHECK(text.find(range) != std::string::npos);
+  }
+  CHECK(errorText({"npu.axi0.ta.max_reads=3"}).find("did you mean 'npu.axi0.ta.maxr'") != std::string::npos);
+}
+
+TEST_CASE("timing-adapter keys: a pulse that never admits and a cap without a pulse cycle are errors") {
+  const std::string never = errorText({"npu.axi1.ta.pulse_on=0"});
+  CHECK(never.find("npu.axi1.ta.pulse_on") != std::string::npos);
+  CHECK(never.find("never admits") != std::string::npos);
+  ConfigRequest request;
+  request.overrides = {"npu.axi0.ta.bwcap=10"};
+  const std::string noPulse = test::errorOf([&] { resolveConfig(request); }).what();
+  CHECK(noPulse.find("npu.axi0.ta.bwcap") != std::string::npos);
+  CHECK(noPulse.find("pulse cycle") != std::string::npos);
+}
