@@ -44,7 +44,12 @@ ModelComparison buildComparison(const platform::RunResult& run, const analytic::
       lc.layer = i;
       lc.tfliteOperator = layer.tfliteOperator;
       lc.nngOperator = layer.nngOperator;
-      lc.name = rowNames != nullptr ? (*rowNames)[i] : layer.name;
+      lc.name = layer.name;
+      if (rowNames != nullptr) {
+        lc.name = (*rowNames)[i];
+      } else if (names != nullptr && !layer.operations.empty()) {
+        if (const report::LayerInfo* info = names->find(sg.operatorIndex, layer.operations.front())) lc.name = info->name;
+      }
       lc.estimateCycles = sg.estimates[i].totalCycles;
       lc.macs = sg.estimates[i].macs;
       platform::BoundCycles bound;

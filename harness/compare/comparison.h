@@ -45,8 +45,8 @@ struct ModelComparison {
 // within each ethos-u operator, in order of completion, from the previous one's end or the
 // NPU start to its own end; stripes of cascaded layers interleave). Waits for weight DMAs
 // count against the operation that waited, and the layer cycles add up to the NPU's active
-// time up to the end of the last kernel. Layer names come from `names` (may be null) when it
-// has Vela's rows of the same debug database as the estimate.
+// time up to the end of the last kernel. Layer names come from `names` (may be null): Vela's
+// rows when both used the same debug database, else the layer of each row's first operation.
 ModelComparison buildComparison(const platform::RunResult& run, const analytic::NetworkEstimate& estimate,
                                 const std::vector<VelaLayerRow>* velaRows, std::optional<double> velaTotal,
                                 const report::LayerMap* names = nullptr);

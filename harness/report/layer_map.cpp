@@ -88,8 +88,8 @@ LayerMap mapLayers(const io::CompiledNetwork& net, const std::vector<io::Decoded
   const std::string dbPath = analytic::velaDebugDbPath(net.path);
   std::error_code ec;
   if (std::filesystem::is_regular_file(dbPath, ec)) {
+    const analytic::VelaDebugDb db = analytic::readVelaDebugDb(dbPath);   // malformed: InputError
     try {
-      const analytic::VelaDebugDb db = analytic::readVelaDebugDb(dbPath);
       rows = analytic::rowsFromDebugDb(net, decoded, db);
       names = sourceNames(dbPath, db, warnings);
       map.fromDebugDb = true;

@@ -36,7 +36,8 @@ struct LayerMap {
 };
 
 // Builds the map. A debug database that does not describe `net`, or a source model that does
-// not match the database, adds a line to `warnings` and the names come from `net` only.
+// not match the database, adds a line to `warnings` and the names come from `net` only; a
+// malformed debug database is an InputError.
 LayerMap mapLayers(const io::CompiledNetwork& net, const std::vector<io::DecodedNpuOp>& decoded,
                    std::vector<std::string>* warnings);
 

@@ -3,7 +3,6 @@
 #include <cmath>
 #include <fstream>
 #include <iostream>
-#include <map>
 #include <memory>
 
 #include "harness/report/run_report.h"
@@ -22,7 +21,7 @@ void addRun(CLI::App& app, Registry& registry) {
   auto* sub = app.add_subcommand("run", "Simulate a Vela-compiled network on the Cortex-M55 + Ethos-U55 system");
   struct Options {
     std::string model, json, csv, trace;
-    report::TraceDetail traceDetail = report::TraceDetail::Block;
+    std::string traceDetail = "block";
     config::ConfigRequest config;
   };
   auto opts = std::make_shared<Options>();
@@ -30,10 +29,8 @@ void addRun(CLI::App& app, Registry& registry) {
   sub->add_option("--json", opts->json, "write the full result as JSON");
   sub->add_option("--csv", opts->csv, "write one row per NPU operation as CSV");
   sub->add_option("--trace", opts->trace, "write a timeline (Chrome Trace Event JSON; gzip when FILE ends in .gz)");
-  const std::map<std::string, report::TraceDetail> details{
-      {"op", report::TraceDetail::Op}, {"block", report::TraceDetail::Block}, {"burst", report::TraceDetail::Burst}};
   sub->add_option("--trace-detail", opts->traceDetail, "op | block | burst (default block)")
-      ->transform(CLI::CheckedTransformer(details, CLI::ignore_case));
+      ->check(CLI::IsMember({"op", "block", "burst"}));
   addConfigOptions(sub, opts->config);
   sub->callback([opts, &registry] {
     registry.select([opts] {
@@ -54,7 +51,10 @@ void addRun(CLI::App& app, Registry& registry) {
       const platform::RunResult result =
           platform::simulate(net, decoded, params, recorder ? recorder->observers() : platform::RunObservers{});
       if (traceFile) {
-        report::writeTrace(*traceFile, opts->traceDetail, result, layers, decoded, *recorder);
+        const report::TraceDetail detail = opts->traceDetail == "op"      ? report::TraceDetail::Op
+                                           : opts->traceDetail == "burst" ? report::TraceDetail::Burst
+                                                                          : report::TraceDetail::Block;
+        report::writeTrace(*traceFile, detail, result, layers, decoded, *recorder);
         traceFile->close();
       }
       if (!opts->json.empty()) {

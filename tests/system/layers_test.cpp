@@ -164,4 +164,11 @@ TEST_CASE("layers: a debug database of another model warns once and names come f
     ++named;
   }
   CHECK(named > 0);
+  // compare too: the estimate then has one row per kernel operation, named after it.
+  const auto c = runNpusim({"compare", model.string(), "--format", "json"});
+  REQUIRE(c.exitCode == 0);
+  CHECK(std::count(c.err.begin(), c.err.end(), '\n') == 1);
+  const json cl = json::parse(c.out).at("layers");
+  REQUIRE(cl.size() == named);
+  for (const json& l : cl) CHECK(l.at("name").get<std::string>().find(" @0x") != std::string::npos);
 }
