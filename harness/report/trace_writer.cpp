@@ -121,6 +121,9 @@ public:
     }
   }
 
+  // A slice on a given thread (the caller keeps that thread's slices disjoint or nested).
+  void slice(int pid, int tid, const Slice& s) { complete(pid, tid, s); }
+
 private:
   static std::string us(int64_t ns) {
     char buf[32];
@@ -250,17 +253,21 @@ void writeTrace(TraceFile& file, TraceDetail detail, const platform::RunResult& 
     return a;
   };
 
-  // 1. Host: one slice per network operator.
+  // 1. Host: one slice per network operator; an ethos-u operator's driver steps nest in it.
   e.processName(kHost, "host (Cortex-M55)");
-  std::vector<Slice> host;
+  e.threadName(kHost, 1, "network operators");
   for (const platform::NetworkOpRecord& n : run.networkOps) {
     Args a;
     a.add("index", uint64_t{n.index}).add("operator", n.name).add("runs_on", std::string(n.npu ? "NPU" : "CPU"));
     if (const LayerInfo* l = layers.findCpu(n.index)) a.add("layer", l->name);
     if (n.npu) a.add("npu_active_cycles", n.npuActive);
-    host.push_back({e.ns(n.start), e.ns(n.end), n.name + " " + std::to_string(n.index), a.str()});
+    e.slice(kHost, 1, {e.ns(n.start), e.ns(n.end), n.name + " " + std::to_string(n.index), a.str()});
+    if (n.npu) {
+      const std::string index = Args().add("index", uint64_t{n.index}).str();
+      e.slice(kHost, 1, {e.ns(n.start), e.ns(n.pmuStart), "driver: prepare", index});
+      e.slice(kHost, 1, {e.ns(n.pmuStart), e.ns(n.pmuEnd), "inference (PMU window)", index});
+    }
   }
-  e.track(kHost, 1, "network operators", host);
 
   // 2. Command processor: its waits, with their reason.
   e.processName(kCommandProcessor, "NPU command processor");

@@ -333,6 +333,8 @@ RunResult simulate(const io::CompiledNetwork& net, const std::vector<io::Decoded
     const cpu::HostRecord& hr = host.records()[k];
     n.npuActive = result.npuStats.activeCycles[inv++];
     n.npuIdle = std::max(0.0, hr.pmuEnd - hr.pmuStart - n.npuActive);
+    n.pmuStart = hr.pmuStart;
+    n.pmuEnd = hr.pmuEnd;
     result.npuActive += n.npuActive;
     result.npuIdle += n.npuIdle;
   }

@@ -21,6 +21,7 @@ struct NetworkOpRecord {
   double start = 0, end = 0;        // NPU clock cycles
   double npuActive = 0;             // ethos-u: NPU start -> end of stream
   double npuIdle = 0;               // ethos-u: PMU window minus NPU active
+  double pmuStart = 0, pmuEnd = 0;  // ethos-u: the driver's inference_begin / inference_end callbacks
 };
 
 // Traffic and stalls of one initiator link.
