@@ -7,41 +7,37 @@
 namespace npusim::mem {
 
 double BusyTimeline::reserve(double ready, double duration) {
-  // 1. Find the first gap of `duration` cycles at or after `ready`.
+  // 1. The first gap of `duration` cycles at or after `ready`, waiting only for bursts whose
+  //    data was ready no later than this one's.
   double start = ready;
   auto it = busy_.upper_bound(start);
   if (it != busy_.begin()) {
-    auto prev = std::prev(it);
-    if (prev->second > start) {
-      start = prev->second;
+    it = std::prev(it);
+  }
+  for (; it != busy_.end() && it->first < start + duration; ++it) {
+    if (it->second.end > start && it->second.ready <= ready) {
+      start = it->second.end;
     }
   }
-  while (it != busy_.end() && it->first < start + duration) {
-    start = std::max(start, it->second);
-    ++it;
-  }
-  // 2. Insert [start, end) and merge with touching neighbours.
+  // 2. What overlaps [start, start + duration) now (bursts ready later) moves back, each behind
+  //    the previous one, in order, until one no longer overlaps.
   double end = start + duration;
-  double begin = start;
-  auto next = busy_.lower_bound(begin);
-  if (next != busy_.begin()) {
-    auto prev = std::prev(next);
-    if (prev->second >= begin) {
-      begin = prev->first;
-      busy_.erase(prev);
-    }
+  std::vector<std::pair<double, Interval>> moved;
+  for (auto next = busy_.lower_bound(start); next != busy_.end() && next->first < end;) {
+    const double length = next->second.end - next->first;
+    moved.push_back({end, {end + length, next->second.ready}});
+    end += length;
+    next = busy_.erase(next);
   }
-  next = busy_.lower_bound(begin);
-  if (next != busy_.end() && next->first <= end) {
-    end = std::max(end, next->second);
-    busy_.erase(next);
+  busy_.insert({start, {start + duration, ready}});
+  for (const auto& [movedStart, interval] : moved) {
+    busy_.insert({movedStart, interval});
   }
-  busy_[begin] = end;
   return start;
 }
 
 void BusyTimeline::retire(double horizon) {
-  while (!busy_.empty() && busy_.begin()->second < horizon) {
+  while (!busy_.empty() && busy_.begin()->second.end < horizon) {
     busy_.erase(busy_.begin());
   }
 }

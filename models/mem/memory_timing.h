@@ -23,18 +23,25 @@ struct TransferShape {
   uint64_t bytes() const { return runs * runBytes; }
 };
 
-// A timeline of busy intervals of one data path. A booking takes the first free gap at or after
-// the time its data is ready, so transfers booked ahead of time by one unit and transfers
-// booked later by another interleave in time order.
+// The occupancy of one data path: one interval per burst, first come first served by the time
+// its data is ready. Units book traffic ahead of simulated time, so a burst booked later may be
+// ready earlier than bursts already booked: it then goes first, and the later-ready bursts it
+// overlaps move back by what it takes (their completion times were already reported, so they
+// finish up to one burst early, but the path's occupancy stays exact for everything booked
+// afterwards). Without this, whichever unit books first would win the path and a memory made
+// slower could make a network faster.
 class BusyTimeline {
 public:
-  // Reserves `duration` cycles no earlier than `ready`; returns the start of the reservation.
+  // Reserves `duration` cycles for data ready at `ready`; returns the start of the reservation.
   double reserve(double ready, double duration);
   // Forgets intervals that end before `horizon` (no caller books earlier than that).
   void retire(double horizon);
 
 private:
-  std::map<double, double> busy_; // start -> end, disjoint, merged when touching
+  struct Interval {
+    double end, ready;
+  };
+  std::multimap<double, Interval> busy_; // start -> interval; starts in order, no overlaps
 };
 
 // Timing of one memory device behind the interconnect: bandwidth (bytes per cycle = port width

@@ -109,26 +109,22 @@ KernelTiming KernelUnit::execute(const cmd::Operation& op, double issue) {
 DmaTiming DmaUnit::execute(const cmd::DmaTransfer& dma, double issue) {
   DmaTiming t;
   t.start = std::max(issue, busyUntil_);
-  double end = t.start;
-  std::array<double, 2> bufferFree{t.start, t.start};
-  for (uint64_t offset = 0, i = 0; offset < dma.length; offset += chunk_, ++i) {
+  double bufferFree = t.start;
+  for (uint64_t offset = 0; offset < dma.length; offset += chunk_) {
     const uint64_t bytes = std::min<uint64_t>(chunk_, dma.length - offset);
     const mem::TransferShape shape{1, bytes};
-    clock_.sync(bufferFree[i % 2]);
+    clock_.sync(bufferFree);
     uint8_t port = 0;
-    const double readDone =
-        transport_.transfer(dma.srcRegion, dma.src + offset, mem::Direction::Read, shape, bufferFree[i % 2], &port);
+    double done = transport_.transfer(dma.srcRegion, dma.src + offset, mem::Direction::Read, shape, bufferFree, &port);
     account(t.bytes, port, mem::Direction::Read, bytes);
-    double done = readDone;
     if (!dma.dstInternal) {
-      done = transport_.transfer(dma.dstRegion, dma.dst + offset, mem::Direction::Write, shape, readDone, &port);
+      done = transport_.transfer(dma.dstRegion, dma.dst + offset, mem::Direction::Write, shape, done, &port);
       account(t.bytes, port, mem::Direction::Write, bytes);
     }
-    bufferFree[i % 2] = done;
-    end = std::max(end, done);
+    bufferFree = done;
   }
-  busyUntil_ = end;
-  t.end = end;
+  busyUntil_ = bufferFree;
+  t.end = bufferFree;
   return t;
 }
 

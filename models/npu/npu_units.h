@@ -78,11 +78,12 @@ struct DmaTiming {
   PortBytes bytes;
 };
 
-// Bytes the DMA engine moves per step (read, then write, through one of two buffers).
+// Bytes the DMA engine moves per step: a chunk is read into its buffer, then written out.
 constexpr uint32_t kDmaChunkBytes = 256;
 
-// The DMA engine: one transfer at a time, read and write pipelined in chunks through two
-// buffers. SHRAM destinations (LUT loads) take no AXI write.
+// The DMA engine: one transfer at a time, through one chunk buffer (the next chunk's read waits
+// for this chunk's write; docs/timing-model.md has the evidence). SHRAM destinations (LUT
+// loads) take no AXI write.
 class DmaUnit {
 public:
   DmaUnit(NpuTransport& transport, UnitClock& clock, uint32_t chunkBytes = kDmaChunkBytes)

@@ -72,7 +72,7 @@ TEST_CASE("outstanding-transaction limit: 4 outstanding reads are ~4x faster tha
   CHECK(sixteen == doctest::Approx(100 + bursts * 64 / 8.0));
 }
 
-TEST_CASE("DMA flash -> SRAM: read latency + bytes at flash bandwidth + last chunk's SRAM write") {
+TEST_CASE("DMA flash -> SRAM: each chunk's flash read (latency + bytes at flash bandwidth), then its SRAM write") {
   mem::MemoryTiming sram(8.0, 32, 32), flash(1.0, 64, 64);
   StubTransport transport(sram, flash);
   NoClock clock;
@@ -82,9 +82,9 @@ TEST_CASE("DMA flash -> SRAM: read latency + bytes at flash bandwidth + last chu
   t.dstRegion = 1;
   t.length = 4096;
   const npu::DmaTiming timing = dma.execute(t, 0);
-  // 2 outstanding 64-byte reads cover the 64-cycle latency at 1 byte/cycle, so the flash read is
-  // bandwidth bound; the final 256-byte chunk then takes the SRAM write latency + 32 beats.
-  const double expected = 64 + 4096 / 1.0 + 32 + 256 / 8.0;
+  // One chunk buffer: each 256-byte chunk is read (2 outstanding 64-byte reads cover the 64-cycle
+  // latency at 1 byte/cycle: latency + 256 cycles), then written to SRAM (latency + 32 beats).
+  const double expected = (4096 / 256) * (64 + 256 / 1.0 + 32 + 256 / 8.0);
   CHECK(timing.end == doctest::Approx(expected).epsilon(0.01));
   CHECK(timing.bytes.read[1] == 4096);
   CHECK(timing.bytes.write[0] == 4096);
