@@ -33,7 +33,7 @@ std::string hex(uint64_t v) {
 
 std::string number(double v) {
   char buf[32];
-  std::snprintf(buf, sizeof buf, "%.6g", v);
+  std::snprintf(buf, sizeof buf, "%.10g", v);
   return buf;
 }
 
