@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <map>
 #include <vector>
@@ -203,4 +204,30 @@ TEST_CASE("run --trace: an unwritable path or an unknown detail is refused in on
     CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
     CHECK((r.err.find(extra[1]) != std::string::npos || r.err.find("cycles") != std::string::npos));
   }
+}
+
+TEST_CASE("plot_timeline.py draws a trace, a cycle range and one layer, and refuses an unknown layer") {
+  const auto root = npusim::test::fixturesDirOrSkip();
+  if (!root) return;
+  if (std::system("/usr/bin/python3 -c 'import matplotlib' 2>/dev/null") != 0) {
+    MESSAGE("python3-matplotlib not installed: plot_timeline.py not exercised");
+    return;
+  }
+  const auto folder = npusim::test::velaFolder(*root, "kws_ref_model", kConfig);
+  npusim::test::TempDir tmp;
+  const fs::path trace = tmp.path() / "t.json.gz", result = tmp.path() / "r.json";
+  REQUIRE(runNpusim({"run", folder.tflite.string(), "--trace", trace.string(), "--json", result.string()}).exitCode == 0);
+  const std::string layer = json::parse(npusim::test::readText(result)).at("layers").at(0).at("name").get<std::string>();
+  const std::string script = std::string("/usr/bin/python3 ") + NPUSIM_SOURCE_DIR + "/scripts/plot_timeline.py " +
+                             trace.string() + " ";
+  const auto png = [&](const char* name) { return (tmp.path() / name).string(); };
+  REQUIRE(std::system((script + png("all.png")).c_str()) == 0);
+  REQUIRE(std::system((script + png("range.png") + " --from 1000 --to 20000").c_str()) == 0);
+  REQUIRE(std::system((script + png("layer.png") + " --layer '" + layer + "'").c_str()) == 0);
+  for (const char* name : {"all.png", "range.png", "layer.png"}) {
+    const std::string bytes = npusim::test::readText(png(name));
+    CHECK(bytes.compare(0, 8, "\x89PNG\r\n\x1a\n") == 0);
+  }
+  CHECK(std::system((script + png("none.png") + " --layer no-such-layer 2>/dev/null").c_str()) != 0);
+  CHECK(!fs::exists(png("none.png")));
 }
