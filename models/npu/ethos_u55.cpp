@@ -176,6 +176,7 @@ void EthosU55::kernelThread() {
     rec.stallWeights = k.stallWeights;
     rec.stallOutput = k.stallOutput;
     rec.stallBlockdep = k.stallBlockdep;
+    rec.writeTail = k.writeTail;
     rec.bytes = k.bytes;
     return k.end;
   });

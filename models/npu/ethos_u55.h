@@ -45,6 +45,7 @@ struct OperationRecord {
   double stallIfm = 0, stallWeights = 0, stallOutput = 0, stallBlockdep = 0;
   double ccWait = 0;            // command processor stalled before dispatching it
   double fetchWait = 0;         // command processor waiting for command-stream fetch since the previous operation
+  double writeTail = 0;         // kernel: end minus the last block's output-unit end (final OFM write)
   PortBytes bytes;
 };
 

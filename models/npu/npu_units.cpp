@@ -103,6 +103,7 @@ KernelTiming KernelUnit::execute(const cmd::Operation& op, double issue) {
   prevTail_ = std::move(tail);
   prevEnd_ = end;
   t.end = end;
+  t.writeTail = std::max(0.0, end - aoFree_);
   return t;
 }
 

@@ -47,6 +47,7 @@ struct KernelTiming {
   double stallWeights = 0;    // MAC array waiting for weights
   double stallOutput = 0;     // MAC array waiting for a free accumulator buffer (output unit busy)
   double stallBlockdep = 0;   // first block waiting for the previous operation's OFM (BLOCKDEP)
+  double writeTail = 0;       // end minus the last block's output-unit end: the final OFM write
   PortBytes bytes;
 };
 

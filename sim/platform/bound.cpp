@@ -74,7 +74,7 @@ BoundCycles splitOperation(const npu::OperationRecord& r, const BoundContext& co
   }
   const auto overlap = [&](double a, double z) { return std::max(0.0, std::min(z, to) - std::max(a, from)); };
   // 1. Inside the kernel span: the MAC array's work and stalls, the drain after the last block
-  //    (output unit and OFM write). When the span began before the charged interval (overlap
+  //    (output unit, then the final OFM write). When the span began before the charged interval (overlap
   //    with the previous operation), each part is charged in proportion.
   //    Work and stalls of pipelined blocks can add up to more than the span; then all parts
   //    shrink alike so that the parts add up to the charged cycles.
@@ -86,7 +86,12 @@ BoundCycles splitOperation(const npu::OperationRecord& r, const BoundContext& co
     b[Bound::Compute] += share * r.macCycles;
     b[context.ifm] += share * r.stallIfm;
     b[context.weights] += share * r.stallWeights;
-    b[Bound::Output] += share * (r.stallOutput + (inside - busy));
+    // The drain after the last MAC: the final OFM write counts to the OFM's memory, the rest
+    // (output unit) to output.
+    const double drain = inside - busy;
+    const double write = std::min(drain, r.writeTail);
+    b[context.ofm] += share * write;
+    b[Bound::Output] += share * (r.stallOutput + drain - write);
   }
   // 2. Before it: the first block waiting for the previous operation's OFM (BLOCKDEP), and the
   //    command processor's waits since the previous kernel operation; what remains of the gap

@@ -55,6 +55,7 @@ struct BoundContext {
   };
   std::vector<Wait> waits;
   Bound ifm = Bound::Sram, weights = Bound::Sram;   // memories the MAC array's stalls wait on
+  Bound ofm = Bound::Sram;                          // memory the OFM is written to
 };
 BoundCycles splitOperation(const npu::OperationRecord& r, const BoundContext& context);
 
@@ -96,6 +97,7 @@ std::vector<BoundCycles> boundCycles(const std::vector<npu::OperationRecord>& re
       context.waits = std::move(waits);
       context.ifm = regionMemory(op.ifm.region);
       context.weights = regionMemory(op.weights.region);
+      context.ofm = regionMemory(op.ofm.region);
       out[i] = splitOperation(r, context);
       waits.clear();
       break;

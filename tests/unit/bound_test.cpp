@@ -32,21 +32,24 @@ TEST_CASE("bound: a DMA_WAIT for weights in flash, then MAC work") {
   ops[2].kind = npusim::cmd::OpKind::Conv;
   ops[2].ifm.region = 1;
   ops[2].weights.region = 1;
+  ops[2].ofm.region = 1;
   // Dispatched at 0; the command processor waits 0..100 for the DMA; the conv runs 100..180
-  // with 50 MAC cycles, 20 cycles waiting for its IFM and 10 of drain.
+  // with 50 MAC cycles, 20 cycles waiting for its IFM and 10 of drain, of which the final OFM
+  // write to SRAM takes 4.
   std::vector<npusim::npu::OperationRecord> records{record(npusim::cmd::OpKind::DmaStart, 0, 0, 0, 100),
                                                     record(npusim::cmd::OpKind::DmaWait, 1, 100, 100, 100),
                                                     record(npusim::cmd::OpKind::Conv, 2, 100, 100, 180)};
   records[1].ccWait = 100;
   records[2].macCycles = 50;
   records[2].stallIfm = 20;
+  records[2].writeTail = 4;
   const auto b = npusim::platform::boundCycles(records, params, [&](const npusim::npu::OperationRecord& r)
                                                                     -> const npusim::cmd::Operation& { return ops[r.index]; });
   REQUIRE(b.size() == 3);
   CHECK(b[2][Bound::Flash] == doctest::Approx(100));
   CHECK(b[2][Bound::Compute] == doctest::Approx(50));
-  CHECK(b[2][Bound::Sram] == doctest::Approx(20));
-  CHECK(b[2][Bound::Output] == doctest::Approx(10));
+  CHECK(b[2][Bound::Sram] == doctest::Approx(24));
+  CHECK(b[2][Bound::Output] == doctest::Approx(6));
   CHECK(b[2].largest() == Bound::Flash);
   CHECK(b[0].total() == 0);
   CHECK(b[1].total() == 0);
