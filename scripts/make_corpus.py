@@ -90,6 +90,8 @@ class Model:
         tensor = lambda i: fb.table_at(self.subgraph, 0, i)
         self.input_shape = fb.vector(tensor(4), 0)  # input tensor: [1, 32, 32, 3]
         self.scratch_shape = fb.vector(tensor(2), 0)
+        # The flash tensor's data (region 0: scales and encoded weights).
+        self.flash = fb.vector(fb.table_at(model, 4, u32(self.data, fb.field(tensor(1), 2))), 0)[1]
         # The zero_point field of the output tensor's quantization, and the int32 shape vectors
         # whose length word is 8-byte aligned (their elements are then not).
         self.zero_point_field = fb.field(fb.ref(fb.field(tensor(5), 4)), 3)
@@ -142,6 +144,97 @@ def first_op_only(model, data):
     for pos in range(stop + 4, model.stream + model.stream_bytes, 4):
         put32(data, pos, 0x00000005)
     return bytes(data)
+
+
+def weight_stream(count, width, values, dirofs=0, zdiv=6, wdiv=7, newpal=1, tail=None, size=None):
+    """A compressed weight stream (sim/cmdstream/weight_codec.h has the format): one slice of
+    `count` uncompressed `width`-bit direct codes `values(i)` without palette or zero runs,
+    the end marker, and 0xff padding to `size` bytes (or `tail` bytes after the marker)."""
+    bits = []
+
+    def put(n, v):
+        bits.extend((v >> i) & 1 for i in range(n))
+
+    put(3, zdiv)
+    put(15, count - 1)
+    put(3, wdiv)
+    put(1, 0)
+    put(1, newpal)
+    put(5, dirofs)
+    put(5, 0)
+    put(3, width - 2)
+    for i in range(count):
+        put(width, values(i))
+    put(3, 7)
+    bits.extend([1] * (-len(bits) % 8))
+    data = bytes(sum(bit << j for j, bit in enumerate(bits[k:k + 8])) for k in range(0, len(bits), 8))
+    if tail is not None:
+        return data + tail
+    return data + b"\xff" * (size - len(data))
+
+
+def weight_streams(model):
+    """(flash offset, length) of every convolution's weight stream, in stream order: its own
+    address when it reads region 0, else the source of the DMA that filled its buffer."""
+    regs, dmas, streams = {}, [], []
+    for pos, key, param in model.commands:
+        regs[key] = u32(model.data, pos + 4) if key & 0x4000 else param
+        if key == OP_DMA_START:
+            dmas.append((regs[0x4030], regs[0x4031], regs[DMA0_LEN]))
+        elif key in (OP_CONV, 0x003):
+            base, length = regs[0x4020], regs[0x4021]
+            if regs[0x128] != 0:
+                src, dst, _ = next(d for d in reversed(dmas) if d[1] <= base < d[1] + d[2])
+                base = src + base - dst
+            if (base, length) not in streams:
+                streams.append((base, length))
+    return streams
+
+
+def with_weights(model, streams):
+    """The model with the weight streams at (flash offset, length) replaced by `streams`."""
+    data = bytearray(model.data)
+    for (base, length), stream in zip(weight_streams(model), streams):
+        assert len(stream) == length, (len(stream), length)
+        data[model.flash + base:model.flash + base + length] = stream
+    return bytes(data)
+
+
+def valid_stream(length):
+    """A valid uncompressed stream of exactly `length` bytes: 36 header bits + 8 per weight +
+    3 end bits fill length - 5 bytes, the end byte and 0xff padding the rest."""
+    return weight_stream(length - 5, 8, lambda i: i % 200, size=length)
+
+
+def weight_models(m):
+    """(name, bytes, why): the base model with valid weight streams, then mutants of its first
+    stream, each of the stream's original length."""
+    streams = [valid_stream(length) for _, length in weight_streams(m)]
+    length = len(streams[0])
+    count = length - 5
+    out = [("encoded_weights.tflite", with_weights(m, streams),
+            "every weight stream replaced by a valid uncompressed stream")]
+
+    def add(name, stream, why):
+        out.append((name, with_weights(m, [stream] + streams[1:]), why))
+
+    add("weights_truncated.tflite", streams[0][:length // 2] + bytes(length - length // 2),
+        "weight stream whose slice runs past the stream's end")
+    add("weights_zero_run_divisor_4.tflite", weight_stream(count, 8, lambda i: 1, zdiv=4, size=length),
+        "weight stream slice with zero-run divisor 4")
+    add("weights_weight_divisor_6.tflite", weight_stream(count, 8, lambda i: 1, wdiv=6, size=length),
+        "weight stream slice with weight divisor 6")
+    add("weights_no_palette_header.tflite", weight_stream(count, 8, lambda i: 1, newpal=0, size=length),
+        "first weight stream slice without a palette header")
+    nine = (length - 5) * 8 // 9 - 1
+    add("weights_value_beyond_9_bits.tflite", weight_stream(nine, 9, lambda i: 511, dirofs=31, size=length),
+        "weight index 511 + direct offset 31: a 10-bit value code")
+    short = weight_stream(16, 8, lambda i: 2, size=32)
+    add("weights_trailing_garbage.tflite", short + bytes(1 + i % 254 for i in range(length - len(short))),
+        "bytes other than padding after the weight stream's end")
+    add("weights_zero_padding.tflite", weight_stream(count - 16, 8, lambda i: 2, tail=bytes(16)),
+        "weight stream end padded with 0x00 instead of 0xff")
+    return out
 
 
 def flip(model, pos, bit):
@@ -372,14 +465,22 @@ def main():
         (args.out / "vela_ini" / name).write_text(text)
         entries.append({"path": f"vela_ini/{name}", "kind": "vela_ini", "expect": 2, "commands": config_commands,
                         "system_config": system, "memory_mode": mode, "why": why})
+    # Weight streams: only `inspect --weights` decodes them.
+    weight_commands = ["inspect-weights"]
+    for name, data, why in weight_models(model):
+        (args.out / "tflite" / name).write_bytes(data)
+        valid_weights = name == "encoded_weights.tflite"
+        entries.append({"path": f"tflite/{name}", "kind": "model", "expect": 0 if valid_weights else 2,
+                        "commands": model_commands + weight_commands if valid_weights else weight_commands,
+                        "why": why})
     manifest = {
         "about": "Written by scripts/make_corpus.py; run by tests/system/corpus_test.cpp. kind model: "
-                 "npusim COMMAND FILE; json: npusim COMMAND --config FILE; vela_ini: npusim COMMAND --vela-ini "
+                 "npusim COMMAND FILE (inspect-weights: npusim inspect --format json --weights FILE); json: npusim COMMAND --config FILE; vela_ini: npusim COMMAND --vela-ini "
                  "FILE --system-config X --memory-mode Y. expect: exit code (2: one error line naming the file).",
         "files": entries,
     }
     (args.out / "manifest.json").write_text(json.dumps(manifest, indent=1) + "\n")
-    print(f"{len(entries) - 1} malformed inputs in {args.out}")
+    print(f"{sum(e['expect'] == 2 for e in entries)} malformed inputs in {args.out}")
 
 
 if __name__ == "__main__":

@@ -127,7 +127,7 @@ void writeEstimateTable(std::ostream& out, const NetworkEstimate& est) {
   }
   if (approximated) {
     out << "\n* NPU cycles use the depth slices' total weight bytes for the full weight transfer; Vela uses\n"
-           "  the weights encoded in one piece, which the command stream does not contain.\n";
+           "  the weights encoded in one piece, which could not be recomputed here.\n";
   }
   const EstimateTotals& t = est.totals;
   out << "\nNetwork totals\n";
@@ -188,6 +188,7 @@ void writeEstimateJson(std::ostream& out, const NetworkEstimate& est) {
                          {"weight_buffering", weightBufferingName(l.weights.buffering)},
                          {"weight_depth_slices", l.weights.depthSlices},
                          {"encoded_weight_bytes", l.weights.encodedBytes},
+                         {"one_piece_weight_bytes", l.weights.onePieceBytes},
                          {"query", queryJson(l.query)}};
       for (size_t a = 0; a < kAccessAreas.size(); ++a) {
         row[kAccessKeys[a]] = e.accessCycles[a];

@@ -91,18 +91,21 @@ LayerEstimate Estimator::estimateLayer(const Layer& layer, double previousSlack)
       w.buffering == WeightBuffering::SingleBuffer || w.buffering == WeightBuffering::DoubleBuffer;
   if (buffered) {
     const double firstTransfer = model_.mem2mem(w.sourceArea, w.bufferArea, w.firstTransferBytes);
-    // The scheduler leaves the full-transfer time at 0 for cascaded operations.
-    const double fullTransfer = w.cascaded ? 0.0 : model_.mem2mem(w.sourceArea, w.bufferArea, w.encodedBytes);
-    const double compute = static_cast<double>(e.computeCycles);
+    // The scheduler leaves the full-transfer time at 0 for cascaded operations, and times the
+    // full transfer of sliced weights with their one-piece encoding when that is known.
     const bool sliced = w.depthSlices > 1 && !w.cascaded;
+    const uint64_t fullBytes = sliced && w.onePieceBytes > 0 ? w.onePieceBytes : w.encodedBytes;
+    const double fullTransfer = w.cascaded ? 0.0 : model_.mem2mem(w.sourceArea, w.bufferArea, fullBytes);
+    const double compute = static_cast<double>(e.computeCycles);
+    const bool approximated = sliced && w.onePieceBytes == 0;
     if (w.buffering == WeightBuffering::DoubleBuffer) {
       const double streamBound = fullTransfer - previousSlack + e.slackCycles;
       const double computeBound = compute + std::max(firstTransfer - previousSlack, 0.0);
       e.npuCycles = std::max(streamBound, computeBound);
-      e.fullTransferApproximated = sliced && streamBound >= computeBound;
+      e.fullTransferApproximated = approximated && streamBound >= computeBound;
     } else {
       e.npuCycles = compute + fullTransfer - std::min(firstTransfer, previousSlack);
-      e.fullTransferApproximated = sliced;
+      e.fullTransferApproximated = approximated;
     }
     e.npuCycles += dmaCycles;
     bytes.traffic[areaIndex(w.sourceArea)].weightRead += static_cast<double>(w.encodedBytes);

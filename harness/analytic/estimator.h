@@ -31,8 +31,8 @@ struct LayerEstimate {
   int64_t computeCycles = 0;       // NPU cycles before weight/LUT DMA terms
   double slackCycles = 0;          // cycles the next layer may hide its first DMA under
   // True when the NPU cycles depend on the DMA time of the whole weight stream encoded in one
-  // piece. The stream only holds the depth-sliced encoding, so the slices' total is used; Vela's
-  // single-piece encoding differs by a few bytes per slice (see docs/estimator.md).
+  // piece and that size was not recomputed (no constant region given): the slices' total is
+  // used instead, which differs by a few bytes per slice (see docs/estimator.md).
   bool fullTransferApproximated = false;
   std::array<AreaTraffic, 4> traffic{};
 };

@@ -6,6 +6,8 @@
 #include <set>
 #include <utility>
 
+#include "sim/cmdstream/weight_codec.h"
+#include "sim/cmdstream/weight_source.h"
 #include "sim/common/error.h"
 
 namespace npusim::analytic {
@@ -16,23 +18,6 @@ constexpr uint32_t kSubKernelMax = 8;
 constexpr uint32_t kIfmUblockDepth = 8;
 
 uint32_t roundUp(uint32_t value, uint32_t quantum) { return (value + quantum - 1) / quantum * quantum; }
-
-bool hasWeightStream(const cmd::Operation& op) {
-  return (op.kind == cmd::OpKind::Conv || op.kind == cmd::OpKind::Depthwise) && op.weights.length > 0;
-}
-
-// Index of the most recent DMA before `before` whose destination covers [base, base + length).
-std::optional<size_t> feedingDma(const std::vector<cmd::Operation>& ops, size_t before, uint8_t region, uint64_t base,
-                                 uint64_t length) {
-  for (size_t i = before; i-- > 0;) {
-    const cmd::Operation& op = ops[i];
-    if (op.kind == cmd::OpKind::DmaStart && !op.dma.dstInternal && op.dma.dstRegion == region && op.dma.dst <= base &&
-        base + length <= op.dma.dst + op.dma.length) {
-      return i;
-    }
-  }
-  return std::nullopt;
-}
 
 // Index of the most recent DMA into SHRAM (a LUT load) before `before`.
 std::optional<size_t> latestShramDma(const std::vector<cmd::Operation>& ops, size_t before) {
@@ -149,6 +134,8 @@ struct Slice {
   std::optional<size_t> dma;          // DMA that buffered it
   uint64_t bytes = 0;
   uint32_t depth = 0;
+  std::optional<uint64_t> weightSource;   // weight stream's offset in the constant region
+  uint64_t weightBytes = 0;
 };
 
 // The depth slices of a row and, per kernel operation, the index of its slice (0 without weights).
@@ -161,12 +148,12 @@ SliceMap collectSlices(const std::vector<cmd::Operation>& ops, const RowSpec& ro
   SliceMap map;
   for (size_t index : row.operations) {
     const cmd::Operation& op = ops[index];
-    if (!hasWeightStream(op)) {
+    if (!cmd::hasWeightStream(op)) {
       map.sliceOfOp.push_back(0);
       continue;
     }
     Slice s;
-    s.dma = feedingDma(ops, index, op.weights.region, op.weights.base, op.weights.length);
+    s.dma = cmd::feedingDma(ops, index, op.weights.region, op.weights.base, op.weights.length);
     if (s.dma) {
       const cmd::DmaTransfer& d = ops[*s.dma].dma;
       s.key = {d.srcRegion, d.src};
@@ -176,6 +163,8 @@ SliceMap collectSlices(const std::vector<cmd::Operation>& ops, const RowSpec& ro
       s.bytes = op.scales.length + op.weights.length;
     }
     s.depth = op.ofm.shape.depth;
+    s.weightSource = cmd::weightStreamInConstants(ops, index);
+    s.weightBytes = op.weights.length;
     auto it = std::find_if(map.slices.begin(), map.slices.end(), [&](const Slice& x) { return x.key == s.key; });
     map.sliceOfOp.push_back(static_cast<size_t>(it - map.slices.begin()));
     if (it == map.slices.end()) {
@@ -183,6 +172,86 @@ SliceMap collectSlices(const std::vector<cmd::Operation>& ops, const RowSpec& ro
     }
   }
   return map;
+}
+
+// Scale bytes per output channel (Vela's encode_bias: 40-bit bias, 32-bit scale, 6-bit shift
+// packed into 10 bytes), and the alignment of each scale and weight sub-stream.
+constexpr uint64_t kScaleBytesPerChannel = 10;
+constexpr uint64_t kSubStreamAlignment = 16;
+
+// Size of the layer's scales and weights encoded as one stream (Vela encodes depth [0, D) in
+// one piece for the full-transfer estimate): each slice's decoded weights are put back into
+// the OHWI volume through the brick order they were encoded in, and the volume is laid out
+// again for the full depth. 0 when a slice's weight stream is not in the constant region or
+// does not hold the weights that order expects (padding positions must be zero).
+uint64_t onePieceBytes(const std::vector<Slice>& slices, const cmd::Operation& first, uint32_t ifmDepth,
+                       uint32_t ofmDepth, bool depthwise, uint32_t ofmUblockDepth, const ConstantRegion& constants) {
+  cmd::BrickLayout layout;
+  layout.kernelHeight = first.kernel.height;
+  layout.kernelWidth = first.kernel.width;
+  layout.ifmDepth = depthwise ? 1 : ifmDepth;
+  layout.ofmBlockDepth = first.ofmBlock.depth;
+  layout.ifmUblockDepth = kIfmUblockDepth;
+  layout.ofmUblockDepth = ofmUblockDepth;
+  layout.ifmBits = first.ifm.elementBits;
+  layout.decompHeight = kSubKernelMax / std::max(first.kernel.dilationY, 1u);
+  layout.decompWidth = kSubKernelMax / std::max(first.kernel.dilationX, 1u);
+  layout.depthwise = depthwise;
+  layout.partKernelFirst = first.kernel.partKernelFirst;
+  // 1. Every slice's weights, in stream order.
+  std::vector<cmd::WeightValues> parts;
+  uint64_t decoded = 0;
+  for (const Slice& s : slices) {
+    if (!s.weightSource) {
+      return 0;
+    }
+    if (*s.weightSource > constants.size || s.weightBytes > constants.size - *s.weightSource) {
+      throwAtOffset(constants.file, constants.fileOffset + std::min<uint64_t>(*s.weightSource, constants.size),
+                    "weight stream at constant-region offset " + std::to_string(*s.weightSource) + " (" +
+                        std::to_string(s.weightBytes) + " bytes) lies outside the constant region (" +
+                        std::to_string(constants.size) + " bytes)");
+    }
+    parts.push_back(cmd::decodeWeightStream(constants.data + *s.weightSource, s.weightBytes, constants.file,
+                                            constants.fileOffset + *s.weightSource));
+    decoded += parts.back().size();
+  }
+  // 2. Back into the OHWI volume, which the streams must cover (a corrupt shape cannot make it
+  //    larger than what was decoded).
+  const uint64_t perOfm = uint64_t{layout.kernelHeight} * layout.kernelWidth * layout.ifmDepth;
+  if (ofmDepth == 0 || perOfm > decoded / ofmDepth) {
+    return 0;
+  }
+  std::vector<int16_t> volume(perOfm * ofmDepth, 0);
+  uint64_t ofmOffset = 0;
+  for (size_t i = 0; i < slices.size(); ++i) {
+    const cmd::WeightValues& part = parts[i];
+    layout.ofmDepth = slices[i].depth;
+    const std::optional<std::vector<int64_t>> order = cmd::brickOrder(layout, part.size());
+    if (!order || order->size() != part.size() || ofmOffset + slices[i].depth > ofmDepth) {
+      return 0;
+    }
+    for (size_t pos = 0; pos < order->size(); ++pos) {
+      if ((*order)[pos] >= 0) {
+        volume[ofmOffset * perOfm + static_cast<uint64_t>((*order)[pos])] = part[pos];
+      } else if (part[pos] != 0) {
+        return 0;
+      }
+    }
+    ofmOffset += slices[i].depth;
+  }
+  // 3. Laid out for the full depth and encoded.
+  layout.ofmDepth = ofmDepth;
+  const std::optional<std::vector<int64_t>> order = cmd::brickOrder(layout, cmd::kMaxStreamWeights);
+  if (!order) {
+    return 0;
+  }
+  cmd::WeightValues weights(order->size(), 0);
+  for (size_t pos = 0; pos < order->size(); ++pos) {
+    weights[pos] = (*order)[pos] >= 0 ? volume[static_cast<uint64_t>((*order)[pos])] : int16_t{0};
+  }
+  const uint64_t scales = (ofmDepth * kScaleBytesPerChannel + kSubStreamAlignment - 1) / kSubStreamAlignment *
+                          kSubStreamAlignment;
+  return scales + cmd::encodeWeightStream(weights).size();
 }
 
 // Which side of an operation a feature map is.
@@ -375,6 +444,11 @@ Layer LayerBuilder::buildLayer(const std::vector<cmd::Operation>& ops, const Row
   // 5. Weight streams; the NPU reads scales from the buffer when buffered.
   if (!slices.slices.empty()) {
     layer.weights = weightStreams(ops, slices, q, stripes, system_);
+    if (constants_ != nullptr && slices.slices.size() > 1) {
+      layer.weights.onePieceBytes =
+          onePieceBytes(slices.slices, first, q.ifm.shape.depth, q.ofm.shape.depth,
+                        type == BlockType::ConvolutionDepthWise, system_.accelerator().ofmUblock.depth, *constants_);
+    }
     q.constArea = layer.weights.buffering == WeightBuffering::Unbuffered ? layer.weights.sourceArea
                                                                            : layer.weights.bufferArea;
   }

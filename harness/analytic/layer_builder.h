@@ -35,6 +35,18 @@ struct WeightStreams {
   uint32_t lastSliceDepth = 0;      // OFM depth of the last depth slice
   bool cascaded = false;            // runs in height stripes interleaved with other operations
   uint64_t originalElements = 0;    // weight elements before encoding
+  // Scales + weights of all slices encoded as one stream, the size Vela's full-transfer time
+  // uses for sliced layers; 0 when unknown (constant region not given, or a single slice).
+  uint64_t onePieceBytes = 0;
+};
+
+// The compiled model's constant region (region 0: encoded weights, scales, LUTs), for
+// re-encoding depth-sliced weights in one piece.
+struct ConstantRegion {
+  const uint8_t* data = nullptr;
+  size_t size = 0;
+  std::string file;          // for error messages
+  uint64_t fileOffset = 0;   // where `data` starts in `file`
 };
 
 // A LUT copied into SHRAM before the operation.
@@ -65,12 +77,15 @@ struct RowSpec {
 // kernel operation of a stream belongs to at most one row.
 class LayerBuilder {
 public:
-  explicit LayerBuilder(const VelaSystem& system) : system_(system) {}
+  // `constants` may be null; sliced layers then keep onePieceBytes = 0.
+  explicit LayerBuilder(const VelaSystem& system, const ConstantRegion* constants = nullptr)
+      : system_(system), constants_(constants) {}
 
   // Fallback grouping without Vela's debug database: one row per kernel operation.
   static std::vector<RowSpec> oneRowPerKernel(const std::vector<cmd::Operation>& ops);
 
-  // Throws InputError when a row names a non-kernel operation or an index out of range.
+  // Throws InputError when a row names a non-kernel operation or an index out of range, or
+  // when a depth slice's weight stream is outside the constant region or not a valid stream.
   std::vector<Layer> build(const std::vector<cmd::Operation>& ops, const std::vector<RowSpec>& rows) const;
 
 private:
@@ -78,6 +93,7 @@ private:
                    const std::vector<Layer>& earlier) const;
 
   const VelaSystem& system_;
+  const ConstantRegion* constants_;
 };
 
 } // namespace npusim::analytic

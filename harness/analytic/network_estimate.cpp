@@ -2,7 +2,10 @@
 #include "harness/analytic/network_estimate.h"
 
 #include <algorithm>
+#include <limits>
 #include <map>
+#include <optional>
+#include <utility>
 
 #include "sim/common/error.h"
 
@@ -29,6 +32,65 @@ std::map<int, size_t> matchStreams(const io::CompiledNetwork& net, const std::ve
     byOrder[ids[i]] = i;
   }
   return byOrder;
+}
+
+// True when `range` lies in the DMA's destination.
+bool insideDestination(const cmd::DmaTransfer& dma, uint8_t region, uint64_t address) {
+  return region == dma.dstRegion && address >= dma.dst && address < dma.dst + dma.length;
+}
+
+// What the first kernel operation after DMA `i` that reads the DMA's destination reads it as.
+enum class DmaUse : uint8_t { None, FeatureMap, WeightsOrScales };
+
+std::pair<DmaUse, size_t> firstUse(const std::vector<cmd::Operation>& ops, size_t i) {
+  const cmd::DmaTransfer& dma = ops[i].dma;
+  for (size_t j = i + 1; j < ops.size(); ++j) {
+    const cmd::Operation& op = ops[j];
+    if (!cmd::isKernel(op.kind)) {
+      continue;
+    }
+    // Only convolutions read weight and scale streams; other kinds keep stale registers.
+    const bool weighted = op.kind == cmd::OpKind::Conv || op.kind == cmd::OpKind::Depthwise;
+    if (weighted && ((op.weights.length > 0 && insideDestination(dma, op.weights.region, op.weights.base)) ||
+                     (op.scales.length > 0 && insideDestination(dma, op.scales.region, op.scales.base)))) {
+      return {DmaUse::WeightsOrScales, j};
+    }
+    if (insideDestination(dma, op.ifm.region, op.ifm.base[0]) ||
+        (op.hasIfm2() && insideDestination(dma, op.ifm2.region, op.ifm2.base[0]))) {
+      return {DmaUse::FeatureMap, j};
+    }
+  }
+  return {DmaUse::None, ops.size()};
+}
+
+// A DMA that copies a feature map (a Memcpy), as opposed to a weight or LUT load.
+bool isFeatureMapDma(const std::vector<cmd::Operation>& ops, size_t i) {
+  return ops[i].kind == cmd::OpKind::DmaStart && !ops[i].dma.dstInternal &&
+         firstUse(ops, i).first != DmaUse::WeightsOrScales;
+}
+
+// The kernel operation that reads what feature-map DMA `i` wrote, if any does.
+std::optional<size_t> consumerOf(const std::vector<cmd::Operation>& ops, size_t i) {
+  const auto [use, index] = firstUse(ops, i);
+  return use == DmaUse::FeatureMap ? std::optional<size_t>(index) : std::nullopt;
+}
+
+// Removes and returns the Memcpy with the latest source operator before `limit` (the
+// consumer's), or the earliest one when none precedes it. Contract: `memcpys` is not empty.
+const VelaDebugDb::OptimisedOp* takeMemcpy(std::vector<const VelaDebugDb::OptimisedOp*>& memcpys, int limit) {
+  auto best = memcpys.end();
+  for (auto it = memcpys.begin(); it != memcpys.end(); ++it) {
+    if ((*it)->sourceId < limit && (best == memcpys.end() || (*it)->sourceId > (*best)->sourceId)) {
+      best = it;
+    }
+  }
+  if (best == memcpys.end()) {
+    best = std::min_element(memcpys.begin(), memcpys.end(),
+                            [](const auto* a, const auto* b) { return a->sourceId < b->sourceId; });
+  }
+  const VelaDebugDb::OptimisedOp* op = *best;
+  memcpys.erase(best);
+  return op;
 }
 
 RowSpec labelledRow(const VelaDebugDb& db, const VelaDebugDb::OptimisedOp& op) {
@@ -78,20 +140,59 @@ std::vector<std::vector<RowSpec>> rowsFromDebugDb(const io::CompiledNetwork& net
       rows[s][static_cast<size_t>(known - rowIds[s].begin())].operations.push_back(i);
     }
   }
-  // 2. DMA-only operators (Memcpy) have no queue entry: place them in model order, before
-  //    the first row whose source operator follows theirs.
-  auto sourceOfRow = [&](size_t s, size_t r) { return db.findOptimised(rowIds[s][r])->sourceId; };
+  // 2. DMA-only operators (Memcpy) have no queue entry. One that moves data is the stream's
+  //    feature-map DMA at its scheduled position; one whose source and destination coincide
+  //    emits nothing and is placed in model order.
+  std::vector<const VelaDebugDb::OptimisedOp*> memcpys;
   for (const VelaDebugDb::OptimisedOp& op : db.optimised) {
-    if (op.type != "Memcpy" || std::any_of(rowIds.begin(), rowIds.end(), [&](const std::vector<int>& ids) {
-          return std::find(ids.begin(), ids.end(), op.id) != ids.end();
-        })) {
-      continue;
+    const bool queued = std::any_of(rowIds.begin(), rowIds.end(), [&](const std::vector<int>& ids) {
+      return std::find(ids.begin(), ids.end(), op.id) != ids.end();
+    });
+    if (op.type == "Memcpy" && !queued) {
+      memcpys.push_back(&op);
     }
+  }
+  auto sourceOfRow = [&](size_t s, size_t r) { return db.findOptimised(rowIds[s][r])->sourceId; };
+  auto insertRow = [&](size_t s, size_t position, const VelaDebugDb::OptimisedOp& op) {
+    RowSpec row = labelledRow(db, op);
+    row.memcpy = true;
+    rows[s].insert(rows[s].begin() + static_cast<std::ptrdiff_t>(position), row);
+    rowIds[s].insert(rowIds[s].begin() + static_cast<std::ptrdiff_t>(position), op.id);
+  };
+  for (size_t s = 0; s < decoded.size(); ++s) {
+    const std::vector<cmd::Operation>& ops = decoded[s].operations;
+    const std::vector<RowSpec> kernelRows = rows[s];
+    std::vector<int> kernelSources;
+    for (size_t r = 0; r < kernelRows.size(); ++r) {
+      kernelSources.push_back(sourceOfRow(s, r));
+    }
+    size_t inserted = 0;
+    for (size_t i = 0; i < ops.size() && !memcpys.empty(); ++i) {
+      if (!isFeatureMapDma(ops, i)) {
+        continue;
+      }
+      // The copy's consumer bounds the Memcpy's source operator, which precedes it in the model.
+      int limit = std::numeric_limits<int>::max();
+      if (const std::optional<size_t> consumer = consumerOf(ops, i)) {
+        for (size_t r = 0; r < kernelRows.size(); ++r) {
+          const std::vector<size_t>& members = kernelRows[r].operations;
+          if (std::find(members.begin(), members.end(), *consumer) != members.end()) {
+            limit = kernelSources[r];
+          }
+        }
+      }
+      const size_t before = static_cast<size_t>(std::count_if(
+          kernelRows.begin(), kernelRows.end(), [i](const RowSpec& row) { return row.operations.front() < i; }));
+      insertRow(s, before + inserted, *takeMemcpy(memcpys, limit));
+      ++inserted;
+    }
+  }
+  for (const VelaDebugDb::OptimisedOp* op : memcpys) {
     size_t stream = decoded.size();
     size_t position = 0;
     for (size_t s = 0; s < decoded.size() && stream == decoded.size(); ++s) {
       for (size_t r = 0; r < rows[s].size(); ++r) {
-        if (sourceOfRow(s, r) > op.sourceId) {
+        if (sourceOfRow(s, r) > op->sourceId) {
           stream = s;
           position = r;
           break;
@@ -105,10 +206,7 @@ std::vector<std::vector<RowSpec>> rowsFromDebugDb(const io::CompiledNetwork& net
       stream = decoded.size() - 1;
       position = rows[stream].size();
     }
-    RowSpec row = labelledRow(db, op);
-    row.memcpy = true;
-    rows[stream].insert(rows[stream].begin() + static_cast<std::ptrdiff_t>(position), row);
-    rowIds[stream].insert(rowIds[stream].begin() + static_cast<std::ptrdiff_t>(position), op.id);
+    insertRow(stream, position, *op);
   }
   return rows;
 }
@@ -126,7 +224,6 @@ NetworkEstimate estimateNetwork(const io::CompiledNetwork& net, const std::vecto
   result.coreClockHz = params.coreClockHz;
   result.rowsFromDebugDb = db != nullptr;
   const VelaSystem system(params, result.macs);
-  const LayerBuilder builder(system);
   const Estimator estimator(system);
   const std::vector<std::vector<RowSpec>> rows =
       db != nullptr ? rowsFromDebugDb(net, decoded, *db) : std::vector<std::vector<RowSpec>>{};
@@ -134,6 +231,9 @@ NetworkEstimate estimateNetwork(const io::CompiledNetwork& net, const std::vecto
     SubgraphEstimate sub;
     sub.operatorIndex = decoded[s].operatorIndex;
     const std::vector<cmd::Operation>& ops = decoded[s].operations;
+    const io::FileRange& flash = net.operators[decoded[s].operatorIndex].npu.flash;
+    const ConstantRegion constants{net.at(flash), flash.size, net.path, flash.offset};
+    const LayerBuilder builder(system, &constants);
     sub.layers = builder.build(ops, db != nullptr ? rows[s] : LayerBuilder::oneRowPerKernel(ops));
     sub.estimates = estimator.estimate(sub.layers);
     for (const LayerEstimate& e : sub.estimates) {

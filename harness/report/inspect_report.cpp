@@ -1,7 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "harness/report/inspect_report.h"
 
+#include <algorithm>
+#include <optional>
+#include <string>
+
 #include "sim/cmdstream/disassembler.h"
+#include "sim/cmdstream/weight_codec.h"
+#include "sim/cmdstream/weight_source.h"
+#include "sim/common/error.h"
 
 namespace npusim::report {
 namespace {
@@ -51,6 +58,24 @@ ordered_json tensorJson(const io::TensorInfo& t) {
   if (!t.zeroPoint.empty()) j["zero_point"] = t.zeroPoint;
   if (t.arenaOffset) j["arena_offset"] = *t.arenaOffset;
   return j;
+}
+
+// Operation `index`'s weight stream decoded (stream order: OFM blocks, sub-kernels, micro-
+// blocks, brick padding included), when it is read from the constant region.
+void addDecodedWeights(ordered_json& j, const io::CompiledNetwork& net, const io::FileRange& flash,
+                       const std::vector<cmd::Operation>& ops, size_t index) {
+  const std::optional<uint64_t> offset = cmd::weightStreamInConstants(ops, index);
+  if (!offset) {
+    return;
+  }
+  const uint64_t length = ops[index].weights.length;
+  if (*offset > flash.size || length > flash.size - *offset) {
+    throwAtOffset(net.path, flash.offset + std::min(*offset, flash.size),
+                  "weight stream of the operation at stream offset " + std::to_string(ops[index].byteOffset) +
+                      " lies outside the constant tensor");
+  }
+  j["weights_constant_offset"] = *offset;
+  j["decoded_weights"] = cmd::decodeWeightStream(net.at(flash) + *offset, length, net.path, flash.offset + *offset);
 }
 
 } // namespace
@@ -118,7 +143,7 @@ ordered_json operationJson(const cmd::Operation& op) {
 }
 
 void writeInspect(std::ostream& os, const io::CompiledNetwork& net, const std::vector<io::DecodedNpuOp>& decoded,
-                  InspectFormat format) {
+                  InspectFormat format, bool withWeights) {
   switch (format) {
   case InspectFormat::Vela:
     for (const auto& d : decoded) {
@@ -183,7 +208,12 @@ void writeInspect(std::ostream& os, const io::CompiledNetwork& net, const std::v
         if (const io::DecodedNpuOp* d = findDecoded(decoded, op.index)) {
           o["commands"] = d->commands.size();
           ordered_json list = ordered_json::array();
-          for (const auto& operation : d->operations) list.push_back(operationJson(operation));
+          for (size_t i = 0; i < d->operations.size(); ++i) {
+            list.push_back(operationJson(d->operations[i]));
+            if (withWeights) {
+              addDecodedWeights(list.back(), net, npu.flash, d->operations, i);
+            }
+          }
           o["operations"] = list;
         }
       }

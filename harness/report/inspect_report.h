@@ -12,8 +12,11 @@ namespace npusim::report {
 
 enum class InspectFormat { Text, Vela, Json };
 
+// `withWeights` (JSON only): each operation with a weight stream in the constant region also
+// lists its decoded weights in stream order. Throws InputError (file, byte offset) for a weight
+// stream that does not decode.
 void writeInspect(std::ostream& os, const io::CompiledNetwork& net, const std::vector<io::DecodedNpuOp>& decoded,
-                  InspectFormat format);
+                  InspectFormat format, bool withWeights = false);
 
 nlohmann::ordered_json operationJson(const cmd::Operation& op);
 

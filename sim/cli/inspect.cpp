@@ -15,6 +15,7 @@ void addInspect(CLI::App& app, Registry& registry) {
   struct Options {
     std::string model;
     report::InspectFormat format = report::InspectFormat::Text;
+    bool weights = false;
   };
   auto opts = std::make_shared<Options>();
   sub->add_option("model", opts->model, "Vela-compiled .tflite (default: the built-in demo network)");
@@ -22,11 +23,12 @@ void addInspect(CLI::App& app, Registry& registry) {
       {"text", report::InspectFormat::Text}, {"vela", report::InspectFormat::Vela}, {"json", report::InspectFormat::Json}};
   sub->add_option("--format", opts->format, "text | vela (Vela's register listing) | json")
       ->transform(CLI::CheckedTransformer(formats, CLI::ignore_case));
+  sub->add_flag("--weights", opts->weights, "with --format json: each operation's decoded weights, in stream order");
   sub->callback([opts, &registry] {
     registry.select([opts] {
       const io::CompiledNetwork net = loadWorkload(opts->model);
       const auto decoded = decodeChecked(net, platform::bindAccelerator(config::resolveConfig({}), net));
-      report::writeInspect(std::cout, net, decoded, opts->format);
+      report::writeInspect(std::cout, net, decoded, opts->format, opts->weights);
       return 0;
     });
   });

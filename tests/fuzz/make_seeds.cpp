@@ -4,6 +4,7 @@
 // OUT_DIR/tflite_loader   demo networks for every MAC configuration, a builder-made
 //                         elementwise model, and the fixtures' small compiled models
 // OUT_DIR/cmdstream       every command stream of those models (selector byte + stream words)
+// OUT_DIR/weight_stream   every distinct compressed weight stream of those models
 // OUT_DIR/json_config     every config key alone with its default, all keys, configs/*.json
 // OUT_DIR/vela_ini        the built-in presets as a vela.ini, the fixtures' vela.ini, an
 //                         inheriting pair of sections
@@ -23,11 +24,13 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/cmdstream/builder.h"
+#include "sim/cmdstream/weight_source.h"
 #include "sim/config/config.h"
 #include "sim/config/config_schema.h"
 #include "sim/config/json_config.h"
 #include "sim/config/presets.h"
 #include "sim/io/compiled_network.h"
+#include "sim/io/decoded_network.h"
 #include "sim/io/demo_network.h"
 #include "sim/io/tflite_writer.h"
 
@@ -128,9 +131,11 @@ std::vector<uint8_t> elementwiseModel() {
 
 // 1. Models, and the command streams inside them.
 void modelSeeds(const fs::path& out, const std::optional<fs::path>& fixtures) {
-  const fs::path models = out / "tflite_loader", streams = out / "cmdstream";
+  const fs::path models = out / "tflite_loader", streams = out / "cmdstream", weights = out / "weight_stream";
   fs::create_directories(models);
   fs::create_directories(streams);
+  fs::create_directories(weights);
+  std::set<std::vector<uint8_t>> weightSeeds;
   std::vector<std::pair<std::string, std::vector<uint8_t>>> all;
   for (uint32_t macs : {32u, 64u, 128u, 256u}) {
     all.emplace_back("demo_" + std::to_string(macs) + ".tflite", io::buildDemoNetworkTflite(macs));
@@ -167,8 +172,22 @@ void modelSeeds(const fs::path& out, const std::optional<fs::path>& fixtures) {
       }
       ++k;
     }
+    for (const io::DecodedNpuOp& decoded : io::decodeAll(net)) {
+      const io::FileRange& flash = net.operators[decoded.operatorIndex].npu.flash;
+      for (size_t i = 0; i < decoded.operations.size(); ++i) {
+        const std::optional<uint64_t> at = cmd::weightStreamInConstants(decoded.operations, i);
+        const uint64_t length = decoded.operations[i].weights.length;
+        if (at && *at + length <= flash.size) {
+          weightSeeds.insert(std::vector<uint8_t>(net.at(flash) + *at, net.at(flash) + *at + length));
+        }
+      }
+    }
   }
-  std::cout << all.size() << " models\n";
+  size_t w = 0;
+  for (const std::vector<uint8_t>& seed : weightSeeds) {
+    write(weights / ("stream" + std::to_string(w++) + ".bin"), seed);
+  }
+  std::cout << all.size() << " models, " << weightSeeds.size() << " weight streams\n";
 }
 
 // 2. JSON configs and their dictionary.

@@ -50,6 +50,9 @@ std::vector<CorpusEntry> manifest() {
 
 // The npusim arguments that feed `entry` to `command`.
 std::vector<std::string> arguments(const CorpusEntry& entry, const std::string& command) {
+  if (entry.kind == "model" && command == "inspect-weights") {
+    return {"inspect", "--format", "json", "--weights", entry.file.string()};
+  }
   if (entry.kind == "model") {
     return {command, entry.file.string()};
   }
@@ -105,6 +108,10 @@ TEST_CASE("corpus: the base model is npusim's own demo network for ethos-u55-128
 }
 
 TEST_CASE("corpus: npusim inspect refuses every malformed model") { CHECK(runCorpus("model", "inspect") > 0); }
+
+TEST_CASE("corpus: npusim inspect --weights refuses every malformed weight stream") {
+  CHECK(runCorpus("model", "inspect-weights") > 1);
+}
 
 TEST_CASE("corpus: npusim run refuses every malformed model") { CHECK(runCorpus("model", "run") > 0); }
 

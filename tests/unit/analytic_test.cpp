@@ -9,6 +9,7 @@
 #include "harness/analytic/estimate_report.h"
 #include "harness/analytic/estimator.h"
 #include "harness/analytic/layer_builder.h"
+#include "harness/analytic/network_estimate.h"
 #include "harness/analytic/vela_debug_db.h"
 #include "sim/cmdstream/builder.h"
 #include "sim/common/error.h"
@@ -264,4 +265,67 @@ TEST_CASE("numbers are written as Python's repr, like Vela's CSV") {
   CHECK(pythonFloat(0.0) == "0.0");
   CHECK(pythonFloat(58.550724637681164) == "58.550724637681164");
   CHECK(pythonFloat(1e-05) == "1e-05");
+}
+
+TEST_CASE("debug database rows: a Memcpy sits at its feature-map DMA, matched by the copy's consumer") {
+  // A miniature of rnnoise: FullyConnected layers (sources 7, 1, 65, 61), two Reshapes copied
+  // by DMA (sources 0 and 64) and one aliased without a DMA (source 60, a Squeeze here so that
+  // its row is told apart), and a weight DMA that must not count as a copy.
+  const cmd::Shape3 vec{1, 1, 24};
+  auto fc = [&](uint64_t ifm, uint64_t ofm, uint32_t offset) {
+    cmd::Operation op = kernelOp(cmd::OpKind::Conv, arenaMap(ifm, vec, kNhwc), arenaMap(ofm, vec, kNhwc), {1, 2, 24});
+    op.byteOffset = offset;
+    return op;
+  };
+  cmd::Operation copy1 = dma(0x1c0, 0xc0, 48), copy2 = dma(0x300, 0x0, 32), weightDma = dma(0x0, 0x800, 64);
+  copy1.dma.srcRegion = copy2.dma.srcRegion = kArena;
+  cmd::Operation last = fc(0x500, 0x600, 400);
+  last.scales = {kArena, 0x800, 32};
+  last.weights = {kArena, 0x820, 32};
+  io::DecodedNpuOp decoded;
+  decoded.operations = {fc(0x20, 0x40, 100), copy1, fc(0xc0, 0x100, 200), copy2, fc(0x0, 0x140, 300), weightDma, last};
+  io::CompiledNetwork net;
+  net.path = "<test>";
+  net.operators.resize(1);
+  net.operators[0].kind = io::OperatorKind::Npu;
+  const std::string xml = R"(<debug>
+  <table name="source"><![CDATA["id","operator"
+0,"Reshape"
+1,"FullyConnected"
+7,"FullyConnected"
+60,"Squeeze"
+61,"FullyConnected"
+64,"Reshape"
+65,"FullyConnected"
+]]></table>
+  <table name="optimised"><![CDATA["id","source_id","operator"
+10,7,"FullyConnected"
+11,1,"FullyConnected"
+12,65,"FullyConnected"
+13,61,"FullyConnected"
+20,0,"Memcpy"
+21,64,"Memcpy"
+22,60,"Memcpy"
+]]></table>
+  <table name="queue"><![CDATA["offset","cmdstream_id","optimised_id"
+104,0,10
+204,0,11
+304,0,12
+404,0,13
+]]></table>
+  <table name="cmdstream"><![CDATA["id","file_offset"
+0,0
+]]></table>
+</debug>)";
+  const std::vector<std::vector<RowSpec>> rows = rowsFromDebugDb(net, {decoded}, parseVelaDebugDb(xml, "<test>"));
+  REQUIRE(rows.size() == 1);
+  std::vector<std::string> labels;
+  for (const RowSpec& r : rows[0]) {
+    labels.push_back(r.tfliteOperator + (r.memcpy ? "/copy" : ""));
+  }
+  // The aliased Squeeze (no DMA) goes before the first row whose source follows 60 (source 64).
+  CHECK(labels == std::vector<std::string>{"FULLY_CONNECTED", "RESHAPE/copy", "FULLY_CONNECTED", "SQUEEZE/copy",
+                                           "RESHAPE/copy", "FULLY_CONNECTED", "FULLY_CONNECTED"});
+  CHECK(rows[0][1].operations.empty());
+  CHECK(rows[0][6].operations == std::vector<size_t>{6});
 }

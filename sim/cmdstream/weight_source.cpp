@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "sim/cmdstream/weight_source.h"
+
+namespace npusim::cmd {
+
+bool hasWeightStream(const Operation& op) {
+  return (op.kind == OpKind::Conv || op.kind == OpKind::Depthwise) && op.weights.length > 0;
+}
+
+std::optional<size_t> feedingDma(const std::vector<Operation>& ops, size_t before, uint8_t region, uint64_t base,
+                                 uint64_t length) {
+  for (size_t i = before; i-- > 0;) {
+    const Operation& op = ops[i];
+    if (op.kind == OpKind::DmaStart && !op.dma.dstInternal && op.dma.dstRegion == region && op.dma.dst <= base &&
+        base + length <= op.dma.dst + op.dma.length) {
+      return i;
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<uint64_t> weightStreamInConstants(const std::vector<Operation>& ops, size_t index) {
+  const Operation& op = ops[index];
+  if (!hasWeightStream(op)) {
+    return std::nullopt;
+  }
+  if (op.weights.region == kConstantRegion) {
+    return op.weights.base;
+  }
+  const std::optional<size_t> dma = feedingDma(ops, index, op.weights.region, op.weights.base, op.weights.length);
+  if (!dma || ops[*dma].dma.srcInternal || ops[*dma].dma.srcRegion != kConstantRegion) {
+    return std::nullopt;
+  }
+  return ops[*dma].dma.src + (op.weights.base - ops[*dma].dma.dst);
+}
+
+} // namespace npusim::cmd

@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// Where an operation's encoded weights come from: read in place, or copied into a buffer by an
+// earlier DMA whose source is in the constant region.
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "sim/cmdstream/operation.h"
+
+namespace npusim::cmd {
+
+// The region Vela places the compiled model's constant tensor (encoded weights, scales, LUTs) in.
+constexpr uint8_t kConstantRegion = 0;
+
+// True for convolutions with a weight stream (other kinds keep stale weight registers).
+bool hasWeightStream(const Operation& op);
+
+// Index of the most recent DMA before `before` whose destination covers [base, base + length).
+std::optional<size_t> feedingDma(const std::vector<Operation>& ops, size_t before, uint8_t region, uint64_t base,
+                                 uint64_t length);
+
+// Offset in the constant region of operation `index`'s weight stream: its own address when it
+// reads the constant region, else where the DMA that filled its buffer copied it from.
+// nullopt when the operation has no weight stream or it does not come from the constant region.
+std::optional<uint64_t> weightStreamInConstants(const std::vector<Operation>& ops, size_t index);
+
+} // namespace npusim::cmd

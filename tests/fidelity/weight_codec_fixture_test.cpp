@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: Apache-2.0
+// The weight-stream codec on every weight stream Vela wrote into the fixtures: each stream
+// decodes, holds at least the operation's kernel x IFM x OFM weights, and re-encodes to the
+// same bytes.
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <optional>
+#include <set>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "sim/cmdstream/weight_codec.h"
+#include "sim/cmdstream/weight_source.h"
+#include "sim/io/compiled_network.h"
+#include "sim/io/decoded_network.h"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::optional<fs::path> fixtureTree(const std::string& tree) {
+  const char* env = std::getenv("NPUSIM_FIXTURES");
+  const fs::path root = env != nullptr && *env != '\0' ? fs::path(env) : fs::path(NPUSIM_FIXTURES_DEFAULT);
+  if (!fs::is_directory(root / tree)) {
+    MESSAGE("skipped: no " << tree << " fixtures at " << (root / tree).string() << " (set NPUSIM_FIXTURES)");
+    return std::nullopt;
+  }
+  return root / tree;
+}
+
+// Compiled models of a fixture tree: <tree>/<model>/<config>/<model>_vela.tflite.
+std::vector<fs::path> compiledModels(const fs::path& tree) {
+  std::vector<fs::path> models;
+  for (const auto& model : fs::directory_iterator(tree)) {
+    if (!model.is_directory()) {
+      continue;
+    }
+    for (const auto& config : fs::directory_iterator(model.path())) {
+      const fs::path tflite = config.path() / (model.path().filename().string() + "_vela.tflite");
+      if (config.is_directory() && fs::is_regular_file(tflite)) {
+        models.push_back(tflite);
+      }
+    }
+  }
+  std::sort(models.begin(), models.end());
+  return models;
+}
+
+struct Counts {
+  size_t models = 0, streams = 0, identical = 0, bytes = 0, weights = 0;
+};
+
+void roundTripTree(const std::string& tree) {
+  const std::optional<fs::path> root = fixtureTree(tree);
+  if (!root) {
+    return;
+  }
+  Counts counts;
+  for (const fs::path& path : compiledModels(*root)) {
+    INFO(path.string());
+    const npusim::io::CompiledNetwork net = npusim::io::loadNetwork(path.string());
+    for (const npusim::io::DecodedNpuOp& decoded : npusim::io::decodeAll(net)) {
+      const npusim::io::FileRange& flash = net.operators[decoded.operatorIndex].npu.flash;
+      std::set<uint64_t> seen;   // a stream shared by several operations (height stripes) once
+      const auto& ops = decoded.operations;
+      for (size_t i = 0; i < ops.size(); ++i) {
+        const std::optional<uint64_t> offset = npusim::cmd::weightStreamInConstants(ops, i);
+        if (!offset || !seen.insert(*offset).second) {
+          continue;
+        }
+        const uint64_t length = ops[i].weights.length;
+        REQUIRE(*offset + length <= flash.size);
+        const uint8_t* data = net.at(flash) + *offset;
+        const npusim::cmd::WeightValues values =
+            npusim::cmd::decodeWeightStream(data, length, net.path, flash.offset + *offset);
+        // The stream holds every weight of the operation (brick padding adds zeros).
+        const auto& op = ops[i];
+        const uint64_t kernel = uint64_t{op.kernel.width} * op.kernel.height;
+        const uint64_t needed = op.kind == npusim::cmd::OpKind::Depthwise
+                                    ? kernel * op.ofm.shape.depth
+                                    : kernel * op.ifm.shape.depth * op.ofm.shape.depth;
+        CHECK_MESSAGE(values.size() >= needed, "stream at constant offset " << *offset);
+        const std::vector<uint8_t> encoded = npusim::cmd::encodeWeightStream(values);
+        const bool same = encoded.size() == length && std::equal(encoded.begin(), encoded.end(), data);
+        CHECK_MESSAGE(same, "stream at constant offset " << *offset << " (" << length << " bytes) re-encodes to "
+                                                         << encoded.size() << " different bytes");
+        ++counts.streams;
+        counts.identical += same ? 1 : 0;
+        counts.bytes += length;
+        counts.weights += values.size();
+      }
+    }
+    ++counts.models;
+  }
+  CHECK(counts.streams > 0);
+  MESSAGE(tree << ": " << counts.models << " compiled models, " << counts.streams << " weight streams ("
+               << counts.bytes << " bytes, " << counts.weights << " weights), " << counts.identical
+               << " re-encoded byte for byte");
+}
+
+} // namespace
+
+TEST_CASE("weight codec round-trips every weight stream of the vela fixtures") { roundTripTree("vela"); }
+
+TEST_CASE("weight codec round-trips every weight stream of the vela-rnn fixtures") { roundTripTree("vela-rnn"); }
+
+TEST_CASE("weight codec round-trips every weight stream of the vela-u65 fixtures") {
+  // The loader refuses Ethos-U65 command streams (COP1 CONFIG product 1) until U65 support lands.
+  if (fixtureTree("vela-u65")) {
+    MESSAGE("skipped: vela-u65 fixtures present, but npusim does not load Ethos-U65 models yet");
+  }
+}

@@ -1,0 +1,237 @@
+// SPDX-License-Identifier: Apache-2.0
+// The compressed weight-stream codec: streams assembled bit by bit from the format description
+// decode to the intended weights, encoded weights decode back, and malformed streams are
+// InputErrors at the right byte offset.
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sim/cmdstream/weight_codec.h"
+#include "sim/common/error.h"
+
+using npusim::InputError;
+using npusim::cmd::decodeWeightStream;
+using npusim::cmd::encodeWeightStream;
+using npusim::cmd::WeightValues;
+
+namespace {
+
+// Packs fields least significant bit first, as the format stores them.
+class Bits {
+public:
+  Bits& put(int width, uint32_t value) {
+    for (int i = 0; i < width; ++i) {
+      if (pos_ % 8 == 0) {
+        bytes_.push_back(0);
+      }
+      bytes_.back() = static_cast<uint8_t>(bytes_.back() | (((value >> i) & 1u) << (pos_ % 8)));
+      ++pos_;
+    }
+    return *this;
+  }
+  // End-of-stream marker (ZDIV = 7), 1 bits to the byte boundary, 0xff bytes to 16 bytes.
+  std::vector<uint8_t> finish() {
+    put(3, 7);
+    while (pos_ % 8 != 0) {
+      put(1, 1);
+    }
+    while (bytes_.size() % 16 != 0) {
+      put(8, 0xff);
+    }
+    return bytes_;
+  }
+
+private:
+  std::vector<uint8_t> bytes_;
+  size_t pos_ = 0;
+};
+
+WeightValues decode(const std::vector<uint8_t>& s) { return decodeWeightStream(s.data(), s.size(), "w.bin", 100); }
+
+InputError errorOf(const std::vector<uint8_t>& s) {
+  try {
+    decode(s);
+  } catch (const InputError& e) {
+    return e;
+  }
+  FAIL("no InputError");
+  return InputError({}, "");
+}
+
+// Uncompressed 3-bit direct codes, no palette, no zero runs: 3, -2, 0, 1 are the
+// sign-magnitude codes 6, 5, 0, 2.
+std::vector<uint8_t> uncompressedStream() {
+  Bits b;
+  b.put(3, 6).put(15, 3).put(3, 7).put(1, 0).put(1, 1);   // ZDIV none, 4 weights, WDIV uncompressed, NEWPAL
+  b.put(5, 0).put(5, 0).put(3, 1);                         // DIROFS 0, no palette, PALBITS 3 bits
+  b.put(3, 6).put(3, 5).put(3, 0).put(3, 2);               // remainders of the first chunk
+  return b.finish();
+}
+
+// Varied weight sets for encode/decode round trips.
+std::vector<WeightValues> weightSets() {
+  uint32_t seed = 12345;
+  auto next = [&seed]() {
+    seed = seed * 1103515245u + 12345u;
+    return (seed >> 16) & 0x7fff;
+  };
+  WeightValues sparse, dense, narrow, wide, zeros(100, 0), long_, phases;
+  for (int i = 0; i < 3000; ++i) {
+    sparse.push_back(next() % 7 == 0 ? static_cast<int16_t>(static_cast<int>(next() % 61) - 30) : 0);
+    dense.push_back(static_cast<int16_t>(static_cast<int>(next() % 255) - 127));
+    narrow.push_back(static_cast<int16_t>(static_cast<int>(next() % 5) - 2));
+    wide.push_back(static_cast<int16_t>(static_cast<int>(next() % 511) - 255));
+  }
+  for (int i = 0; i < 70000; ++i) {   // beyond one slice's 32768 weights
+    long_.push_back(static_cast<int16_t>(static_cast<int>(next() % 9) - 4));
+  }
+  for (int i = 0; i < 4000; ++i) {     // distribution changes: palette restarts
+    const int value = i < 2000 ? static_cast<int>(next() % 4) : static_cast<int>(next() % 200) - 100;
+    phases.push_back(static_cast<int16_t>(value));
+  }
+  return {sparse, dense, narrow, wide, zeros, long_, phases, WeightValues{1}, WeightValues{-255, 255, 0}};
+}
+
+} // namespace
+
+TEST_CASE("weight codec decodes an uncompressed stream assembled from the format") {
+  CHECK(decode(uncompressedStream()) == WeightValues{3, -2, 0, 1});
+}
+
+TEST_CASE("weight codec decodes a palette stream with zero runs assembled from the format") {
+  // Weights 0 0 5 0 0 0 5: palette {code 10 (= 5), 0}, both weights index 0, zero runs 2, 3, 0.
+  Bits b;
+  b.put(3, 0).put(15, 1).put(3, 0).put(1, 0).put(1, 1);   // ZDIV 0, 2 weights, WDIV 0, NEWPAL
+  b.put(5, 0).put(5, 1).put(3, 2);                         // DIROFS 0, 2 entries, 4-bit entries
+  b.put(4, 10).put(4, 0);
+  b.put(12, 0);                                            // WUNARY0: both quotients 0
+  b.put(12, 0b111011);                                     // ZUNARY: runs 2 (110), 3 (1110), 0 (0)
+  CHECK(decode(b.finish()) == WeightValues{0, 0, 5, 0, 0, 0, 5});
+}
+
+TEST_CASE("weight codec: encoded weights decode back and end on a 16-byte boundary") {
+  for (const WeightValues& w : weightSets()) {
+    const std::vector<uint8_t> s = encodeWeightStream(w);
+    CHECK(s.size() % 16 == 0);
+    CHECK(decode(s) == w);
+  }
+}
+
+TEST_CASE("weight codec rejects weights outside -255..255") {
+  CHECK_THROWS_AS(encodeWeightStream(WeightValues{0, 256}), std::invalid_argument);
+}
+
+TEST_CASE("weight codec: malformed streams are InputErrors with the byte offset") {
+  const std::vector<uint8_t> good = uncompressedStream();
+  SUBCASE("truncated") {
+    std::vector<uint8_t> s(good.begin(), good.begin() + 3);
+    const InputError e = errorOf(s);
+    CHECK(e.where().file == "w.bin");
+    CHECK(e.where().byteOffset == 103u);   // the end of the 3 bytes given
+    CHECK(e.message().find("truncated") != std::string::npos);
+  }
+  SUBCASE("zero-run divisor 4") {
+    std::vector<uint8_t> s = good;
+    s[0] = static_cast<uint8_t>((s[0] & ~7u) | 4u);
+    CHECK(errorOf(s).where().byteOffset == 100u);
+  }
+  SUBCASE("weight divisor 6") {
+    Bits b;
+    b.put(3, 6).put(15, 0).put(3, 6);
+    CHECK(errorOf(b.finish()).message().find("weight divisor 6") != std::string::npos);
+  }
+  SUBCASE("first slice without a palette header") {
+    Bits b;
+    b.put(3, 6).put(15, 0).put(3, 7).put(1, 0).put(1, 0);
+    CHECK(errorOf(b.finish()).message().find("without a palette") != std::string::npos);
+  }
+  SUBCASE("direct value beyond 9 bits") {
+    Bits b;
+    b.put(3, 6).put(15, 0).put(3, 7).put(1, 0).put(1, 1);
+    b.put(5, 31).put(5, 0).put(3, 7).put(9, 511);          // DIROFS 31 + index 511 = code 542
+    const InputError e = errorOf(b.finish());
+    CHECK(e.message().find("9-bit") != std::string::npos);
+    CHECK(e.where().byteOffset == 104u);                   // the remainder starts in byte 4
+  }
+  SUBCASE("zero runs beyond 2^26 weights") {
+    // One weight and a leading zero run of (2^23 + 8) << 3 zeros: 2^20 + 1 all-ones ZUNARY chunks.
+    Bits b;
+    b.put(3, 3).put(15, 0).put(3, 7).put(1, 0).put(1, 1);   // ZDIV 3, 1 weight, uncompressed, NEWPAL
+    b.put(5, 0).put(5, 0).put(3, 0);                         // no palette, 2-bit indices
+    b.put(8, 0xff);                                          // chunk 1: ZUNARY (no WUNARY0)
+    b.put(8, 0xff).put(2, 1);                                // chunk 2: ZUNARY, chunk 1's weight remainder
+    for (int i = 0; i < (1 << 20) - 1; ++i) {
+      b.put(8, 0xff);
+    }
+    b.put(8, 0).put(3, 0).put(3, 0);                         // runs end; their remainders
+    const InputError e = errorOf(b.finish());
+    CHECK(e.where().byteOffset == 100u);
+    CHECK(e.message().find("more than 67108864 weights") != std::string::npos);
+  }
+  SUBCASE("trailing garbage after the padding") {
+    std::vector<uint8_t> s = good;
+    s.insert(s.end(), 16, 0xff);
+    CHECK(errorOf(s).where().byteOffset == 116u);
+  }
+  SUBCASE("non-padding byte after the end marker") {
+    std::vector<uint8_t> s = good;
+    s[10] = 0x00;
+    CHECK(errorOf(s).where().byteOffset == 110u);
+  }
+  SUBCASE("padding short of the 16-byte boundary") {
+    std::vector<uint8_t> s(good.begin(), good.end() - 1);
+    CHECK(errorOf(s).where().byteOffset == 115u);
+  }
+}
+
+TEST_CASE("brick order visits every OHWI weight exactly once, padding the rest") {
+  using npusim::cmd::BrickLayout;
+  std::vector<BrickLayout> layouts;
+  BrickLayout conv;   // 3x3 conv, 20 -> 40 channels, OFM blocks of 16, depth first
+  conv.ofmDepth = 40;
+  conv.kernelHeight = conv.kernelWidth = 3;
+  conv.ifmDepth = 20;
+  conv.ofmBlockDepth = 16;
+  layouts.push_back(conv);
+  BrickLayout part = conv;   // part-kernel first, 16-bit IFM, 4-deep OFM micro-blocks
+  part.partKernelFirst = true;
+  part.ifmBits = 16;
+  part.ofmUblockDepth = 4;
+  layouts.push_back(part);
+  BrickLayout big = conv;    // 10x10 kernel: sub-kernels of 8 and 2
+  big.kernelHeight = big.kernelWidth = 10;
+  layouts.push_back(big);
+  for (const BrickLayout& l : layouts) {
+    const std::vector<int64_t> order = npusim::cmd::brickOrder(l, npusim::cmd::kMaxStreamWeights).value();
+    const int64_t count = int64_t{l.ofmDepth} * l.kernelHeight * l.kernelWidth * l.ifmDepth;
+    std::vector<int> seen(static_cast<size_t>(count), 0);
+    for (int64_t index : order) {
+      REQUIRE(index >= -1);
+      REQUIRE(index < count);
+      if (index >= 0) {
+        ++seen[static_cast<size_t>(index)];
+      }
+    }
+    CHECK(std::all_of(seen.begin(), seen.end(), [](int n) { return n == 1; }));
+  }
+}
+
+TEST_CASE("brick order of a depthwise 3x3 kernel: OFM micro-block inside each padded kernel element") {
+  npusim::cmd::BrickLayout dw;
+  dw.depthwise = true;
+  dw.ofmDepth = 8;
+  dw.kernelHeight = dw.kernelWidth = 3;
+  dw.ofmBlockDepth = 8;
+  const std::vector<int64_t> order = npusim::cmd::brickOrder(dw, 96).value();
+  REQUIRE(order.size() == 12u * 8u);   // 9 elements padded to 12, 8 channels each
+  CHECK_FALSE(npusim::cmd::brickOrder(dw, 95));
+  CHECK(order[0] == 0);                // channel 0, element (0, 0)
+  CHECK(order[1] == 9);                // channel 1, element (0, 0): OHWI index 1 * 9
+  CHECK(order[8] == 1);                // channel 0, element (0, 1)
+  CHECK(order[8 * 8] == 8);            // channel 0, element (2, 2)
+  CHECK(std::all_of(order.begin() + 72, order.end(), [](int64_t i) { return i == -1; }));
+}
