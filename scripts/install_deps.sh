@@ -13,6 +13,7 @@ PACKAGES=(
   nlohmann-json3-dev                         # JSON configs and reports
   libcli11-dev                               # command line
   libssl-dev                                 # SHA-256 of model files (regression baselines)
+  zlib1g-dev                                 # gzip-compressed timeline traces (run --trace F.json.gz)
   doctest-dev                                # tests
   libbenchmark-dev                           # benchmarks
   python3 python3-matplotlib python3-distributed  # plots and the Dask sweep driver

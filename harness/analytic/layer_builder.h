@@ -70,6 +70,7 @@ struct RowSpec {
   std::vector<size_t> operations;   // indices into the Operation vector, in stream order
   std::string tfliteOperator, nngOperator, name;
   bool memcpy = false;              // a DMA-only Vela operation with no kernel commands
+  int sourceId = -1;                // Vela source operator id (debug database), -1 when unknown
 };
 
 // Builds layers from Operations. Contract: `rows` reference kernel operations only; every

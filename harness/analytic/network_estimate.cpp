@@ -96,6 +96,7 @@ const VelaDebugDb::OptimisedOp* takeMemcpy(std::vector<const VelaDebugDb::Optimi
 RowSpec labelledRow(const VelaDebugDb& db, const VelaDebugDb::OptimisedOp& op) {
   RowSpec row;
   row.nngOperator = op.type;
+  row.sourceId = op.sourceId;
   if (const VelaDebugDb::SourceOp* src = db.findSource(op.sourceId)) {
     row.tfliteOperator = tfliteOperatorName(src->type);
   }

@@ -88,6 +88,19 @@ const VelaDebugDb::OptimisedOp* VelaDebugDb::findOptimised(int id) const {
 
 VelaDebugDb parseVelaDebugDb(std::string_view text, const std::string& displayName) {
   VelaDebugDb db;
+  // 0. The model paths on the <debug> element.
+  if (const size_t element = text.find("<debug "); element != std::string_view::npos) {
+    const std::string_view tag = text.substr(element, text.find('>', element) - element);
+    const auto attribute = [&](std::string_view name) {
+      const std::string key = " " + std::string(name) + "=\"";
+      const size_t at = tag.find(key);
+      if (at == std::string_view::npos) return std::string();
+      const size_t begin = at + key.size();
+      return std::string(tag.substr(begin, tag.find('"', begin) - begin));
+    };
+    db.sourceModel = attribute("source");
+    db.optimisedModel = attribute("optimised");
+  }
   uint64_t at = 0;
   // 1. Each table: check its columns, then convert every row.
   auto rowsOf = [&](const std::string& name, std::initializer_list<const char*> columns, auto&& addRow) {

@@ -34,6 +34,9 @@ struct VelaDebugDb {
   std::vector<OptimisedOp> optimised;
   std::vector<QueueEntry> queue;
   std::vector<StreamEntry> streams;
+  // The <debug> element's `source` and `optimised` attributes: model paths relative to the
+  // directory Vela ran in (empty when absent).
+  std::string sourceModel, optimisedModel;
 
   const SourceOp* findSource(int id) const;
   const OptimisedOp* findOptimised(int id) const;

@@ -7,29 +7,26 @@
 #include <filesystem>
 
 #include "sim/common/error.h"
+#include "sim/common/counts.h"
+#include "sim/common/csv.h"
 #include "sim/config/presets.h"
 
 namespace npusim::compare {
 namespace {
 
-std::string num(double v, const char* f = "%.0f") {
+// Counts (f == nullptr) follow the one rounding rule of sim/common/counts.h.
+std::string num(double v, const char* f = nullptr) {
+  if (f == nullptr) return std::to_string(roundCount(v));
   char buf[64];
   std::snprintf(buf, sizeof buf, f, v);
   return buf;
 }
 
-std::string opt(const std::optional<double>& v, const char* f = "%.0f") { return v ? num(*v, f) : "-"; }
+std::string opt(const std::optional<double>& v, const char* f = nullptr) { return v ? num(*v, f) : "-"; }
 
 std::optional<double> ratio(double a, const std::optional<double>& b) {
   if (!b || *b <= 0 || a <= 0) return std::nullopt;
   return a / *b;
-}
-
-std::string csvField(const std::string& s) {
-  if (s.find_first_of(",\"\n") == std::string::npos) return s;
-  std::string q = "\"";
-  for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return q + "\"";
 }
 
 std::string shortName(const std::string& path) { return std::filesystem::path(path).filename().string(); }
@@ -61,11 +58,11 @@ void writeModelComparison(std::ostream& os, const ModelComparison& c, CompareFor
     const bool md = format == CompareFormat::Md;
     os << (md ? "### " : "npusim compare: ") << c.model << " (" << c.accelerator << ", " << c.systemConfig << ", "
        << c.memoryMode << ")\n\n";
-    if (md) os << "| layer | TFLite | Vela op | sim | estimate | Vela | sim/est | sim/Vela | bound |\n|---|---|---|--:|--:|--:|--:|--:|---|\n";
+    if (md) os << "| layer | TFLite | Vela op | sim | estimate | Vela | sim/est | sim/Vela | bound | name |\n|---|---|---|--:|--:|--:|--:|--:|---|---|\n";
     else {
       char head[200];
-      std::snprintf(head, sizeof head, "%-7s %-18s %-22s %10s %10s %10s %8s %8s  %s\n", "layer", "TFLite", "Vela op",
-                    "sim", "estimate", "Vela", "sim/est", "sim/Vela", "bound");
+      std::snprintf(head, sizeof head, "%-7s %-18s %-22s %10s %10s %10s %8s %8s  %-10s %s\n", "layer", "TFLite",
+                    "Vela op", "sim", "estimate", "Vela", "sim/est", "sim/Vela", "bound", "name");
       os << head;
     }
     for (const auto& l : c.layers) {
@@ -74,14 +71,14 @@ void writeModelComparison(std::ostream& os, const ModelComparison& c, CompareFor
       if (md) {
         os << "| " << id << " | " << l.tfliteOperator << " | " << l.nngOperator << " | " << num(l.simCycles) << " | "
            << num(l.estimateCycles) << " | " << opt(l.velaCycles) << " | " << opt(re, "%.2f") << " | "
-           << opt(rv, "%.2f") << " | " << l.bound << " |\n";
+           << opt(rv, "%.2f") << " | " << l.bound << " | " << l.name << " |\n";
       } else {
         char line[300];
-        std::snprintf(line, sizeof line, "%-7s %-18.18s %-22.22s %10s %10s %10s %8s %8s  %s\n", id.c_str(),
+        std::snprintf(line, sizeof line, "%-7s %-18.18s %-22.22s %10s %10s %10s %8s %8s  %-10s ", id.c_str(),
                       l.tfliteOperator.c_str(), l.nngOperator.c_str(), num(l.simCycles).c_str(),
                       num(l.estimateCycles).c_str(), opt(l.velaCycles).c_str(), opt(re, "%.2f").c_str(),
                       opt(rv, "%.2f").c_str(), l.bound.c_str());
-        os << line;
+        os << line << l.name << '\n';
       }
     }
     os << "\ntotal: simulated NPU active " << num(c.simNpuActive) << " (whole run " << num(c.simTotal)

@@ -6,10 +6,13 @@
 #include <cmath>
 #include <numeric>
 
+#include "sim/common/counts.h"
+
 namespace npusim::compare {
 
 ModelComparison buildComparison(const platform::RunResult& run, const analytic::NetworkEstimate& estimate,
-                                const std::vector<VelaLayerRow>* velaRows, std::optional<double> velaTotal) {
+                                const std::vector<VelaLayerRow>* velaRows, std::optional<double> velaTotal,
+                                const report::LayerMap* names) {
   ModelComparison c;
   c.model = run.model;
   c.accelerator = run.params.accelerator;
@@ -21,16 +24,19 @@ ModelComparison buildComparison(const platform::RunResult& run, const analytic::
   for (const analytic::SubgraphEstimate& sg : estimate.subgraphs) {
     // 1. The simulated records of this ethos-u operator, by operation index.
     std::vector<const platform::OperationReport*> records;
-    double cursor = -1;
     for (const auto& o : run.operations) {
       if (o.networkOp != sg.operatorIndex) continue;
       if (records.size() <= o.record.index) records.resize(o.record.index + 1, nullptr);
       records[o.record.index] = &o;
-      cursor = cursor < 0 ? o.record.issue : std::min(cursor, o.record.issue);
     }
     // 2. Each layer's labels, estimate and bound; which layer each operation belongs to.
     std::vector<size_t> layerOf(records.size(), SIZE_MAX);
     const size_t first = c.layers.size();
+    const std::vector<std::string>* rowNames = nullptr;
+    if (names != nullptr && estimate.rowsFromDebugDb) {
+      const auto it = names->rowNames.find(sg.operatorIndex);
+      if (it != names->rowNames.end() && it->second.size() == sg.layers.size()) rowNames = &it->second;
+    }
     for (size_t i = 0; i < sg.layers.size(); ++i) {
       const analytic::Layer& layer = sg.layers[i];
       LayerComparison lc;
@@ -39,30 +45,25 @@ ModelComparison buildComparison(const platform::RunResult& run, const analytic::
       lc.tfliteOperator = layer.tfliteOperator;
       lc.nngOperator = layer.nngOperator;
       lc.name = layer.name;
+      if (rowNames != nullptr) {
+        lc.name = (*rowNames)[i];
+      } else if (names != nullptr && !layer.operations.empty()) {
+        if (const report::LayerInfo* info = names->find(sg.operatorIndex, layer.operations.front())) lc.name = info->name;
+      }
       lc.estimateCycles = sg.estimates[i].totalCycles;
       lc.macs = sg.estimates[i].macs;
-      double longest = -1;
+      platform::BoundCycles bound;
       for (size_t opIndex : layer.operations) {
         if (opIndex >= records.size() || records[opIndex] == nullptr) continue;
         layerOf[opIndex] = first + i;
-        const auto& rec = records[opIndex]->record;
-        if (rec.end - rec.start > longest) {
-          longest = rec.end - rec.start;
-          lc.bound = records[opIndex]->bound;
-        }
+        bound += records[opIndex]->boundCycles;
       }
+      if (bound.total() > 0) lc.bound = std::string(platform::boundName(bound.largest()));
       c.layers.push_back(lc);
     }
-    // 3. Walk the operations in order of completion: each is charged from the previous one's
-    //    end (or the NPU start) to its own end, and the layer sums its operations.
-    std::vector<const npu::OperationRecord*> done;
+    // 3. A layer sums its operations' charged cycles (platform::chargedIntervals).
     for (size_t k = 0; k < records.size(); ++k) {
-      if (records[k] != nullptr && layerOf[k] != SIZE_MAX) done.push_back(&records[k]->record);
-    }
-    std::stable_sort(done.begin(), done.end(), [](auto* a, auto* b) { return a->end < b->end; });
-    for (const npu::OperationRecord* rec : done) {
-      c.layers[layerOf[rec->index]].simCycles += std::max(0.0, rec->end - cursor);
-      cursor = std::max(cursor, rec->end);
+      if (records[k] != nullptr && layerOf[k] != SIZE_MAX) c.layers[layerOf[k]].simCycles += records[k]->chargedCycles;
     }
   }
   if (velaRows != nullptr) {
@@ -113,14 +114,14 @@ ComparisonSummary summarize(const std::vector<LayerComparison>& layers) {
 
 nlohmann::ordered_json comparisonJson(const ModelComparison& c) {
   nlohmann::ordered_json j{{"model", c.model}, {"accelerator", c.accelerator}, {"system_config", c.systemConfig},
-                           {"memory_mode", c.memoryMode}, {"sim_npu_active_cycles", std::llround(c.simNpuActive)},
-                           {"sim_total_cycles", std::llround(c.simTotal)}, {"estimate_cycles", c.estimateTotal}};
+                           {"memory_mode", c.memoryMode}, {"sim_npu_active_cycles", roundCount(c.simNpuActive)},
+                           {"sim_total_cycles", roundCount(c.simTotal)}, {"estimate_cycles", c.estimateTotal}};
   j["vela_cycles"] = c.velaTotal ? nlohmann::ordered_json(*c.velaTotal) : nlohmann::ordered_json();
   if (!c.note.empty()) j["note"] = c.note;
   nlohmann::ordered_json layers = nlohmann::ordered_json::array();
   for (const auto& l : c.layers) {
     layers.push_back({{"subgraph", l.subgraph}, {"layer", l.layer}, {"tflite_operator", l.tfliteOperator},
-                      {"nng_operator", l.nngOperator}, {"name", l.name}, {"sim_cycles", std::llround(l.simCycles)},
+                      {"nng_operator", l.nngOperator}, {"name", l.name}, {"sim_cycles", roundCount(l.simCycles)},
                       {"estimate_cycles", l.estimateCycles},
                       {"vela_cycles", l.velaCycles ? nlohmann::ordered_json(*l.velaCycles) : nlohmann::ordered_json()},
                       {"macs", l.macs}, {"bound", l.bound}});

@@ -10,6 +10,7 @@
 
 #include "harness/analytic/network_estimate.h"
 #include "harness/compare/vela_reports.h"
+#include "harness/report/layer_map.h"
 #include "sim/platform/run_result.h"
 
 namespace npusim::compare {
@@ -22,7 +23,7 @@ struct LayerComparison {
   double estimateCycles = 0;         // npusim's Vela-style estimate (Op Cycles)
   std::optional<double> velaCycles;  // Vela's own per-layer Op Cycles
   uint64_t macs = 0;
-  std::string bound;                 // what bound the layer's longest operation in simulation
+  std::string bound;                 // the largest share of the layer's operations' summed bound cycles
 };
 
 struct ComparisonSummary {
@@ -40,13 +41,15 @@ struct ModelComparison {
   ComparisonSummary summary;
 };
 
-// Attribution: within each ethos-u operator the kernel operations are taken in order of
-// completion; each is charged from the previous one's end (or the NPU start) to its own end and
-// a layer sums its operations (stripes of cascaded layers interleave). Waits for weight DMAs
+// Attribution: a layer sums the charged cycles of its operations (platform::chargedIntervals:
+// within each ethos-u operator, in order of completion, from the previous one's end or the
+// NPU start to its own end; stripes of cascaded layers interleave). Waits for weight DMAs
 // count against the operation that waited, and the layer cycles add up to the NPU's active
-// time up to the end of the last kernel.
+// time up to the end of the last kernel. Layer names come from `names` (may be null): Vela's
+// rows when both used the same debug database, else the layer of each row's first operation.
 ModelComparison buildComparison(const platform::RunResult& run, const analytic::NetworkEstimate& estimate,
-                                const std::vector<VelaLayerRow>* velaRows, std::optional<double> velaTotal);
+                                const std::vector<VelaLayerRow>* velaRows, std::optional<double> velaTotal,
+                                const report::LayerMap* names = nullptr);
 
 ComparisonSummary summarize(const std::vector<LayerComparison>& layers);
 

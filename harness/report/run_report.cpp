@@ -6,12 +6,51 @@
 #include <cstdio>
 #include <string>
 
+#include "sim/common/counts.h"
+#include "sim/common/csv.h"
+
 namespace npusim::report {
 namespace {
 
 using nlohmann::ordered_json;
 
-int64_t cyc(double v) { return static_cast<int64_t>(std::llround(v)); }
+int64_t cyc(double v) { return roundCount(v); }
+
+std::string layerName(const LayerMap& layers, const platform::OperationReport& o) {
+  const LayerInfo* l = layers.find(o.networkOp, o.record.index);
+  return l == nullptr ? "" : l->name;
+}
+
+std::string sourceOperator(const LayerMap& layers, const platform::OperationReport& o) {
+  const LayerInfo* l = layers.find(o.networkOp, o.record.index);
+  return l == nullptr ? "" : l->tfliteOperator;
+}
+
+// "flash 61%, compute 30%": the labels with at least 5% of the charged cycles.
+std::string boundShares(const platform::BoundCycles& b) {
+  const double total = b.total();
+  std::string out;
+  if (total <= 0) return out;
+  std::vector<std::pair<double, platform::Bound>> parts;
+  for (size_t i = 0; i < platform::kBoundCount; ++i) {
+    parts.emplace_back(b.cycles[i], static_cast<platform::Bound>(i));
+  }
+  std::stable_sort(parts.begin(), parts.end(), [](auto& a, auto& z) { return a.first > z.first; });
+  for (const auto& [cycles, label] : parts) {
+    if (cycles < 0.05 * total) break;
+    out += (out.empty() ? "" : ", ") + std::string(platform::boundName(label)) + " " +
+           std::to_string(roundCount(100.0 * cycles / total)) + "%";
+  }
+  return out;
+}
+
+ordered_json boundJson(const platform::BoundCycles& b) {
+  ordered_json j;
+  for (size_t i = 0; i < platform::kBoundCount; ++i) {
+    j[std::string(platform::boundName(static_cast<platform::Bound>(i)))] = cyc(b.cycles[i]);
+  }
+  return j;
+}
 
 std::string fmt(const char* f, double v) {
   char buf[64];
@@ -21,7 +60,25 @@ std::string fmt(const char* f, double v) {
 
 } // namespace
 
-void writeRunSummary(std::ostream& os, const platform::RunResult& r, size_t slowest) {
+std::vector<LayerTime> layerTimes(const platform::RunResult& r, const LayerMap& layers) {
+  std::vector<LayerTime> byLayer(layers.layers.size());
+  for (size_t i = 0; i < byLayer.size(); ++i) byLayer[i].layer = i;
+  for (const auto& o : r.operations) {
+    if (!cmd::isKernel(o.record.kind)) continue;
+    const size_t l = layers.indexOf(o.networkOp, o.record.index);
+    if (l == SIZE_MAX) continue;
+    byLayer[l].cycles += o.chargedCycles;
+    byLayer[l].bound += o.boundCycles;
+    ++byLayer[l].operations;
+  }
+  std::vector<LayerTime> out;
+  for (const LayerTime& t : byLayer) {
+    if (t.operations > 0) out.push_back(t);
+  }
+  return out;
+}
+
+void writeRunSummary(std::ostream& os, const platform::RunResult& r, const LayerMap& layers, size_t slowest) {
   const auto& p = r.params;
   const double mhz = p.coreClockHz / 1e6;
   os << "npusim run: " << r.model << '\n';
@@ -30,8 +87,8 @@ void writeRunSummary(std::ostream& os, const platform::RunResult& r, size_t slow
   os << "  total    " << cyc(r.totalCycles) << " cycles = " << fmt("%.4f", r.totalCycles / p.coreClockHz * 1e3)
      << " ms\n";
   os << "  NPU      active " << cyc(r.npuActive) << " cycles, idle " << cyc(r.npuIdle) << " cycles, " << r.macs
-     << " MACs (" << fmt("%.1f", r.npuActive > 0 ? 100.0 * double(r.macs) / (r.npuActive * p.macs()) : 0.0)
-     << "% MAC utilisation)\n";
+     << " MAC operations (" << fmt("%.1f", r.npuActive > 0 ? 100.0 * double(r.macs) / (r.npuActive * p.macs()) : 0.0)
+     << "% MAC utilisation over NPU active)\n";
   os << "\n  operators\n";
   for (const auto& n : r.networkOps) {
     os << "    " << n.index << ' ' << n.name << (n.npu ? " (NPU)" : " (CPU)") << "  " << cyc(n.end - n.start)
@@ -46,7 +103,7 @@ void writeRunSummary(std::ostream& os, const platform::RunResult& r, size_t slow
     os << "    " << pr.name << " (" << pr.memory << ")  read " << pr.readBytes << " B, write " << pr.writeBytes
        << " B, " << fmt("%.1f", util) << "% of peak " << fmt("%.3g", pr.bytesPerCycle) << " B/cycle over NPU active; "
        << "limit stalls " << cyc(pr.readLimitStall + pr.writeLimitStall) << ", contention " << cyc(pr.contention)
-       << " cycles\n";
+       << " cycles (both summed over bursts)\n";
   }
   os << "\n  PMU\n";
   for (const auto& [name, value] : r.pmu) {
@@ -59,16 +116,27 @@ void writeRunSummary(std::ostream& os, const platform::RunResult& r, size_t slow
   std::stable_sort(kernels.begin(), kernels.end(), [](auto* a, auto* b) {
     return (a->record.end - a->record.start) > (b->record.end - b->record.start);
   });
-  os << "\n  slowest operations\n";
+  std::vector<LayerTime> times = layerTimes(r, layers);
+  std::stable_sort(times.begin(), times.end(), [](const LayerTime& a, const LayerTime& b) { return a.cycles > b.cycles; });
+  os << "\n  slowest layers (charged cycles; bound: shares of them)\n";
+  for (size_t i = 0; i < std::min(slowest, times.size()); ++i) {
+    const LayerTime& t = times[i];
+    const LayerInfo& l = layers.layers[t.layer];
+    os << "    " << l.name << (l.tfliteOperator.empty() ? "" : " (" + l.tfliteOperator + ")") << "  " << cyc(t.cycles)
+       << " cycles, " << t.operations << (t.operations == 1 ? " operation" : " operations") << ", bound: "
+       << platform::boundName(t.bound.largest()) << " (" << boundShares(t.bound) << ")\n";
+  }
+  os << "\n  slowest operations (start to end)\n";
   for (size_t i = 0; i < std::min(slowest, kernels.size()); ++i) {
     const auto& o = *kernels[i];
     os << "    op " << o.networkOp << " #" << o.record.index << ' ' << cmd::opKindName(o.record.kind) << " @0x" << std::hex
-       << o.record.commandOffset << std::dec << "  " << cyc(o.record.end - o.record.start) << " cycles, MAC "
-       << cyc(o.record.macCycles) << ", output " << cyc(o.record.outputCycles) << ", bound: " << o.bound << '\n';
+       << o.record.commandOffset << std::dec << " [" << layerName(layers, o) << "]  " << cyc(o.record.end - o.record.start)
+       << " cycles, MAC cycles " << cyc(o.record.macCycles) << ", output cycles " << cyc(o.record.outputCycles)
+       << ", bound: " << o.bound << '\n';
   }
 }
 
-ordered_json runJson(const platform::RunResult& r) {
+ordered_json runJson(const platform::RunResult& r, const LayerMap& layers) {
   const auto& p = r.params;
   ordered_json j;
   j["model"] = r.model;
@@ -79,6 +147,7 @@ ordered_json runJson(const platform::RunResult& r) {
   j["npu_active_cycles"] = cyc(r.npuActive);
   j["npu_idle_cycles"] = cyc(r.npuIdle);
   j["macs"] = r.macs;
+  j["layer_names_from"] = layers.fromDebugDb ? "vela_debug_database" : "tflite";
   ordered_json pmu;
   for (const auto& [name, value] : r.pmu) pmu[name] = value;
   j["pmu"] = pmu;
@@ -106,7 +175,8 @@ ordered_json runJson(const platform::RunResult& r) {
   ordered_json ops = ordered_json::array();
   for (const auto& o : r.operations) {
     const auto& rec = o.record;
-    ops.push_back({{"network_operator", o.networkOp}, {"index", rec.index},
+    ops.push_back({{"network_operator", o.networkOp}, {"index", rec.index}, {"layer", layerName(layers, o)},
+                   {"source_operator", sourceOperator(layers, o)},
                    {"kind", std::string(cmd::opKindName(rec.kind))}, {"command_offset", rec.commandOffset},
                    {"issue_cycle", cyc(rec.issue)}, {"start_cycle", cyc(rec.start)}, {"end_cycle", cyc(rec.end)},
                    {"mac_cycles", cyc(rec.macCycles)}, {"output_cycles", cyc(rec.outputCycles)},
@@ -115,25 +185,37 @@ ordered_json runJson(const platform::RunResult& r) {
                               {"axi1_read", rec.bytes.read[1]}, {"axi1_write", rec.bytes.write[1]}}},
                    {"stall_cycles", {{"ifm", cyc(rec.stallIfm)}, {"weights", cyc(rec.stallWeights)},
                                      {"accumulator", cyc(rec.stallOutput)}, {"blockdep", cyc(rec.stallBlockdep)},
-                                     {"command_processor", cyc(rec.ccWait)}}},
-                   {"bound", o.bound}});
+                                     {"command_processor", cyc(rec.ccWait)}, {"command_fetch", cyc(rec.fetchWait)}}},
+                   {"charged_cycles", cyc(o.chargedCycles)}, {"bound", o.bound},
+                   {"bound_cycles", boundJson(o.boundCycles)}});
   }
   j["operations"] = ops;
+  ordered_json layerList = ordered_json::array();
+  for (const LayerTime& t : layerTimes(r, layers)) {
+    const LayerInfo& l = layers.layers[t.layer];
+    layerList.push_back({{"name", l.name}, {"source_operator", l.tfliteOperator}, {"network_operator", l.networkOp},
+                         {"operations", t.operations}, {"charged_cycles", cyc(t.cycles)},
+                         {"bound", std::string(platform::boundName(t.bound.largest()))},
+                         {"bound_cycles", boundJson(t.bound)}});
+  }
+  j["layers"] = layerList;
   return j;
 }
 
-void writeRunCsv(std::ostream& os, const platform::RunResult& r) {
-  os << "network_operator,index,kind,command_offset,issue_cycle,start_cycle,end_cycle,cycles,mac_cycles,output_cycles,"
+void writeRunCsv(std::ostream& os, const platform::RunResult& r, const LayerMap& layers) {
+  os << "network_operator,layer,source_operator,index,kind,command_offset,issue_cycle,start_cycle,end_cycle,cycles,mac_cycles,output_cycles,"
         "blocks,macs,axi0_read_bytes,axi0_write_bytes,axi1_read_bytes,axi1_write_bytes,stall_ifm,stall_weights,"
-        "stall_accumulator,stall_blockdep,stall_command_processor,bound\n";
+        "stall_accumulator,stall_blockdep,stall_command_processor,stall_command_fetch,charged_cycles,bound\n";
   for (const auto& o : r.operations) {
     const auto& rec = o.record;
-    os << o.networkOp << ',' << rec.index << ',' << cmd::opKindName(rec.kind) << ',' << rec.commandOffset << ','
+    os << o.networkOp << ',' << csvField(layerName(layers, o)) << ',' << csvField(sourceOperator(layers, o)) << ','
+       << rec.index << ',' << cmd::opKindName(rec.kind) << ',' << rec.commandOffset << ','
        << cyc(rec.issue) << ',' << cyc(rec.start) << ',' << cyc(rec.end) << ',' << cyc(rec.end - rec.start) << ','
        << cyc(rec.macCycles) << ',' << cyc(rec.outputCycles) << ',' << rec.blocks << ',' << rec.macs << ','
        << rec.bytes.read[0] << ',' << rec.bytes.write[0] << ',' << rec.bytes.read[1] << ',' << rec.bytes.write[1]
        << ',' << cyc(rec.stallIfm) << ',' << cyc(rec.stallWeights) << ',' << cyc(rec.stallOutput) << ','
-       << cyc(rec.stallBlockdep) << ',' << cyc(rec.ccWait) << ',' << o.bound << '\n';
+       << cyc(rec.stallBlockdep) << ',' << cyc(rec.ccWait) << ',' << cyc(rec.fetchWait) << ','
+       << cyc(o.chargedCycles) << ',' << o.bound << '\n';
   }
 }
 

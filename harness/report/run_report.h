@@ -6,12 +6,24 @@
 
 #include <nlohmann/json.hpp>
 
+#include "harness/report/layer_map.h"
 #include "sim/platform/run_result.h"
 
 namespace npusim::report {
 
-void writeRunSummary(std::ostream& os, const platform::RunResult& r, size_t slowest = 10);
-nlohmann::ordered_json runJson(const platform::RunResult& r);
-void writeRunCsv(std::ostream& os, const platform::RunResult& r);
+// One layer's simulated time: the charged cycles and bound split of its kernel operations.
+struct LayerTime {
+  size_t layer = 0;                 // index in LayerMap::layers
+  double cycles = 0;
+  platform::BoundCycles bound;
+  uint64_t operations = 0;
+};
+// Kernel-operation time per layer, in layer order (layers without kernel operations omitted).
+std::vector<LayerTime> layerTimes(const platform::RunResult& r, const LayerMap& layers);
+
+// Field names, units and the rounding rule: docs/outputs.md.
+void writeRunSummary(std::ostream& os, const platform::RunResult& r, const LayerMap& layers, size_t slowest = 10);
+nlohmann::ordered_json runJson(const platform::RunResult& r, const LayerMap& layers);
+void writeRunCsv(std::ostream& os, const platform::RunResult& r, const LayerMap& layers);
 
 } // namespace npusim::report

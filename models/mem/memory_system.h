@@ -44,6 +44,8 @@ public:
   MemorySystem(sc_core::sc_module_name name, const config::SystemParams& params);
 
   const PortCounters& counters(Link link) const { return links_[static_cast<size_t>(link)]->counters(); }
+  // Reports every burst of `link` to `observer` (null: none). Call before running.
+  void setBurstObserver(Link link, BurstObserver* observer) { links_[static_cast<size_t>(link)]->setObserver(observer); }
 
 private:
   void transport(int link, tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);

@@ -170,6 +170,9 @@ double AxiPortTiming::issueBurst(MemoryTiming& memory, Direction dir, double rea
     counters_.writeBeats += beats;
     ++counters_.writeBursts;
   }
+  if (observer_ != nullptr) {
+    observer_->burst({dir, bytes, beats, ready, issue, done});
+  }
   return done;
 }
 

@@ -107,6 +107,22 @@ struct PortCounters {
   double contention = 0;                          // waiting for the memory's data path
 };
 
+// One AXI burst as a port booked it (for timeline traces).
+struct BurstEvent {
+  Direction dir = Direction::Read;
+  uint64_t bytes = 0, beats = 0;
+  double ready = 0;   // the burst could have issued (data ready, previous address phase done)
+  double issue = 0;   // address accepted (after outstanding-limit and timing-adapter waits)
+  double done = 0;    // last data beat (read) or write response
+};
+
+// Sees every burst of a port; AxiPortTiming calls it only when one is attached.
+class BurstObserver {
+public:
+  virtual ~BurstObserver() = default;
+  virtual void burst(const BurstEvent& event) = 0;
+};
+
 // One AXI manager port of an initiator: splits transfers into bursts at the burst-split
 // alignment, limits outstanding reads and writes, passes each burst through the port's timing
 // adapter (when it has one) and times it on the memory.
@@ -120,6 +136,8 @@ public:
   double transfer(MemoryTiming& memory, Direction dir, double start, const TransferShape& shape);
 
   const PortCounters& counters() const { return counters_; }
+  // Reports every burst to `observer` (null: none, the default).
+  void setObserver(BurstObserver* observer) { observer_ = observer; }
   // Forgets bursts that completed before `horizon`.
   void retire(double horizon);
 
@@ -135,6 +153,7 @@ private:
   };
   std::vector<Burst> inflight_[2]; // booked bursts not yet retired
   PortCounters counters_;
+  BurstObserver* observer_ = nullptr;
 };
 
 } // namespace npusim::mem

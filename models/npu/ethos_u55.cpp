@@ -2,6 +2,7 @@
 #include "models/npu/ethos_u55.h"
 
 #include <algorithm>
+#include <optional>
 #include <stdexcept>
 
 #include "models/mem/memory_system.h"
@@ -57,6 +58,17 @@ public:
 
 private:
   EthosU55& npu_;
+};
+
+// Forwards a kernel unit's block events to the observer with the operation's record index.
+class EthosU55::BlockForwarder : public BlockSink {
+public:
+  BlockForwarder(NpuObserver& observer, const size_t& record) : observer_(observer), record_(record) {}
+  void block(const BlockEvent& event) override { observer_.block(record_, event); }
+
+private:
+  NpuObserver& observer_;
+  const size_t& record_;
 };
 
 // Advances the calling SystemC thread to a unit's next step.
@@ -145,7 +157,14 @@ void EthosU55::kernelThread() {
   Transport transport(*this);
   Clock clock(*this);
   KernelUnit kernel(arch_, transport, clock);
+  size_t current = 0;
+  std::optional<BlockForwarder> forwarder;
+  if (observer_ != nullptr) {
+    forwarder.emplace(*observer_, current);
+    kernel.setBlockSink(&*forwarder);
+  }
   serve(kernels_, [&](const cmd::Operation& op, double issue, size_t recordIndex) {
+    current = recordIndex;
     const KernelTiming k = kernel.execute(op, issue);
     OperationRecord& rec = stats_.operations[recordIndex];
     rec.start = k.start;
@@ -157,6 +176,7 @@ void EthosU55::kernelThread() {
     rec.stallWeights = k.stallWeights;
     rec.stallOutput = k.stallOutput;
     rec.stallBlockdep = k.stallBlockdep;
+    rec.writeTail = k.writeTail;
     rec.bytes = k.bytes;
     return k.end;
   });
@@ -219,10 +239,15 @@ void EthosU55::commandProcessor() {
     fetchRequested_ = 0;
     chunkDone_.clear();
     size_t opIndex = 0;
+    double fetchWait = 0;
     for (const cmd::Command& c : *program->commands) {
       // 1. Fetch (through the command FIFO) and parse.
       const double fetched = fetchCommands(program->qbase, program->streamBytes, c.offset + c.sizeBytes(), t);
       stats_.ccStallFetch += fetched - t;
+      fetchWait += fetched - t;
+      if (observer_ != nullptr && fetched > t) {
+        observer_->commandFetchWait(t, fetched);
+      }
       t = fetched + kParseCyclesPerCommand;
       ++stats_.commandsParsed;
       if (!c.info->isOperation) {
@@ -277,6 +302,8 @@ void EthosU55::commandProcessor() {
       }
       rec.issue = t;
       rec.ccWait = t - before;
+      rec.fetchWait = fetchWait;
+      fetchWait = 0;
       rec.start = rec.end = t;
       stats_.operations.push_back(rec);
       if (queue != nullptr) {

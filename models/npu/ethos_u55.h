@@ -15,6 +15,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 
+#include "models/npu/npu_observer.h"
 #include "models/npu/npu_units.h"
 #include "sim/cmdstream/decoder.h"
 #include "sim/config/system_params.h"
@@ -43,6 +44,8 @@ struct OperationRecord {
   uint64_t blocks = 0, macs = 0;
   double stallIfm = 0, stallWeights = 0, stallOutput = 0, stallBlockdep = 0;
   double ccWait = 0;            // command processor stalled before dispatching it
+  double fetchWait = 0;         // command processor waiting for command-stream fetch since the previous operation
+  double writeTail = 0;         // kernel: end minus the last block's output-unit end (final OFM write)
   PortBytes bytes;
 };
 
@@ -73,10 +76,13 @@ public:
   // caller resumes the simulation to let them return.
   void shutdown();
   const NpuStats& stats() const { return stats_; }
+  // Attaches an observer of blocks and fetch waits (null: none). Call before running.
+  void setObserver(NpuObserver* observer) { observer_ = observer; }
 
 private:
   class Transport;
   class Clock;
+  class BlockForwarder;
   // Operations dispatched to a unit and not yet fully booked, and the end times of booked ones.
   struct UnitQueue {
     std::vector<std::pair<const cmd::Operation*, size_t>> pending; // operation, record index
@@ -108,6 +114,7 @@ private:
   bool stopping_ = false;
   std::vector<NpuProgram> programs_;
   NpuStats stats_;
+  NpuObserver* observer_ = nullptr;
   uint32_t invocation_ = 0;
   UnitQueue kernels_, dmas_;
   // Command fetch state of the current stream.

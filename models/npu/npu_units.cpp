@@ -91,6 +91,10 @@ KernelTiming KernelUnit::execute(const cmd::Operation& op, double issue) {
     const double written = transport_.transfer(op.ofm.region, op.ofm.base[0], mem::Direction::Write, b.ofm, aoDone, &port);
     account(t.bytes, port, mem::Direction::Write, b.ofm.bytes());
     end = std::max(end, written);
+    if (sink_ != nullptr) {
+      sink_->block({j, b.origin, b.extent, fetch, ifmDone, wFetch, wDone, macStart, macDone, aoStart, aoDone, written,
+                    b.ifm.bytes() + b.ifm2.bytes(), b.weightBytes + b.scaleBytes, b.ofm.bytes()});
+    }
     tail.push_back(end);
     if (tail.size() > 4) {
       tail.erase(tail.begin());
@@ -99,6 +103,7 @@ KernelTiming KernelUnit::execute(const cmd::Operation& op, double issue) {
   prevTail_ = std::move(tail);
   prevEnd_ = end;
   t.end = end;
+  t.writeTail = std::max(0.0, end - aoFree_);
   return t;
 }
 

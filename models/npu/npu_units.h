@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "models/mem/memory_timing.h"
+#include "models/npu/npu_observer.h"
 #include "models/npu/u55_arch.h"
 #include "sim/cmdstream/operation.h"
 
@@ -46,6 +47,7 @@ struct KernelTiming {
   double stallWeights = 0;    // MAC array waiting for weights
   double stallOutput = 0;     // MAC array waiting for a free accumulator buffer (output unit busy)
   double stallBlockdep = 0;   // first block waiting for the previous operation's OFM (BLOCKDEP)
+  double writeTail = 0;       // end minus the last block's output-unit end: the final OFM write
   PortBytes bytes;
 };
 
@@ -57,12 +59,15 @@ public:
   // Runs `op` (a CONV/DEPTHWISE/POOL/ELEMENTWISE) dispatched at `issue`; operations execute in
   // order and overlap with the previous one as its BLOCKDEP allows.
   KernelTiming execute(const cmd::Operation& op, double issue);
+  // Reports every block's stage times to `sink` (null: none, the default).
+  void setBlockSink(BlockSink* sink) { sink_ = sink; }
 
 private:
   double dependencyReady(uint32_t blockDep, uint64_t block) const;
   const U55Arch& arch_;
   NpuTransport& transport_;
   UnitClock& clock_;
+  BlockSink* sink_ = nullptr;
   double macFree_ = 0, aoFree_ = 0;
   std::array<double, 2> ifmBufferFree_{}, weightBufferFree_{}, accBufferFree_{};
   std::vector<double> prevTail_;   // OFM-complete times of the previous op's last blocks

@@ -32,9 +32,14 @@ compare::ModelComparison compareOne(const CompareOptions& o) {
   const io::CompiledNetwork net = loadWorkload(o.model);
   const auto decoded = io::decodeAll(net);
   const config::SystemParams params = platform::bindAccelerator(config::resolveConfig(o.config), net);
+  // Layer names first: a debug database that does not describe the model only warns, and the
+  // estimate then groups rows without it.
+  std::vector<std::string> warnings;
+  const report::LayerMap names = report::mapLayers(net, decoded, &warnings);
+  for (const std::string& w : warnings) std::cerr << "npusim: warning: " << w << '\n';
   std::optional<analytic::VelaDebugDb> db;
-  if (!o.model.empty() && std::filesystem::exists(analytic::velaDebugDbPath(o.model))) {
-    db = analytic::readVelaDebugDb(analytic::velaDebugDbPath(o.model));
+  if (names.fromDebugDb) {
+    db = analytic::readVelaDebugDb(analytic::velaDebugDbPath(net.path));
   }
   const analytic::NetworkEstimate estimate = analytic::estimateNetwork(net, decoded, params, db ? &*db : nullptr);
   const platform::RunResult run = platform::simulate(net, decoded, params);
@@ -50,7 +55,7 @@ compare::ModelComparison compareOne(const CompareOptions& o) {
       if (const auto it = values.find("cycles_total"); it != values.end()) velaTotal = std::stod(it->second);
     }
   }
-  return compare::buildComparison(run, estimate, rows ? &*rows : nullptr, velaTotal);
+  return compare::buildComparison(run, estimate, rows ? &*rows : nullptr, velaTotal, &names);
 }
 
 // Runs `npusim compare` for every model of a fixture-style tree, in parallel child processes.

@@ -3,8 +3,10 @@
 #include <cmath>
 #include <fstream>
 #include <iostream>
+#include <memory>
 
 #include "harness/report/run_report.h"
+#include "harness/report/trace_writer.h"
 #include "sim/cli/commands.h"
 #include "sim/cli/output.h"
 #include "sim/cli/config_options.h"
@@ -19,7 +21,8 @@ namespace npusim::cli {
 void addRun(CLI::App& app, Registry& registry) {
   auto* sub = app.add_subcommand("run", "Simulate a Vela-compiled network on the Cortex-M55 + Ethos-U55 system");
   struct Options {
-    std::string model, json, csv;
+    std::string model, json, csv, trace;
+    std::string traceDetail = "block";
     config::ConfigRequest config;
     bool strict = false;
   };
@@ -27,6 +30,9 @@ void addRun(CLI::App& app, Registry& registry) {
   sub->add_option("model", opts->model, "Vela-compiled .tflite (default: the built-in demo network)");
   sub->add_option("--json", opts->json, "write the full result as JSON");
   sub->add_option("--csv", opts->csv, "write one row per NPU operation as CSV");
+  sub->add_option("--trace", opts->trace, "write a timeline (Chrome Trace Event JSON; gzip when FILE ends in .gz)");
+  sub->add_option("--trace-detail", opts->traceDetail, "op | block | burst (default block)")
+      ->check(CLI::IsMember({"op", "block", "burst"}));
   addConfigOptions(sub, opts->config);
   sub->add_flag("--strict", opts->strict,
                 "refuse (exit 2) a configuration that contradicts what the model was compiled for, instead of warning");
@@ -44,15 +50,33 @@ void addRun(CLI::App& app, Registry& registry) {
         }
         std::cerr << "npusim: warning: " << net.path << ": " << mismatch << '\n';
       }
-      const platform::RunResult result = platform::simulate(net, decoded, params);
+      std::vector<std::string> warnings;
+      const report::LayerMap layers = report::mapLayers(net, decoded, &warnings);
+      for (const std::string& w : warnings) std::cerr << "npusim: warning: " << w << '\n';
+      // The trace file is opened before simulating, so a bad path fails at once.
+      std::unique_ptr<report::TraceFile> traceFile;
+      std::unique_ptr<report::TraceRecorder> recorder;
+      if (!opts->trace.empty()) {
+        traceFile = std::make_unique<report::TraceFile>(opts->trace);
+        recorder = std::make_unique<report::TraceRecorder>();
+      }
+      const platform::RunResult result =
+          platform::simulate(net, decoded, params, recorder ? recorder->observers() : platform::RunObservers{});
+      if (traceFile) {
+        const report::TraceDetail detail = opts->traceDetail == "op"      ? report::TraceDetail::Op
+                                           : opts->traceDetail == "burst" ? report::TraceDetail::Burst
+                                                                          : report::TraceDetail::Block;
+        report::writeTrace(*traceFile, detail, result, layers, decoded, *recorder);
+        traceFile->close();
+      }
       if (!opts->json.empty()) {
-        openOutput(opts->json) << report::runJson(result).dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << '\n';
+        openOutput(opts->json) << report::runJson(result, layers).dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << '\n';
       }
       if (!opts->csv.empty()) {
         auto out = openOutput(opts->csv);
-        report::writeRunCsv(out, result);
+        report::writeRunCsv(out, result, layers);
       }
-      report::writeRunSummary(std::cout, result);
+      report::writeRunSummary(std::cout, result, layers);
       const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
       std::cerr << "npusim: " << std::llround(result.totalCycles) << " simulated cycles in " << wall
                 << " s wall (" << result.totalCycles / wall / 1e6 << " M simulated cycles/s)\n";

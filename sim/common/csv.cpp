@@ -31,4 +31,11 @@ std::vector<std::string> splitCsvLine(std::string_view line) {
   return fields;
 }
 
+std::string csvField(const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string q = "\"";
+  for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return q + "\"";
+}
+
 } // namespace npusim

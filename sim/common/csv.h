@@ -12,4 +12,7 @@ namespace npusim {
 // trailing carriage return is dropped.
 std::vector<std::string> splitCsvLine(std::string_view line);
 
+// One field for writing: quoted (quotes doubled) when it holds a comma, quote or newline.
+std::string csvField(const std::string& s);
+
 } // namespace npusim

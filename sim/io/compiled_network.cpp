@@ -286,7 +286,9 @@ CopHeader parseCopHeader(const uint8_t* data, size_t size, const std::string& fi
   return h;
 }
 
-CompiledNetwork loadNetwork(const std::string& path) {
+namespace {
+
+std::vector<uint8_t> readModelFile(const std::string& path) {
   InputError::Location loc;
   loc.file = path;
   std::ifstream in(path, std::ios::binary);
@@ -308,10 +310,10 @@ CompiledNetwork loadNetwork(const std::string& path) {
   if (!in.read(reinterpret_cast<char*>(bytes.data()), size)) {
     throw InputError(loc, "cannot read file");
   }
-  return loadNetworkFromBytes(std::move(bytes), path);
+  return bytes;
 }
 
-CompiledNetwork loadNetworkFromBytes(std::vector<uint8_t> bytes, const std::string& displayName) {
+CompiledNetwork parseModel(std::vector<uint8_t> bytes, const std::string& displayName, bool requireNpu) {
   CompiledNetwork net;
   net.path = displayName;
   net.bytes = std::move(bytes);
@@ -495,10 +497,20 @@ CompiledNetwork loadNetworkFromBytes(std::vector<uint8_t> bytes, const std::stri
     }
     net.operators.push_back(std::move(op));
   }
-  if (net.npuOperatorCount() == 0) {
+  if (requireNpu && net.npuOperatorCount() == 0) {
     throwAtOffset(file, tableOffset(sg, base), "model has no ethos-u operator: compile it with Vela first");
   }
   return net;
 }
+
+} // namespace
+
+CompiledNetwork loadNetwork(const std::string& path) { return parseModel(readModelFile(path), path, true); }
+
+CompiledNetwork loadNetworkFromBytes(std::vector<uint8_t> bytes, const std::string& displayName) {
+  return parseModel(std::move(bytes), displayName, true);
+}
+
+CompiledNetwork loadSourceModel(const std::string& path) { return parseModel(readModelFile(path), path, false); }
 
 } // namespace npusim::io

@@ -80,6 +80,9 @@ struct CompiledNetwork {
 // COP1 header (tag, config word, architecture version, stream length).
 CompiledNetwork loadNetwork(const std::string& path);
 CompiledNetwork loadNetworkFromBytes(std::vector<uint8_t> bytes, const std::string& displayName);
+// Loads a TFLite model as above but also without an `ethos-u` operator (the source model Vela
+// compiled from, read for its operator and tensor names).
+CompiledNetwork loadSourceModel(const std::string& path);
 
 // Parses a COP1 driver payload; `fileOffset` locates it in `file` for error messages.
 CopHeader parseCopHeader(const uint8_t* data, size_t size, const std::string& file, uint64_t fileOffset,

@@ -14,6 +14,7 @@
 #include "models/mem/memory_system.h"
 #include "models/npu/ethos_u55.h"
 #include "models/npu/work_bounds.h"
+#include "sim/common/counts.h"
 #include "sim/common/error.h"
 #include "sim/platform/sanitizer_stack.h"
 
@@ -132,28 +133,6 @@ private:
   double blocks_ = 0, bursts_ = 0, cycles_ = 0;
 };
 
-std::string boundOf(const npu::OperationRecord& r, const config::SystemParams& p) {
-  const double duration = std::max(r.end - r.start, 1e-9);
-  double memory[2] = {0, 0};
-  for (size_t port = 0; port < 2; ++port) {
-    const double bpc = p.bytesPerCycle(static_cast<config::AxiPort>(port));
-    memory[port] = double(r.bytes.read[port] + r.bytes.write[port]) / std::max(bpc, 1e-9);
-  }
-  const double compute = std::max(r.macCycles, r.outputCycles);
-  const double mem = std::max(memory[0], memory[1]);
-  if (r.stallBlockdep > 0.5 * duration) return "dependency";
-  if (compute >= 0.6 * duration && compute >= mem) return r.macCycles >= r.outputCycles ? "compute" : "output";
-  if (mem >= 0.6 * duration) {
-    const size_t port = memory[1] > memory[0] ? 1 : 0;
-    switch (p.memoryOn(static_cast<config::AxiPort>(port))) {
-    case config::MemoryKind::Sram: return "sram";
-    case config::MemoryKind::Dram: return "dram";
-    case config::MemoryKind::OnChipFlash: case config::MemoryKind::OffChipFlash: return "flash";
-    }
-  }
-  return "latency";
-}
-
 } // namespace
 
 config::SystemParams bindAccelerator(config::SystemParams params, const io::CompiledNetwork& net) {
@@ -253,7 +232,7 @@ void checkSimulationWork(const io::CompiledNetwork& net, const std::vector<io::D
 }
 
 RunResult simulate(const io::CompiledNetwork& net, const std::vector<io::DecodedNpuOp>& decoded,
-                   const config::SystemParams& params) {
+                   const config::SystemParams& params, const RunObservers& observers) {
   checkSimulationWork(net, decoded, params);
   RunResult result;
   result.model = net.path;
@@ -266,6 +245,9 @@ RunResult simulate(const io::CompiledNetwork& net, const std::vector<io::Decoded
   cpu::CortexM55 host("cortex_m55", params, npuModule.irq);
   npuModule.axi0.bind(memory.npuAxi0);
   npuModule.axi1.bind(memory.npuAxi1);
+  npuModule.setObserver(observers.npu);
+  memory.setBurstObserver(mem::Link::NpuAxi0, observers.axi[0]);
+  memory.setBurstObserver(mem::Link::NpuAxi1, observers.axi[1]);
   host.apb.bind(npuModule.apb);
   host.axi.bind(memory.cpu);
 
@@ -320,11 +302,27 @@ RunResult simulate(const io::CompiledNetwork& net, const std::vector<io::Decoded
     }
     result.networkOps.push_back(n);
   }
-  for (const npu::OperationRecord& rec : result.npuStats.operations) {
+  const auto networkOpOf = [&](const npu::OperationRecord& rec) {
+    return rec.invocation < invocationOp.size() ? invocationOp[rec.invocation] : 0;
+  };
+  const std::vector<std::pair<double, double>> charged = chargedIntervals(result.npuStats.operations);
+  const std::vector<BoundCycles> bounds =
+      boundCycles(result.npuStats.operations, params, [&](const npu::OperationRecord& rec) -> const cmd::Operation& {
+        const size_t networkOp = networkOpOf(rec);
+        const auto it = std::find_if(decoded.begin(), decoded.end(),
+                                     [&](const io::DecodedNpuOp& d) { return d.operatorIndex == networkOp; });
+        return it->operations.at(rec.index);
+      });
+  for (size_t i = 0; i < result.npuStats.operations.size(); ++i) {
+    const npu::OperationRecord& rec = result.npuStats.operations[i];
     OperationReport o;
-    o.networkOp = rec.invocation < invocationOp.size() ? invocationOp[rec.invocation] : 0;
+    o.networkOp = networkOpOf(rec);
     o.record = rec;
-    o.bound = cmd::isKernel(rec.kind) ? boundOf(rec, params) : "";
+    if (cmd::isKernel(rec.kind)) {
+      o.boundCycles = bounds[i];
+      o.chargedCycles = charged[i].second - charged[i].first;
+      o.bound = std::string(boundName(bounds[i].largest()));
+    }
     result.macs += rec.macs;
     result.operations.push_back(o);
   }
@@ -335,6 +333,8 @@ RunResult simulate(const io::CompiledNetwork& net, const std::vector<io::Decoded
     const cpu::HostRecord& hr = host.records()[k];
     n.npuActive = result.npuStats.activeCycles[inv++];
     n.npuIdle = std::max(0.0, hr.pmuEnd - hr.pmuStart - n.npuActive);
+    n.pmuStart = hr.pmuStart;
+    n.pmuEnd = hr.pmuEnd;
     result.npuActive += n.npuActive;
     result.npuIdle += n.npuIdle;
   }
@@ -354,7 +354,7 @@ RunResult simulate(const io::CompiledNetwork& net, const std::vector<io::Decoded
   }
 
   // 5. PMU counters under the driver's event names.
-  auto cnt = [](double v) { return static_cast<uint64_t>(std::llround(v)); };
+  auto cnt = [](double v) { return static_cast<uint64_t>(roundCount(v)); };
   auto& pmu = result.pmu;
   pmu["CYCLE"] = cnt(result.npuActive + result.npuIdle);
   pmu["NPU_ACTIVE"] = cnt(result.npuActive);

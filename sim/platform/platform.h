@@ -4,6 +4,10 @@
 // runs it and collects the RunResult. SystemC allows one elaboration per process: call
 // simulate() once per process.
 
+#include <array>
+
+#include "models/mem/memory_timing.h"
+#include "models/npu/npu_observer.h"
 #include "sim/config/system_params.h"
 #include "sim/io/decoded_network.h"
 #include "sim/platform/run_result.h"
@@ -23,7 +27,13 @@ config::SystemParams bindAccelerator(config::SystemParams params, const io::Comp
 void checkSimulationWork(const io::CompiledNetwork& net, const std::vector<io::DecodedNpuOp>& decoded,
                          const config::SystemParams& params);
 
+// What a run reports as it happens (timeline traces); null members see nothing.
+struct RunObservers {
+  npu::NpuObserver* npu = nullptr;                   // OFM blocks, command fetch waits
+  std::array<mem::BurstObserver*, 2> axi{};          // bursts of the NPU's AXI0 and AXI1
+};
+
 RunResult simulate(const io::CompiledNetwork& net, const std::vector<io::DecodedNpuOp>& decoded,
-                   const config::SystemParams& params);
+                   const config::SystemParams& params, const RunObservers& observers = {});
 
 } // namespace npusim::platform

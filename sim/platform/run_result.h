@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "models/npu/ethos_u55.h"
+#include "sim/platform/bound.h"
 #include "sim/config/system_params.h"
 
 namespace npusim::platform {
@@ -20,6 +21,7 @@ struct NetworkOpRecord {
   double start = 0, end = 0;        // NPU clock cycles
   double npuActive = 0;             // ethos-u: NPU start -> end of stream
   double npuIdle = 0;               // ethos-u: PMU window minus NPU active
+  double pmuStart = 0, pmuEnd = 0;  // ethos-u: the driver's inference_begin / inference_end callbacks
 };
 
 // Traffic and stalls of one initiator link.
@@ -35,7 +37,9 @@ struct PortReport {
 struct OperationReport {
   size_t networkOp = 0;
   npu::OperationRecord record;
-  std::string bound;                // compute, output, sram, flash, dram, latency, contention, dependency
+  std::string bound;                // kernels: the label of boundCycles' largest share; empty otherwise
+  BoundCycles boundCycles;          // kernels: charged cycles by cause (docs/outputs.md)
+  double chargedCycles = 0;         // kernels: length of the charged interval (chargedIntervals)
 };
 
 struct RunResult {
