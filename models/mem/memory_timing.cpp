@@ -7,32 +7,22 @@
 namespace npusim::mem {
 
 double BusyTimeline::reserve(double ready, double duration) {
-  // 1. The first gap of `duration` cycles at or after `ready`, waiting only for bursts whose
-  //    data was ready no later than this one's.
+  // 1. After every burst whose data was ready no later than this one's (the last of them ends
+  //    last: the intervals are in ready order and do not overlap).
+  const auto later = busy_.upper_bound({ready, UINT64_MAX});
   double start = ready;
-  auto it = busy_.upper_bound(start);
-  if (it != busy_.begin()) {
-    it = std::prev(it);
+  if (later != busy_.begin()) {
+    start = std::max(start, std::prev(later)->second.end);
   }
-  for (; it != busy_.end() && it->first < start + duration; ++it) {
-    if (it->second.end > start && it->second.ready <= ready) {
-      start = it->second.end;
-    }
-  }
-  // 2. What overlaps [start, start + duration) now (bursts ready later) moves back, each behind
-  //    the previous one, in order, until one no longer overlaps.
+  // 2. Bursts ready later that now overlap move back, each behind the previous one, until one
+  //    no longer overlaps.
   double end = start + duration;
-  std::vector<std::pair<double, Interval>> moved;
-  for (auto next = busy_.lower_bound(start); next != busy_.end() && next->first < end;) {
-    const double length = next->second.end - next->first;
-    moved.push_back({end, {end + length, next->second.ready}});
+  for (auto it = later; it != busy_.end() && it->second.start < end; ++it) {
+    const double length = it->second.end - it->second.start;
+    it->second = {end, end + length};
     end += length;
-    next = busy_.erase(next);
   }
-  busy_.insert({start, {start + duration, ready}});
-  for (const auto& [movedStart, interval] : moved) {
-    busy_.insert({movedStart, interval});
-  }
+  busy_.emplace_hint(later, std::make_pair(ready, sequence_++), Interval{start, start + duration});
   return start;
 }
 

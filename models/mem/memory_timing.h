@@ -39,9 +39,12 @@ public:
 
 private:
   struct Interval {
-    double end, ready;
+    double start, end;
   };
-  std::multimap<double, Interval> busy_; // start -> interval; starts in order, no overlaps
+  // Keyed by (data-ready time, booking sequence). Serving in that order keeps the intervals in
+  // the same order by start, without overlaps, so the key order is also the time order.
+  std::map<std::pair<double, uint64_t>, Interval> busy_;
+  uint64_t sequence_ = 0;
 };
 
 // Timing of one memory device behind the interconnect: bandwidth (bytes per cycle = port width
