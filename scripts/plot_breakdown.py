@@ -14,30 +14,12 @@ Needs matplotlib (Debian: python3-matplotlib).
 
 import argparse
 import json
-import os
-import re
 import sys
+
+from sweep_results import plot_each_model, save_figure, values_of
 
 TYPES = [("conv", "conv"), ("depthwise", "depthwise"), ("pooling", "pooling"), ("elementwise", "elementwise"),
          ("fully_connected", "fully connected"), ("cpu", "CPU"), ("other", "other (driver, fetch, DMA)")]
-
-
-def read_records(path):
-    """Complete result lines of a sweep results file (a partial last line is dropped)."""
-    records = {}
-    with open(path, encoding="utf-8") as f:
-        text = f.read()
-    for line in text.split("\n")[:-1]:
-        if line:
-            record = json.loads(line)
-            records.setdefault(record["id"], record)
-    return sorted(records.values(), key=lambda r: (r["index"], r["id"]))
-
-
-def values_of(record):
-    values = dict(record.get("params", {}))
-    values.update(record.get("effective", {}))
-    return values
 
 
 def short(key):
@@ -73,13 +55,7 @@ def plot_model(plt, key, records, args):
     ax.grid(True, axis="y", alpha=0.3)
     model, system_config, memory_mode = key
     fig.suptitle(f"{model}\n{system_config}, {memory_mode}: time per layer type", fontsize=9)
-    fig.tight_layout()
-    label = model if system_config in model and memory_mode in model else f"{model}_{system_config}_{memory_mode}"
-    name = re.sub(r"[^A-Za-z0-9_.-]+", "_", label).strip("_")
-    path = os.path.join(args.out_dir, name + "_breakdown.png")
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
+    return save_figure(plt, fig, key, args.out_dir, "_breakdown")
 
 
 def main():
@@ -88,29 +64,7 @@ def main():
     p.add_argument("out_dir", nargs="?", default=".", metavar="OUTDIR", help="folder for the PNG files")
     p.add_argument("--y", default="ms", choices=["ms", "cycles"], help="bar height unit")
     args = p.parse_args()
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        sys.exit("plot_breakdown: error: needs matplotlib (Debian: apt-get install python3-matplotlib)")
-    try:
-        records = read_records(args.results)
-    except (OSError, ValueError, KeyError) as e:
-        sys.exit(f"plot_breakdown: error: {args.results}: {e}")
-    os.makedirs(args.out_dir, exist_ok=True)
-    models = {}
-    for r in records:
-        models.setdefault((r["model"], r["system_config"], r["memory_mode"]), []).append(r)
-    written = 0
-    for key, group in models.items():
-        path = plot_model(plt, key, group, args)
-        if path:
-            print(path)
-            written += 1
-    if written == 0:
-        print("plot_breakdown: no successful point with cycles_by_type (results of an older npusim?)", file=sys.stderr)
-    return 0
+    return plot_each_model("plot_breakdown", args, plot_model, "no successful point with cycles_by_type (results of an older npusim?)")
 
 
 if __name__ == "__main__":

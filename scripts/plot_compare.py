@@ -9,7 +9,6 @@ coloured by what bound the layer in simulation) and OUT_DIR/compare_models.png (
 ratio simulated / estimated network cycles for each configuration).
 """
 import csv
-import math
 import os
 import sys
 from collections import defaultdict

@@ -16,29 +16,10 @@ Needs matplotlib (Debian: python3-matplotlib).
 
 import argparse
 import json
-import os
-import re
 import sys
 import textwrap
 
-
-def read_records(path):
-    """Complete result lines of a sweep results file (a partial last line is dropped)."""
-    records = {}
-    with open(path, encoding="utf-8") as f:
-        text = f.read()
-    for line in text.split("\n")[:-1]:
-        if line:
-            record = json.loads(line)
-            records.setdefault(record["id"], record)
-    return sorted(records.values(), key=lambda r: (r["index"], r["id"]))
-
-
-def values_of(record):
-    """Every swept key -> value: the effective values, else (older results) the set params."""
-    values = dict(record.get("params", {}))
-    values.update(record.get("effective", {}))
-    return values
+from sweep_results import plot_each_model, save_figure, values_of
 
 
 def sort_key(value):
@@ -115,13 +96,7 @@ def plot_model(plt, key, records, args):
     model, system_config, memory_mode = key
     base_text = textwrap.fill("baseline: " + ", ".join(f"{k}={v}" for k, v in base_values.items()), 110)
     fig.suptitle(f"{model}\n{system_config}, {memory_mode}\n{base_text}", fontsize=8)
-    fig.tight_layout()
-    label = model if system_config in model and memory_mode in model else f"{model}_{system_config}_{memory_mode}"
-    name = re.sub(r"[^A-Za-z0-9_.-]+", "_", label).strip("_")
-    path = os.path.join(args.out_dir, name + ".png")
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
+    return save_figure(plt, fig, key, args.out_dir, "")
 
 
 def main():
@@ -135,29 +110,7 @@ def main():
                    "swept axes, the one with fewer values)")
     args = p.parse_args()
     args.out_dir = args.out_dir or args.out_dir_pos or "."
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        sys.exit("plot_sweep: error: needs matplotlib (Debian: apt-get install python3-matplotlib)")
-    try:
-        records = read_records(args.results)
-    except (OSError, ValueError, KeyError) as e:
-        sys.exit(f"plot_sweep: error: {args.results}: {e}")
-    os.makedirs(args.out_dir, exist_ok=True)
-    models = {}
-    for r in records:
-        models.setdefault((r["model"], r["system_config"], r["memory_mode"]), []).append(r)
-    written = 0
-    for key, group in models.items():
-        path = plot_model(plt, key, group, args)
-        if path:
-            print(path)
-            written += 1
-    if written == 0:
-        print("plot_sweep: no model has a parameter with more than one value", file=sys.stderr)
-    return 0
+    return plot_each_model("plot_sweep", args, plot_model, "no model has a parameter with more than one value")
 
 
 if __name__ == "__main__":

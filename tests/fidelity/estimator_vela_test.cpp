@@ -24,6 +24,7 @@
 #include "sim/common/csv.h"
 #include "sim/config/config.h"
 #include "sim/io/decoded_network.h"
+#include "support/fixtures.h"
 
 namespace fs = std::filesystem;
 using npusim::analytic::NetworkEstimate;
@@ -54,17 +55,6 @@ constexpr std::array<const char*, 7> kTotals{"cycles_npu",
                                              "cycles_off_chip_flash_access",
                                              "cycles_total",
                                              "nn_macs"};
-
-// The fixture tree `tree` (vela, vela-rnn, ...) under $NPUSIM_FIXTURES; reports skipped when absent.
-std::optional<fs::path> fixtureTree(const std::string& tree) {
-  const char* env = std::getenv("NPUSIM_FIXTURES");
-  const fs::path root = env != nullptr && *env != '\0' ? fs::path(env) : fs::path(NPUSIM_FIXTURES_DEFAULT);
-  if (!fs::is_directory(root / tree)) {
-    MESSAGE("skipped: no " << tree << " fixtures at " << (root / tree).string() << " (set NPUSIM_FIXTURES)");
-    return std::nullopt;
-  }
-  return root / tree;
-}
 
 std::vector<std::vector<std::string>> csvLines(std::istream& in) {
   std::vector<std::vector<std::string>> lines;
@@ -222,7 +212,7 @@ bool checkFolder(const fs::path& dir, Stats& stats) {
 
 // Checks every model x config folder of one fixture tree and reports the measured agreement.
 void checkTree(const std::string& tree) {
-  const std::optional<fs::path> root = fixtureTree(tree);
+  const std::optional<fs::path> root = npusim::test::fixtureTreeOrSkip(tree);
   if (!root) {
     return;
   }
@@ -269,7 +259,7 @@ TEST_CASE("estimator reproduces Vela's per-layer and summary estimates on every 
 TEST_CASE("estimator reproduces Vela's per-layer and summary estimates on every vela-u65 fixture folder") {
   // The estimator knows the Ethos-U55 only (accelerator tables, memory areas, folder names);
   // the U65 tree is checked once U65 support lands.
-  if (fixtureTree("vela-u65")) {
+  if (npusim::test::fixtureTreeOrSkip("vela-u65")) {
     MESSAGE("skipped: vela-u65 fixtures present, but the estimator does not support the Ethos-U65 yet");
   }
 }

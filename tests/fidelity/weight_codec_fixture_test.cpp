@@ -6,7 +6,6 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
-#include <cstdlib>
 #include <filesystem>
 #include <optional>
 #include <set>
@@ -19,20 +18,11 @@
 #include "sim/cmdstream/weight_source.h"
 #include "sim/io/compiled_network.h"
 #include "sim/io/decoded_network.h"
+#include "support/fixtures.h"
 
 namespace fs = std::filesystem;
 
 namespace {
-
-std::optional<fs::path> fixtureTree(const std::string& tree) {
-  const char* env = std::getenv("NPUSIM_FIXTURES");
-  const fs::path root = env != nullptr && *env != '\0' ? fs::path(env) : fs::path(NPUSIM_FIXTURES_DEFAULT);
-  if (!fs::is_directory(root / tree)) {
-    MESSAGE("skipped: no " << tree << " fixtures at " << (root / tree).string() << " (set NPUSIM_FIXTURES)");
-    return std::nullopt;
-  }
-  return root / tree;
-}
 
 // Compiled models of a fixture tree: <tree>/<model>/<config>/<model>_vela.tflite.
 std::vector<fs::path> compiledModels(const fs::path& tree) {
@@ -57,7 +47,7 @@ struct Counts {
 };
 
 void roundTripTree(const std::string& tree) {
-  const std::optional<fs::path> root = fixtureTree(tree);
+  const std::optional<fs::path> root = npusim::test::fixtureTreeOrSkip(tree);
   if (!root) {
     return;
   }
@@ -112,7 +102,7 @@ TEST_CASE("weight codec round-trips every weight stream of the vela-rnn fixtures
 
 TEST_CASE("weight codec round-trips every weight stream of the vela-u65 fixtures") {
   // The loader refuses Ethos-U65 command streams (COP1 CONFIG product 1) until U65 support lands.
-  if (fixtureTree("vela-u65")) {
+  if (npusim::test::fixtureTreeOrSkip("vela-u65")) {
     MESSAGE("skipped: vela-u65 fixtures present, but npusim does not load Ethos-U65 models yet");
   }
 }

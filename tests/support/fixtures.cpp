@@ -70,6 +70,15 @@ std::optional<fs::path> fixturesDirOrSkip() {
   return dir;
 }
 
+std::optional<fs::path> fixtureTreeOrSkip(const std::string& tree) {
+  const fs::path dir = configuredFixturesDir() / tree;
+  if (!fs::is_directory(dir)) {
+    MESSAGE("skipped: no " << tree << " fixtures at " << dir.string() << " (set NPUSIM_FIXTURES)");
+    return std::nullopt;
+  }
+  return dir;
+}
+
 std::vector<VelaFolder> velaFolders(const fs::path& root) {
   std::vector<VelaFolder> folders;
   for (const auto& model : fs::directory_iterator(root / "vela")) {

@@ -23,6 +23,10 @@ std::optional<std::filesystem::path> fixturesDir();
 // that a test returning early on nullopt shows up as skipped.
 std::optional<std::filesystem::path> fixturesDirOrSkip();
 
+// <fixtures>/<tree> (vela, vela-rnn, vela-u65, mlek) when present; otherwise reports a doctest
+// MESSAGE naming the missing folder (so the test shows up as skipped) and returns nullopt.
+std::optional<std::filesystem::path> fixtureTreeOrSkip(const std::string& tree);
+
 // One compiled-model folder <fixtures>/vela/<model>/<config>/.
 struct VelaFolder {
   std::string model, config;
