@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "harness/analytic/vela_system.h"
 
+#include <algorithm>
 #include <string>
 
 #include "sim/common/error.h"
@@ -52,10 +53,17 @@ VelaSystem::VelaSystem(const config::SystemParams& params, uint32_t macs)
   //    Vela's "1 or the equivalent" defaults (scale 1, burst 1, latency 0).
   std::array<MemArea, 2> portArea{areaOf(params.memoryOn(config::AxiPort::Axi0)),
                                   areaOf(params.memoryOn(config::AxiPort::Axi1))};
+  //    A timing adapter on the port shows through as the kit describes it to Vela: its
+  //    nominal bandwidth (BWCAP words per pulse cycle) and its minimum latencies.
   for (config::AxiPort port : {config::AxiPort::Axi0, config::AxiPort::Axi1}) {
     const config::MemoryParams& m = params.memory(params.memoryOn(port));
-    timing_[static_cast<size_t>(portArea[portIndex(port)])] = {kU55AxiBytes * m.clockScale, m.burstLength,
-                                                                m.readLatency, m.writeLatency};
+    const config::TimingAdapterParams& ta = params.port(port).adapter;
+    double bytesPerCycle = kU55AxiBytes * m.clockScale;
+    if (ta.nominalBytesPerCycle() > 0) {
+      bytesPerCycle = std::min(bytesPerCycle, ta.nominalBytesPerCycle());
+    }
+    timing_[static_cast<size_t>(portArea[portIndex(port)])] = {
+        bytesPerCycle, m.burstLength, std::max(m.readLatency, ta.readLatency), std::max(m.writeLatency, ta.writeLatency)};
   }
   // 2. Sram_Only quirk: constants on the shared SRAM port move to the other port, renamed
   //    OnChipFlash, with SRAM's timing.

@@ -36,6 +36,11 @@ bool TimingAdapterParams::transparent() const {
          pulseOn == 0 && pulseOff == 0 && bandwidthCap == 0;
 }
 
+double TimingAdapterParams::nominalBytesPerCycle() const {
+  const double period = double(pulseOn) + double(pulseOff);
+  return bandwidthCap == 0 || period == 0 ? 0 : bandwidthCap * 8.0 / period;
+}
+
 uint32_t SystemParams::macs() const {
   const auto dash = accelerator.rfind('-');
   return dash == std::string::npos ? 0 : static_cast<uint32_t>(std::stoul(accelerator.substr(dash + 1)));

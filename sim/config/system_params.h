@@ -43,6 +43,9 @@ struct TimingAdapterParams {
   uint32_t pulseOff = 0;       // PULSE_OFF: cycles during which addresses are blocked
   uint32_t bandwidthCap = 0;   // BWCAP: 64-bit words admitted per pulse cycle, 0 = unlimited
   bool transparent() const;
+  // The adapter's nominal bandwidth, BWCAP words per pulse cycle (the ML evaluation kit's own
+  // reading of its values, timing doc 5.4); 0 when it sets no cap.
+  double nominalBytesPerCycle() const;
 };
 
 // One NPU AXI manager port (npusim-only parameters; Vela has no keys for them).

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "harness/analytic/vela_system.h"
 #include "sim/common/error.h"
 #include "sim/config/config.h"
 #include "support/fixtures.h"
@@ -103,4 +104,17 @@ TEST_CASE("timing-adapter keys: a pulse that never admits and a cap without a pu
   const std::string noPulse = test::errorOf([&] { resolveConfig(request); }).what();
   CHECK(noPulse.find("npu.axi0.ta.bwcap") != std::string::npos);
   CHECK(noPulse.find("pulse cycle") != std::string::npos);
+}
+
+TEST_CASE("Corstone_300_FVP: the estimator sees each timing adapter's nominal bandwidth and latencies") {
+  const analytic::VelaSystem vela(corstone("Shared_Sram"), 128);
+  // AXI1: BWCAP 50 words per 320 + 80 cycles = 50 x 8 B / 400 = 1 B/cycle (the kit's own
+  // derivation, Vela's OffChipFlash clock scale 0.125), RLATENCY 64.
+  CHECK(vela.constArea() == analytic::MemArea::Dram);
+  CHECK(vela.timing(analytic::MemArea::Dram).bytesPerCycle == doctest::Approx(1.0));
+  CHECK(vela.timing(analytic::MemArea::Dram).readLatency == 64);
+  // AXI0: 4000 words per 4000 cycles = the full 8 B/cycle, latencies 32.
+  CHECK(vela.timing(analytic::MemArea::Sram).bytesPerCycle == doctest::Approx(8.0));
+  CHECK(vela.timing(analytic::MemArea::Sram).readLatency == 32);
+  CHECK(vela.timing(analytic::MemArea::Sram).writeLatency == 32);
 }
