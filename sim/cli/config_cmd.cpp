@@ -16,14 +16,14 @@ namespace npusim::cli {
 namespace {
 
 void printKeys(std::ostream& out, bool withSources) {
-  std::vector<std::vector<std::string>> rows{{"KEY", "TYPE", "UNIT", "DEFAULT", "DESCRIPTION"}};
+  std::vector<std::vector<std::string>> rows{{"KEY", "TYPE", "UNIT", "DEFAULT", "ALLOWED", "DESCRIPTION"}};
   if (withSources) {
     rows.front().push_back("SOURCE OF DEFAULT");
   }
   for (const auto& key : config::schema()) {
     rows.push_back({std::string(key.path), std::string(config::keyTypeName(config::keyType(key))),
                     key.unit.empty() ? "-" : std::string(key.unit),
-                    key.defaultText.empty() ? "\"\"" : std::string(key.defaultText),
+                    key.defaultText.empty() ? "\"\"" : std::string(key.defaultText), config::allowedText(key),
                     std::string(key.description)});
     if (withSources) {
       rows.back().push_back(std::string(key.source));

@@ -66,21 +66,21 @@ void addAdapterKeys(std::vector<ConfigKey>& t, std::string_view port) {
                        Acc accessor) {
     t.push_back(key(path(field), unit, "0", description, kSrcNoAdapter, accessor).range(0, max));
   };
-  add("maxr", "txns", "timing adapter MAXR: pending reads, 0 = unlimited (0..63)", 63,
+  add("maxr", "txns", "timing adapter MAXR: pending reads, 0 = unlimited", 63,
       [](SystemParams& p) -> FieldRef { return &axi(p, P).adapter.maxReads; });
-  add("maxw", "txns", "timing adapter MAXW: pending writes, 0 = unlimited (0..63)", 63,
+  add("maxw", "txns", "timing adapter MAXW: pending writes, 0 = unlimited", 63,
       [](SystemParams& p) -> FieldRef { return &axi(p, P).adapter.maxWrites; });
-  add("maxrw", "txns", "timing adapter MAXRW: pending reads + writes, 0 = unlimited (0..63)", 63,
+  add("maxrw", "txns", "timing adapter MAXRW: pending reads + writes, 0 = unlimited", 63,
       [](SystemParams& p) -> FieldRef { return &axi(p, P).adapter.maxPending; });
-  add("rlatency", "cycles", "timing adapter RLATENCY: minimum ARVALID to RVALID (0..4095)", 4095,
+  add("rlatency", "cycles", "timing adapter RLATENCY: minimum ARVALID to RVALID", 4095,
       [](SystemParams& p) -> FieldRef { return &axi(p, P).adapter.readLatency; });
-  add("wlatency", "cycles", "timing adapter WLATENCY: minimum WVALID&WLAST to BVALID (0..4095)", 4095,
+  add("wlatency", "cycles", "timing adapter WLATENCY: minimum WVALID&WLAST to BVALID", 4095,
       [](SystemParams& p) -> FieldRef { return &axi(p, P).adapter.writeLatency; });
-  add("pulse_on", "cycles", "timing adapter PULSE_ON: cycles of each pulse cycle that admit addresses (0..65535)",
+  add("pulse_on", "cycles", "timing adapter PULSE_ON: cycles of each pulse cycle that admit addresses",
       65535, [](SystemParams& p) -> FieldRef { return &axi(p, P).adapter.pulseOn; });
-  add("pulse_off", "cycles", "timing adapter PULSE_OFF: cycles of each pulse cycle that block addresses (0..65535)",
+  add("pulse_off", "cycles", "timing adapter PULSE_OFF: cycles of each pulse cycle that block addresses",
       65535, [](SystemParams& p) -> FieldRef { return &axi(p, P).adapter.pulseOff; });
-  add("bwcap", "words", "timing adapter BWCAP: 64-bit words admitted per pulse cycle, 0 = unlimited (0..65535)", 65535,
+  add("bwcap", "words", "timing adapter BWCAP: 64-bit words admitted per pulse cycle, 0 = unlimited", 65535,
       [](SystemParams& p) -> FieldRef { return &axi(p, P).adapter.bandwidthCap; });
 }
 
@@ -597,6 +597,16 @@ std::string formatNumber(double value) {
     }
   }
   return buf;
+}
+
+std::string allowedText(const ConfigKey& key) {
+  switch (keyType(key)) {
+  case KeyType::Enum: return choicesText(enumChoices(key));
+  case KeyType::Bool: return "true or false";
+  case KeyType::Double:
+  case KeyType::Int: return (key.powerOfTwo ? "power of two in " : "") + rangeText(key);
+  }
+  return "";
 }
 
 std::string formatValue(const ConfigKey& k, const SystemParams& params) {

@@ -91,6 +91,9 @@ Value parseJson(const ConfigKey& key, const nlohmann::json& value, const Origin&
 // Range/choice check, then store into `params`. Throws InputError for out-of-range values.
 void storeValue(const ConfigKey& key, const Value& value, SystemParams& params, const Origin& origin);
 
+// The values a key accepts, in words: a range, a power-of-two range, or the choices.
+std::string allowedText(const ConfigKey& key);
+
 // Reading back.
 std::string formatValue(const ConfigKey& key, const SystemParams& params);
 nlohmann::ordered_json jsonValue(const ConfigKey& key, const SystemParams& params);
