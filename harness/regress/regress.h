@@ -18,6 +18,7 @@
 #include <utility>
 #include <vector>
 
+#include "harness/process/process_pool.h"
 #include "harness/sweep/sweep_spec.h"
 
 namespace npusim::regress {
@@ -52,6 +53,7 @@ struct RegressOptions {
   std::vector<std::string> specs;   // update only: take the entries from these sweep specs' points
   unsigned jobs = 0;                // 0: the number of cores
   std::string executable;           // npusim binary that runs the entries
+  process::InProcessMain inProcess; // set: entries run in forks of this process (sweep::RunnerOptions)
 };
 
 // Re-simulates the entries and prints a table of changed counts and the skipped entries.

@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "harness/process/process_pool.h"
 #include "harness/sweep/sweep_spec.h"
 
 namespace npusim::sweep {
@@ -27,6 +28,8 @@ struct RunnerOptions {
   std::string executable;           // the npusim binary (process::selfExecutable() for this one)
   unsigned jobs = 1;
   double timeoutSeconds = 0;        // 0: none; a point running longer is killed and fails
+  process::InProcessMain inProcess; // set: fork this process per point and run the command line
+                                    // in it (see process::PoolOptions) instead of executing it
 };
 
 // Receives outcomes in completion order; tick() is called at least twice a second while points

@@ -33,6 +33,7 @@ void addRegress(CLI::App& app, Registry& registry) {
   sub->callback([opts, &registry] {
     registry.select([opts] {
       opts->run.executable = process::selfExecutable();
+      opts->run.inProcess = [](const std::vector<std::string>& args) { return runCommandLine(args); };
       return opts->update ? regress::updateBaseline(opts->run, std::cout) : regress::runRegress(opts->run, std::cout);
     });
   });

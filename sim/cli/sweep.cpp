@@ -52,6 +52,7 @@ results file with their error), 2 bad spec or options.)");
         return 0;
       }
       opts->run.executable = process::selfExecutable();
+      opts->run.inProcess = [](const std::vector<std::string>& args) { return runCommandLine(args); };
       opts->run.terminal = ::isatty(STDERR_FILENO) != 0;
       return sweep::runSweep(opts->run, std::cerr);
     });
