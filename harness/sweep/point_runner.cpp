@@ -51,7 +51,14 @@ PointOutcome outcomeOf(process::ChildResult&& child, double timeoutSeconds) {
     out.error = errLine.empty() ? "exit status " + std::to_string(out.exitCode) : errLine;
   } else {
     try {
-      out.result = nlohmann::ordered_json::parse(child.channel);
+      // Sweeps and regress use the run's configuration, totals, PMU counters and ports only: the
+      // per-operation records (most of the document) are skipped while parsing, not built.
+      const auto summaryOnly = [](int depth, nlohmann::ordered_json::parse_event_t event,
+                                  nlohmann::ordered_json& parsed) {
+        return !(depth == 1 && event == nlohmann::ordered_json::parse_event_t::key &&
+                 (parsed == "operations" || parsed == "network_operators"));
+      };
+      out.result = nlohmann::ordered_json::parse(child.channel, summaryOnly);
       out.ok = isRunResult(out.result);
     } catch (const nlohmann::json::parse_error&) {
       out.ok = false;

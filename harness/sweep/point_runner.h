@@ -19,7 +19,8 @@ struct PointOutcome {
   bool ok = false;
   int exitCode = 0;                 // exit status, or 128 + signal number
   std::string error;                // failed points: why (the process's last error line, signal, timeout)
-  nlohmann::ordered_json result;    // ok points: the `npusim run --json` document
+  nlohmann::ordered_json result;    // ok points: the `npusim run --json` document, without the
+                                    // per-operation records ("operations", "network_operators")
   double wallSeconds = 0;
 };
 
