@@ -109,10 +109,10 @@ void MemoryTiming::retire(double horizon) {
   path_[1].retire(horizon);
 }
 
-uint64_t TimingAdapter::wordsIn(uint64_t cycle) const {
+size_t TimingAdapter::pulseIndex(uint64_t cycle) const {
   const auto it = std::lower_bound(words_.begin() + static_cast<std::ptrdiff_t>(wordsHead_), words_.end(), cycle,
                                    [](const PulseWords& w, uint64_t c) { return w.cycle < c; });
-  return it != words_.end() && it->cycle == cycle ? it->words : 0;
+  return static_cast<size_t>(it - words_.begin());
 }
 
 double TimingAdapter::admit(Direction dir, double ready, uint64_t words) {
@@ -132,20 +132,23 @@ double TimingAdapter::admit(Direction dir, double ready, uint64_t words) {
       const double cycle = std::floor(t / period);
       if (t - cycle * period >= p_.pulseOn) {
         t = (cycle + 1) * period; // pulse off: the next pulse cycle opens the gate
-      } else if (p_.bandwidthCap > 0 && wordsIn(static_cast<uint64_t>(cycle)) >= p_.bandwidthCap) {
-        t = (cycle + 1) * period; // cap reached: the counter restarts with the next pulse cycle
+      } else if (p_.bandwidthCap > 0) {
+        const uint64_t c = static_cast<uint64_t>(cycle);
+        const size_t i = pulseIndex(c);
+        if (i < words_.size() && words_[i].cycle == c && words_[i].words >= p_.bandwidthCap) {
+          t = (cycle + 1) * period; // cap reached: the counter restarts with the next pulse cycle
+        }
       }
     }
     moved = t > before;
   }
   if (period > 0 && p_.bandwidthCap > 0) {
     const uint64_t cycle = static_cast<uint64_t>(std::floor(t / period));
-    const auto it = std::lower_bound(words_.begin() + static_cast<std::ptrdiff_t>(wordsHead_), words_.end(), cycle,
-                                     [](const PulseWords& w, uint64_t c) { return w.cycle < c; });
-    if (it != words_.end() && it->cycle == cycle) {
-      it->words += words;
+    const size_t i = pulseIndex(cycle);
+    if (i < words_.size() && words_[i].cycle == cycle) {
+      words_[i].words += words;
     } else {
-      words_.insert(it, {cycle, words});
+      words_.insert(words_.begin() + static_cast<std::ptrdiff_t>(i), {cycle, words});
     }
   }
   return t;

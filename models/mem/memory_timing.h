@@ -55,8 +55,8 @@ public:
   void add(double start, double done);
   // Forgets transactions that completed before `horizon`.
   void retire(double horizon);
-  // The earliest time >= t at which fewer than `limit` (>= 1) transactions of `windows` are in
-  // flight (start <= t < done): t itself, or the completion that leaves limit - 1 of them.
+  // The earliest time >= t at which fewer than `limit` (>= 1) transactions of `a` (and `b`) are
+  // in flight (start <= t < done): t itself, or the completion that leaves limit - 1 of them.
   static double slotFree(double t, uint32_t limit, const CompletionWindow& a, const CompletionWindow* b = nullptr);
 
 private:
@@ -111,8 +111,8 @@ private:
   struct PulseWords {
     uint64_t cycle, words;
   };
-  // The words admitted in pulse cycle `cycle` so far (0 when none).
-  uint64_t wordsIn(uint64_t cycle) const;
+  // Index in words_ of pulse cycle `cycle`, or where it would be inserted.
+  size_t pulseIndex(uint64_t cycle) const;
   TimingAdapterParams p_;
   CompletionWindow pending_[2];       // admitted -> done, per direction
   std::vector<PulseWords> words_;     // from wordsHead_ on: pulse cycles in order
