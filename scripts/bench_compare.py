@@ -7,8 +7,11 @@ Benchmarks are matched by run name; with repetitions, the chosen statistic (defa
 of the repetitions is compared, using the run's own aggregates when it has them. The script
 prints the ratio current/reference for every benchmark and exits 1 only when some benchmark is
 slower than the reference by more than --factor (default 3: timings on shared CI machines
-easily vary by 2x, so only a gross slowdown fails). Benchmarks missing on either side, or that
-reported an error, are listed but do not fail the comparison. Standard library only.
+easily vary by 2x, so only a gross slowdown fails). The `Simulate/*` benchmarks' counters are
+tracked the same way: simulated NPU cycles per wall second (`sim_cycles_per_s`) fails when it
+drops below the reference divided by the factor, peak RSS (`peak_rss_MiB`) when it grows past
+the reference times the factor. Benchmarks missing on either side, or that reported an error,
+are listed but do not fail the comparison. Standard library only.
 
     python3 scripts/bench_compare.py results/bench/reference.json build/bench.json
     python3 scripts/bench_compare.py REF CUR --factor 2 --metric cpu_time --statistic min
@@ -23,6 +26,11 @@ import statistics
 import sys
 
 UNIT_NS = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
+# Tracked counters: name -> (column title, True when larger is better, unit formatter).
+COUNTERS = {
+    "sim_cycles_per_s": ("CYCLES/S", True, lambda v: f"{v / 1e6:.3g} M/s"),
+    "peak_rss_MiB": ("PEAK RSS", False, lambda v: f"{v:.3g} MiB"),
+}
 STATISTICS = {"median": statistics.median, "mean": statistics.fmean, "min": min}
 
 
@@ -42,7 +50,7 @@ def load(path):
 
 
 def times(benchmarks, metric, statistic):
-    """Run name -> time in ns (None when the benchmark reported an error)."""
+    """Run name -> time in ns, or the counter `metric` (None when the benchmark reported an error)."""
     iterations, aggregates, errors = {}, {}, set()
     for b in benchmarks:
         name = b.get("run_name", b.get("name"))
@@ -50,8 +58,9 @@ def times(benchmarks, metric, statistic):
             errors.add(name)
             continue
         if metric not in b:
-            continue  # e.g. BigO / RMS complexity rows
-        value = float(b[metric]) * UNIT_NS.get(b.get("time_unit", "ns"), 1.0)
+            continue  # e.g. BigO / RMS complexity rows, benchmarks without this counter
+        scale = 1.0 if metric in COUNTERS else UNIT_NS.get(b.get("time_unit", "ns"), 1.0)
+        value = float(b[metric]) * scale
         if b.get("run_type") == "aggregate":
             if b.get("aggregate_unit", "time") == "time":
                 aggregates.setdefault(name, {})[b.get("aggregate_name")] = value
@@ -85,7 +94,7 @@ def main():
     p.add_argument("reference", help="reference run (e.g. results/bench/reference.json)")
     p.add_argument("current", help="run to check")
     p.add_argument("--factor", type=float, default=3.0,
-                   help="fail when current/reference exceeds this (default: 3.0)")
+                   help="fail when a benchmark is this many times worse than the reference (default: 3.0)")
     p.add_argument("--metric", choices=["real_time", "cpu_time"], default="real_time")
     p.add_argument("--statistic", choices=sorted(STATISTICS), default="median",
                    help="of the repetitions (default: median)")
@@ -95,14 +104,38 @@ def main():
 
     ref_context, ref_benchmarks = load(args.reference)
     cur_context, cur_benchmarks = load(args.current)
-    ref = times(ref_benchmarks, args.metric, args.statistic)
-    cur = times(cur_benchmarks, args.metric, args.statistic)
     print(f"reference: {args.reference} ({describe(ref_context)})")
     print(f"current:   {args.current} ({describe(cur_context)})")
-    print(f"metric: {args.metric}, {args.statistic} of repetitions; fail above {args.factor:g}x the reference\n")
+    print(f"{args.statistic} of repetitions; fail when {args.factor:g}x worse than the reference\n")
 
-    rows = [("BENCHMARK", "REFERENCE", "CURRENT", "RATIO", "")]
-    ratios, slower = [], []
+    checks = [(args.metric.upper().replace("_", " "), args.metric, False, human)]
+    checks += [(title, name, larger, fmt) for name, (title, larger, fmt) in COUNTERS.items()]
+    worse, compared, geomean = [], 0, float("nan")
+    for title, metric, larger_is_better, fmt in checks:
+        ref = times(ref_benchmarks, metric, args.statistic)
+        cur = times(cur_benchmarks, metric, args.statistic)
+        if not ref and not cur:
+            continue
+        ratios, failed = compare_table(title, ref, cur, args.factor, larger_is_better, fmt)
+        worse += [f"{name} ({title.lower()})" for name in failed]
+        compared += len(ratios)
+        if metric == args.metric:
+            finite = [x for x in ratios if 0 < x < math.inf]
+            geomean = math.exp(sum(math.log(x) for x in finite) / len(finite)) if finite else float("nan")
+    if worse:
+        print(f"bench_compare: FAIL: {len(worse)} of {compared} comparisons worse than {args.factor:g}x "
+              f"the reference (time geomean ratio {geomean:.2f}x): {', '.join(worse)}")
+        return 1
+    print(f"bench_compare: OK: {compared} comparisons, none worse than {args.factor:g}x the reference "
+          f"(time geomean ratio {geomean:.2f}x)")
+    return 0
+
+
+def compare_table(title, ref, cur, factor, larger_is_better, fmt):
+    """Prints one table current vs reference; returns the ratios and the names that fail."""
+    rows = [("BENCHMARK", f"REFERENCE {title}", f"CURRENT {title}", "RATIO", "")]
+    ratios, failed = [], []
+    show = lambda v: "-" if v is None else fmt(v)
     for name in list(ref) + [n for n in cur if n not in ref]:
         r, c = ref.get(name), cur.get(name)
         if name in cur and c is None:
@@ -116,24 +149,16 @@ def main():
         else:
             ratio = c / r if r > 0 else math.inf
             ratios.append(ratio)
-            note = f"SLOWER than {args.factor:g}x: FAIL" if ratio > args.factor else ""
-            if ratio > args.factor:
-                slower.append(name)
-        rows.append((name, human(r), human(c), "-" if ratio is None else f"{ratio:.2f}x", note))
+            bad = ratio < 1.0 / factor if larger_is_better else ratio > factor
+            note = f"WORSE than {factor:g}x: FAIL" if bad else ""
+            if bad:
+                failed.append(name)
+        rows.append((name, show(r), show(c), "-" if ratio is None else f"{ratio:.2f}x", note))
     widths = [max(len(row[i]) for row in rows) for i in range(4)]
     for row in rows:
         print("  ".join(cell.ljust(widths[i]) for i, cell in enumerate(row[:4])) + ("  " + row[4] if row[4] else ""))
-
-    finite = [x for x in ratios if 0 < x < math.inf]
-    geomean = math.exp(sum(math.log(x) for x in finite) / len(finite)) if finite else float("nan")
-    if slower:
-        print(f"\nbench_compare: FAIL: {len(slower)} of {len(ratios)} benchmarks slower than {args.factor:g}x "
-              f"the reference (geomean ratio {geomean:.2f}x): {', '.join(slower)}")
-        return 1
-    print(f"\nbench_compare: OK: {len(ratios)} benchmarks compared, none slower than {args.factor:g}x the reference "
-          f"(geomean ratio {geomean:.2f}x)")
-    return 0
-
+    print()
+    return ratios, failed
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -14,7 +14,9 @@
 #include <cerrno>
 #include <chrono>
 #include <climits>
+#include <cstdio>
 #include <cstring>
+#include <iostream>
 #include <stdexcept>
 
 extern char** environ;
@@ -53,6 +55,39 @@ void makePipe(int fds[2]) {
   }
 }
 
+// In a forked child: the same descriptors as spawn() gives an executed one, then
+// options.inProcess(args); never returns. Buffered output is flushed, nothing else of the
+// parent's (its atexit handlers, its open streams) runs.
+[[noreturn]] void runForked(const std::vector<std::string>& args, const PoolOptions& options, const int outPipe[2],
+                            const int errPipe[2], const int channelPipe[2]) {
+  const int devNull = ::open("/dev/null", O_RDWR);
+  bool ok = devNull >= 0 && ::dup2(devNull, STDIN_FILENO) >= 0 &&
+            ::dup2(options.captureStdout ? outPipe[1] : devNull, STDOUT_FILENO) >= 0 &&
+            ::dup2(errPipe[1], STDERR_FILENO) >= 0;
+  if (ok && options.resultChannel) {
+    ok = ::dup2(channelPipe[1], kResultChannelFd) >= 0;
+  }
+  if (!ok) {
+    ::_exit(127);
+  }
+  for (const int* p : {outPipe, errPipe, channelPipe}) {
+    for (int i = 0; i < 2; ++i) {
+      if (p[i] > kResultChannelFd) ::close(p[i]);
+    }
+  }
+  if (devNull > kResultChannelFd) ::close(devNull);
+  int status = 1;
+  try {
+    status = options.inProcess(args);
+  } catch (...) {
+    status = 1;
+  }
+  std::cout.flush();
+  std::cerr.flush();
+  std::fflush(nullptr);
+  ::_exit(status);
+}
+
 // Starts `args` with stdin on /dev/null, stdout, stderr and the result channel on fresh pipes
 // (stdout on /dev/null unless captured); false with `error` set when it cannot be started.
 bool spawn(const std::vector<std::string>& args, const PoolOptions& options, Running& child, std::string& error) {
@@ -60,6 +95,29 @@ bool spawn(const std::vector<std::string>& args, const PoolOptions& options, Run
   makePipe(errPipe);
   if (options.captureStdout) makePipe(outPipe);
   if (options.resultChannel) makePipe(channelPipe);
+
+  if (options.inProcess) {
+    std::cout.flush();
+    std::fflush(nullptr);
+    child.pid = ::fork();
+    if (child.pid == 0) {
+      runForked(args, options, outPipe, errPipe, channelPipe);
+    }
+    const int forkError = errno;
+    for (int* writeEnd : {&outPipe[1], &errPipe[1], &channelPipe[1]}) closeFd(*writeEnd);
+    child.out = outPipe[0];
+    child.err = errPipe[0];
+    child.channel = channelPipe[0];
+    child.start = Clock::now();
+    if (child.pid < 0) {
+      closeFd(child.out);
+      closeFd(child.err);
+      closeFd(child.channel);
+      error = "cannot fork for " + args.front() + ": " + std::strerror(forkError);
+      return false;
+    }
+    return true;
+  }
 
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);

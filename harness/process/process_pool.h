@@ -14,6 +14,9 @@ namespace npusim::process {
 // it writes there what the parent should read separately from stdout, e.g. `--json /dev/fd/3`.
 constexpr int kResultChannelFd = 3;
 
+// Runs a command line (argv[0] first) inside this process and returns its exit status.
+using InProcessMain = std::function<int(const std::vector<std::string>& args)>;
+
 struct ChildResult {
   int exitCode = -1;       // exit status, or 128 + signal when killed (127: could not start)
   int signal = 0;          // the signal that killed it; 0 when it exited
@@ -30,6 +33,11 @@ struct PoolOptions {
   bool captureStdout = true;         // false: the child's stdout goes to /dev/null
   bool resultChannel = false;        // give each child a pipe on kResultChannelFd
   std::function<void()> tick;        // called at least every 200 ms while children run
+  // When set, each child is a fork of this process that runs inProcess(command) and exits with
+  // its result, instead of executing the command's argv[0]: no exec, dynamic loading or static
+  // initialisation per child. The calling process must be single-threaded and must not have
+  // elaborated a SystemC model itself (each child elaborates its own).
+  InProcessMain inProcess;
 };
 
 // Path of the running executable (/proc/self/exe), for re-invoking npusim.

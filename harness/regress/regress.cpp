@@ -113,6 +113,7 @@ std::vector<sweep::PointOutcome> simulate(const std::vector<sweep::Point>& point
   Collector collector(outcomes);
   sweep::RunnerOptions runner;
   runner.executable = options.executable;
+  runner.inProcess = options.inProcess;
   runner.jobs = options.jobs == 0 ? process::availableCores() : options.jobs;
   sweep::runPoints(points, runner, collector);
   return outcomes;

@@ -30,6 +30,7 @@
 #include <utility>
 #include <vector>
 
+#include "harness/process/process_pool.h"
 #include "harness/sweep/sweep_spec.h"
 
 namespace npusim::regress {
@@ -79,6 +80,7 @@ struct RegressOptions {
   std::string junit, json;          // reports to write (empty: none)
   unsigned jobs = 0;                // 0: the number of cores
   std::string executable;           // npusim binary that runs the entries
+  process::InProcessMain inProcess; // set: entries run in forks of this process (sweep::RunnerOptions)
 };
 
 // Re-simulates the entries, prints a table of the counts that changed beyond their tolerance

@@ -96,6 +96,7 @@ void runPoints(const std::vector<Point>& points, const RunnerOptions& options, R
   pool.captureStdout = false;
   pool.resultChannel = true;
   pool.tick = [&observer] { observer.tick(); };
+  pool.inProcess = options.inProcess;
   process::runEach(commands, pool, [&](size_t i, process::ChildResult&& child) {
     observer.finished(points[i], outcomeOf(std::move(child), options.timeoutSeconds));
   });

@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "harness/process/process_pool.h"
 #include "harness/sweep/sweep_spec.h"
 
 namespace npusim::sweep {
@@ -18,7 +19,8 @@ struct PointOutcome {
   bool ok = false;
   int exitCode = 0;                 // exit status, or 128 + signal number
   std::string error;                // failed points: why (the process's last error line, signal, timeout)
-  nlohmann::ordered_json result;    // ok points: the `npusim run --json` document
+  nlohmann::ordered_json result;    // ok points: the `npusim run --json` document, without the
+                                    // per-operation records ("operations", "network_operators")
   double wallSeconds = 0;
 };
 
@@ -27,6 +29,8 @@ struct RunnerOptions {
   std::string executable;           // the npusim binary (process::selfExecutable() for this one)
   unsigned jobs = 1;
   double timeoutSeconds = 0;        // 0: none; a point running longer is killed and fails
+  process::InProcessMain inProcess; // set: fork this process per point and run the command line
+                                    // in it (see process::PoolOptions) instead of executing it
 };
 
 // Receives outcomes in completion order; tick() is called at least twice a second while points

@@ -153,6 +153,7 @@ int runSweep(const SweepOptions& options, std::ostream& log) {
   SweepObserver observer(out, timing, todo, spec.points.size(), meter, doneIds.size(), doneFailed);
   RunnerOptions runner;
   runner.executable = options.executable;
+  runner.inProcess = options.inProcess;
   runner.jobs = jobs;
   runner.timeoutSeconds = options.timeoutSeconds;
   runPoints(todo, runner, observer);

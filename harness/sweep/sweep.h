@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "harness/process/process_pool.h"
 #include "harness/sweep/sweep_spec.h"
 
 namespace npusim::sweep {
@@ -20,6 +21,7 @@ struct SweepOptions {
   Shard shard;                  // default: all points
   double timeoutSeconds = 0;    // per point; 0: none
   std::string executable;       // npusim binary that runs the points
+  process::InProcessMain inProcess; // set: points run in forks of this process (RunnerOptions)
   bool terminal = false;        // progress as a redrawn bar (else plain lines)
 };
 

@@ -6,29 +6,93 @@
 
 namespace npusim::mem {
 
-double BusyTimeline::reserve(double ready, double duration) {
-  // 1. After every burst whose data was ready no later than this one's (the last of them ends
-  //    last: the intervals are in ready order and do not overlap).
-  const auto later = busy_.upper_bound({ready, UINT64_MAX});
-  double start = ready;
-  if (later != busy_.begin()) {
-    start = std::max(start, std::prev(later)->second.end);
+namespace {
+
+// Drops the retired prefix [0, head) of a vector kept from `head` on, once it is at least half
+// of the vector (amortised O(1) per element).
+template <typename T>
+void compact(std::vector<T>& v, size_t& head) {
+  constexpr size_t kMinDrop = 64;
+  if (head >= kMinDrop && 2 * head >= v.size()) {
+    v.erase(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(head));
+    head = 0;
   }
-  // 2. Bursts ready later that now overlap move back, each behind the previous one, until one
-  //    no longer overlaps.
+}
+
+} // namespace
+
+double BusyTimeline::reserve(double ready, double duration) {
+  const auto first = busy_.begin() + static_cast<std::ptrdiff_t>(head_);
+  // 1. The first gap of `duration` cycles at or after `ready`, waiting only for bursts whose
+  //    data was ready no later than this one's.
+  double start = ready;
+  auto it = std::upper_bound(first, busy_.end(), start, [](double t, const Interval& i) { return t < i.start; });
+  if (it != first) {
+    it = std::prev(it);
+  }
+  for (; it != busy_.end() && it->start < start + duration; ++it) {
+    if (it->end > start && it->ready <= ready) {
+      start = it->end;
+    }
+  }
+  // 2. What overlaps [start, start + duration) now (bursts ready later) moves back, each behind
+  //    the previous one, in order, until one no longer overlaps; they keep their order, so they
+  //    move in place and the new interval goes in front of them.
   double end = start + duration;
-  for (auto it = later; it != busy_.end() && it->second.start < end; ++it) {
-    const double length = it->second.end - it->second.start;
-    it->second = {end, end + length};
+  const auto at = std::lower_bound(first, busy_.end(), start, [](const Interval& i, double t) { return i.start < t; });
+  for (auto next = at; next != busy_.end() && next->start < end; ++next) {
+    const double length = next->end - next->start;
+    next->start = end;
+    next->end = end + length;
     end += length;
   }
-  busy_.emplace_hint(later, std::make_pair(ready, sequence_++), Interval{start, start + duration});
+  busy_.insert(at, {start, start + duration, ready});
   return start;
 }
 
 void BusyTimeline::retire(double horizon) {
-  while (!busy_.empty() && busy_.begin()->second.end < horizon) {
-    busy_.erase(busy_.begin());
+  while (head_ < busy_.size() && busy_[head_].end < horizon) {
+    ++head_;
+  }
+  compact(busy_, head_);
+}
+
+void CompletionWindow::add(double start, double done) {
+  const auto at = std::upper_bound(entries_.begin() + static_cast<std::ptrdiff_t>(head_), entries_.end(), done,
+                                   [](double d, const Entry& e) { return d < e.done; });
+  entries_.insert(at, {start, done});
+}
+
+void CompletionWindow::retire(double horizon) {
+  while (head_ < entries_.size() && entries_[head_].done < horizon) {
+    ++head_;
+  }
+  compact(entries_, head_);
+}
+
+double CompletionWindow::slotFree(double t, uint32_t limit, const CompletionWindow& a, const CompletionWindow* b) {
+  // From the latest completion backwards (merging both windows): the limit-th transaction in
+  // flight at t is the one whose completion frees a slot. Completions at or before t end the
+  // walk: nothing earlier is in flight.
+  size_t i = a.entries_.size();
+  size_t j = b == nullptr ? 0 : b->entries_.size();
+  const size_t jEnd = b == nullptr ? 0 : b->head_;
+  uint32_t inFlight = 0;
+  for (;;) {
+    const Entry* e = nullptr;
+    if (i > a.head_ && (j <= jEnd || a.entries_[i - 1].done >= b->entries_[j - 1].done)) {
+      e = &a.entries_[--i];
+    } else if (j > jEnd) {
+      e = &b->entries_[--j];
+    } else {
+      return t;
+    }
+    if (e->done <= t) {
+      return t;
+    }
+    if (e->start <= t && ++inFlight == limit) {
+      return e->done;
+    }
   }
 }
 
@@ -45,20 +109,10 @@ void MemoryTiming::retire(double horizon) {
   path_[1].retire(horizon);
 }
 
-double TimingAdapter::slotFree(double t, uint32_t limit, const Direction* dir) const {
-  std::vector<double> done;
-  for (const Pending& p : pending_) {
-    if ((dir == nullptr || p.dir == *dir) && p.admitted <= t && p.done > t) {
-      done.push_back(p.done);
-    }
-  }
-  if (done.size() < limit) {
-    return t;
-  }
-  // The (count - limit + 1)-th completion leaves limit - 1 pending: a slot is free.
-  const size_t k = done.size() - limit;
-  std::nth_element(done.begin(), done.begin() + static_cast<std::ptrdiff_t>(k), done.end());
-  return done[k];
+size_t TimingAdapter::pulseIndex(uint64_t cycle) const {
+  const auto it = std::lower_bound(words_.begin() + static_cast<std::ptrdiff_t>(wordsHead_), words_.end(), cycle,
+                                   [](const PulseWords& w, uint64_t c) { return w.cycle < c; });
+  return static_cast<size_t>(it - words_.begin());
 }
 
 double TimingAdapter::admit(Direction dir, double ready, uint64_t words) {
@@ -69,18 +123,19 @@ double TimingAdapter::admit(Direction dir, double ready, uint64_t words) {
   for (bool moved = true; moved;) {
     const double before = t;
     if (dirLimit > 0) {
-      t = slotFree(t, dirLimit, &dir);
+      t = CompletionWindow::slotFree(t, dirLimit, pending_[static_cast<size_t>(dir)]);
     }
     if (p_.maxPending > 0) {
-      t = slotFree(t, p_.maxPending, nullptr);
+      t = CompletionWindow::slotFree(t, p_.maxPending, pending_[0], &pending_[1]);
     }
     if (period > 0) {
       const double cycle = std::floor(t / period);
       if (t - cycle * period >= p_.pulseOn) {
         t = (cycle + 1) * period; // pulse off: the next pulse cycle opens the gate
       } else if (p_.bandwidthCap > 0) {
-        const auto it = words_.find(static_cast<uint64_t>(cycle));
-        if (it != words_.end() && it->second >= p_.bandwidthCap) {
+        const uint64_t c = static_cast<uint64_t>(cycle);
+        const size_t i = pulseIndex(c);
+        if (i < words_.size() && words_[i].cycle == c && words_[i].words >= p_.bandwidthCap) {
           t = (cycle + 1) * period; // cap reached: the counter restarts with the next pulse cycle
         }
       }
@@ -88,24 +143,31 @@ double TimingAdapter::admit(Direction dir, double ready, uint64_t words) {
     moved = t > before;
   }
   if (period > 0 && p_.bandwidthCap > 0) {
-    words_[static_cast<uint64_t>(std::floor(t / period))] += words;
+    const uint64_t cycle = static_cast<uint64_t>(std::floor(t / period));
+    const size_t i = pulseIndex(cycle);
+    if (i < words_.size() && words_[i].cycle == cycle) {
+      words_[i].words += words;
+    } else {
+      words_.insert(words_.begin() + static_cast<std::ptrdiff_t>(i), {cycle, words});
+    }
   }
   return t;
 }
 
 void TimingAdapter::complete(Direction dir, double admitted, double done) {
   if (p_.maxReads > 0 || p_.maxWrites > 0 || p_.maxPending > 0) {
-    pending_.push_back({admitted, done, dir});
+    pending_[static_cast<size_t>(dir)].add(admitted, done);
   }
 }
 
 void TimingAdapter::retire(double horizon) {
-  pending_.erase(std::remove_if(pending_.begin(), pending_.end(), [horizon](const Pending& p) { return p.done < horizon; }),
-                 pending_.end());
+  pending_[0].retire(horizon);
+  pending_[1].retire(horizon);
   const double period = double(p_.pulseOn) + double(p_.pulseOff);
-  while (!words_.empty() && (double(words_.begin()->first) + 1) * period < horizon) {
-    words_.erase(words_.begin());
+  while (wordsHead_ < words_.size() && (double(words_[wordsHead_].cycle) + 1) * period < horizon) {
+    ++wordsHead_;
   }
+  compact(words_, wordsHead_);
 }
 
 AxiPortTiming::AxiPortTiming(uint32_t bytesPerBeat, uint32_t maxBurstBytes, uint32_t maxReads, uint32_t maxWrites,
@@ -115,24 +177,14 @@ AxiPortTiming::AxiPortTiming(uint32_t bytesPerBeat, uint32_t maxBurstBytes, uint
 
 double AxiPortTiming::issueBurst(MemoryTiming& memory, Direction dir, double ready, uint64_t bytes, double* issued) {
   const size_t d = static_cast<size_t>(dir);
-  auto& inflight = inflight_[d];
-  // 1. Bursts of this direction in flight at `ready` (booked earlier, possibly by another unit).
-  std::vector<double> busy;
-  for (const Burst& b : inflight) {
-    if (b.issue <= ready && b.done > ready) {
-      busy.push_back(b.done);
-    }
-  }
-  // 2. With the port's limit reached, issue when enough of them have completed.
-  double issue = ready;
-  if (busy.size() >= limit_[d]) {
-    const size_t k = busy.size() - limit_[d];
-    std::nth_element(busy.begin(), busy.begin() + static_cast<std::ptrdiff_t>(k), busy.end());
-    issue = busy[k];
+  // 1. With the port's limit of bursts of this direction in flight at `ready` (booked earlier,
+  //    possibly by another unit), issue when enough of them have completed.
+  double issue = CompletionWindow::slotFree(ready, limit_[d], inflight_[d]);
+  if (issue > ready) {
     (dir == Direction::Read ? counters_.readLimitStall : counters_.writeLimitStall) += issue - ready;
   }
   const uint64_t beats = (bytes + bytesPerBeat_ - 1) / bytesPerBeat_;
-  // 3. Address phase -> (timing adapter) -> latency -> data beats on the memory's data path.
+  // 2. Address phase -> (timing adapter) -> latency -> data beats on the memory's data path.
   double done = 0;
   if (hasAdapter_) {
     const double admitted = adapter_.admit(dir, issue, beats);
@@ -150,7 +202,7 @@ double AxiPortTiming::issueBurst(MemoryTiming& memory, Direction dir, double rea
     done = memory.occupy(dir, issue + memory.latency(dir), bytes, &counters_.contention);
   }
   *issued = issue;
-  inflight.push_back({issue, done});
+  inflight_[d].add(issue, done);
   if (dir == Direction::Read) {
     counters_.readBytes += bytes;
     counters_.readBeats += beats;
@@ -167,10 +219,8 @@ double AxiPortTiming::issueBurst(MemoryTiming& memory, Direction dir, double rea
 }
 
 void AxiPortTiming::retire(double horizon) {
-  for (auto& inflight : inflight_) {
-    inflight.erase(std::remove_if(inflight.begin(), inflight.end(), [horizon](const Burst& b) { return b.done < horizon; }),
-                   inflight.end());
-  }
+  inflight_[0].retire(horizon);
+  inflight_[1].retire(horizon);
   adapter_.retire(horizon);
 }
 

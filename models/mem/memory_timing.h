@@ -4,8 +4,8 @@
 // may sit between an NPU port and the interconnect, and an initiator's outstanding-transaction
 // window. Times are in NPU clock cycles (double).
 
+#include <cstddef>
 #include <cstdint>
-#include <map>
 #include <vector>
 
 #include "sim/config/system_params.h"
@@ -30,6 +30,8 @@ struct TransferShape {
 // finish up to one burst early, but the path's occupancy stays exact for everything booked
 // afterwards). Without this, whichever unit books first would win the path and a memory made
 // slower could make a network faster.
+// The intervals are kept in one vector ordered by start (bookings land near its end, moved
+// intervals shift in place), so a reservation allocates nothing once the vector has grown.
 class BusyTimeline {
 public:
   // Reserves `duration` cycles for data ready at `ready`; returns the start of the reservation.
@@ -39,12 +41,30 @@ public:
 
 private:
   struct Interval {
-    double start, end;
+    double start, end, ready;
   };
-  // Keyed by (data-ready time, booking sequence). Serving in that order keeps the intervals in
-  // the same order by start, without overlaps, so the key order is also the time order.
-  std::map<std::pair<double, uint64_t>, Interval> busy_;
-  uint64_t sequence_ = 0;
+  std::vector<Interval> busy_; // from head_ on: starts in order, no overlaps
+  size_t head_ = 0;            // intervals before it are retired
+};
+
+// Transactions in flight (start -> done) ordered by completion, oldest first, so that the
+// outstanding-transaction limits are answered from the latest completions backwards and
+// retiring drops a prefix: no scan of the whole window and no allocation per transaction.
+class CompletionWindow {
+public:
+  void add(double start, double done);
+  // Forgets transactions that completed before `horizon`.
+  void retire(double horizon);
+  // The earliest time >= t at which fewer than `limit` (>= 1) transactions of `a` (and `b`) are
+  // in flight (start <= t < done): t itself, or the completion that leaves limit - 1 of them.
+  static double slotFree(double t, uint32_t limit, const CompletionWindow& a, const CompletionWindow* b = nullptr);
+
+private:
+  struct Entry {
+    double start, done;
+  };
+  std::vector<Entry> entries_; // from head_ on: done in non-decreasing order
+  size_t head_ = 0;
 };
 
 // Timing of one memory device behind the interconnect: bandwidth (bytes per cycle = port width
@@ -88,16 +108,15 @@ public:
   void retire(double horizon);
 
 private:
-  // The earliest time >= t at which fewer than `limit` transactions of `dir` (of both
-  // directions when `dir` is null) are pending.
-  double slotFree(double t, uint32_t limit, const Direction* dir) const;
-  struct Pending {
-    double admitted, done;
-    Direction dir;
+  struct PulseWords {
+    uint64_t cycle, words;
   };
+  // Index in words_ of pulse cycle `cycle`, or where it would be inserted.
+  size_t pulseIndex(uint64_t cycle) const;
   TimingAdapterParams p_;
-  std::vector<Pending> pending_;
-  std::map<uint64_t, uint64_t> words_; // pulse-cycle index -> words admitted in it
+  CompletionWindow pending_[2];       // admitted -> done, per direction
+  std::vector<PulseWords> words_;     // from wordsHead_ on: pulse cycles in order
+  size_t wordsHead_ = 0;
 };
 
 // Counters one initiator port keeps (AXI beats, bursts, stall cycles).
@@ -151,10 +170,7 @@ private:
   uint32_t limit_[2];
   bool hasAdapter_;
   TimingAdapter adapter_;
-  struct Burst {
-    double issue, done;
-  };
-  std::vector<Burst> inflight_[2]; // booked bursts not yet retired
+  CompletionWindow inflight_[2]; // booked bursts (issue -> done) not yet retired
   PortCounters counters_;
   BurstObserver* observer_ = nullptr;
 };

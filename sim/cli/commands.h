@@ -3,6 +3,8 @@
 // Subcommand registration for the npusim executable.
 
 #include <functional>
+#include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -18,6 +20,11 @@ public:
 private:
   std::function<int()> action_;
 };
+
+// Parses and runs one npusim command line (argv[0] first); returns its exit status. sweep and
+// regress run their points through it in forked children.
+int runCommandLine(int argc, char** argv);
+int runCommandLine(const std::vector<std::string>& args);
 
 void addInspect(CLI::App& app, Registry& registry);
 void addEstimate(CLI::App& app, Registry& registry);

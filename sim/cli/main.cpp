@@ -16,21 +16,33 @@ int main(int argc, char** argv) {
   return sc_core::sc_elab_and_sim(argc, argv);
 }
 
-int sc_main(int argc, char** argv) {
+int sc_main(int argc, char** argv) { return npusim::cli::runCommandLine(argc, argv); }
+
+namespace npusim::cli {
+
+int runCommandLine(const std::vector<std::string>& args) {
+  std::vector<std::string> copy = args;
+  std::vector<char*> argv;
+  for (std::string& a : copy) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  return runCommandLine(static_cast<int>(args.size()), argv.data());
+}
+
+int runCommandLine(int argc, char** argv) {
   CLI::App app{"npusim: cycle-approximate Cortex-M55 + Ethos-U55 simulator and benchmark harness"};
   app.set_version_flag("--version", std::string("npusim ") + NPUSIM_VERSION);
   app.require_subcommand(1);
-  npusim::cli::Registry registry;
-  npusim::cli::addInspect(app, registry);
-  npusim::cli::addEstimate(app, registry);
-  npusim::cli::addConfig(app, registry);
-  npusim::cli::addRun(app, registry);
-  npusim::cli::addSweep(app, registry);
-  npusim::cli::addSweepMerge(app, registry);
-  npusim::cli::addReport(app, registry);
-  npusim::cli::addRegress(app, registry);
-  npusim::cli::addCompare(app, registry);
-  npusim::cli::addCompareRuns(app, registry);
+  Registry registry;
+  addInspect(app, registry);
+  addEstimate(app, registry);
+  addConfig(app, registry);
+  addRun(app, registry);
+  addSweep(app, registry);
+  addSweepMerge(app, registry);
+  addReport(app, registry);
+  addRegress(app, registry);
+  addCompare(app, registry);
+  addCompareRuns(app, registry);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -53,3 +65,5 @@ int sc_main(int argc, char** argv) {
     return 1;
   }
 }
+
+} // namespace npusim::cli

@@ -57,6 +57,7 @@ void addRegress(CLI::App& app, Registry& registry) {
     registry.select([opts] {
       opts->run.tolerancePercent = parseTolerance(opts->tolerance);
       opts->run.executable = process::selfExecutable();
+      opts->run.inProcess = [](const std::vector<std::string>& args) { return runCommandLine(args); };
       return opts->update ? regress::updateBaseline(opts->run, std::cout) : regress::runRegress(opts->run, std::cout);
     });
   });

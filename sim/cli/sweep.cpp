@@ -56,6 +56,7 @@ error), 2 bad spec or options.)");
         return 0;
       }
       opts->run.executable = process::selfExecutable();
+      opts->run.inProcess = [](const std::vector<std::string>& args) { return runCommandLine(args); };
       opts->run.terminal = ::isatty(STDERR_FILENO) != 0;
       return sweep::runSweep(opts->run, std::cerr);
     });

@@ -3,6 +3,10 @@
 
 #include <doctest/doctest.h>
 
+#include <unistd.h>
+
+#include <cstdio>
+#include <iostream>
 #include <set>
 #include <string>
 #include <vector>
@@ -38,6 +42,38 @@ TEST_CASE("process pool: stdout, stderr, the result channel and exit codes of ea
   CHECK(results[2].channel == "x");
   CHECK(results[2].signal == 0);
   CHECK_FALSE(results[2].timedOut);
+}
+
+TEST_CASE("process pool: in-process children get the same descriptors, arguments and exit codes") {
+  process::PoolOptions options;
+  options.jobs = 2;
+  options.resultChannel = true;
+  const pid_t parent = ::getpid();
+  // Each child echoes its arguments to stdout, stderr and the channel and exits with their count;
+  // it must be another process (a fork), or the parent's own descriptors would receive this.
+  options.inProcess = [parent](const std::vector<std::string>& args) {
+    if (::getpid() == parent) {
+      return 99;
+    }
+    std::cout << args.at(1) << '\n';
+    std::cerr << args.at(0) << '\n';
+    FILE* channel = ::fdopen(process::kResultChannelFd, "w");
+    std::fputs(args.back().c_str(), channel);
+    std::fclose(channel);
+    return static_cast<int>(args.size());
+  };
+  std::vector<process::ChildResult> results(3);
+  process::runEach({{"a", "b"}, {"c", "d", "e"}, {"f", "g", "h", "i"}}, options,
+                   [&](size_t i, process::ChildResult&& r) { results[i] = std::move(r); });
+  CHECK(results[0].exitCode == 2);
+  CHECK(results[0].out == "b\n");
+  CHECK(results[0].err == "a\n");
+  CHECK(results[0].channel == "b");
+  CHECK(results[1].exitCode == 3);
+  CHECK(results[1].channel == "e");
+  CHECK(results[2].exitCode == 4);
+  CHECK(results[2].out == "g\n");
+  CHECK(results[2].channel == "i");
 }
 
 TEST_CASE("process pool: discarded stdout, a timeout kills, a missing executable is exit code 127") {
