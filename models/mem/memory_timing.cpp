@@ -23,30 +23,22 @@ void compact(std::vector<T>& v, size_t& head) {
 
 double BusyTimeline::reserve(double ready, double duration) {
   const auto first = busy_.begin() + static_cast<std::ptrdiff_t>(head_);
-  // 1. The first gap of `duration` cycles at or after `ready`, waiting only for bursts whose
-  //    data was ready no later than this one's.
-  double start = ready;
-  auto it = std::upper_bound(first, busy_.end(), start, [](double t, const Interval& i) { return t < i.start; });
-  if (it != first) {
-    it = std::prev(it);
-  }
-  for (; it != busy_.end() && it->start < start + duration; ++it) {
-    if (it->end > start && it->ready <= ready) {
-      start = it->end;
-    }
-  }
-  // 2. What overlaps [start, start + duration) now (bursts ready later) moves back, each behind
-  //    the previous one, in order, until one no longer overlaps; they keep their order, so they
-  //    move in place and the new interval goes in front of them.
+  // 1. After every burst whose data was ready no later than this one's. Serving in ready order
+  //    keeps the intervals in ready order too, without overlaps, so those bursts are a prefix
+  //    and the last of them ends last.
+  const auto later = std::upper_bound(first, busy_.end(), ready, [](double r, const Interval& i) { return r < i.ready; });
+  const double start = later == first ? ready : std::max(ready, std::prev(later)->end);
+  // 2. Bursts ready later that now overlap move back, each behind the previous one, in order,
+  //    until one no longer overlaps; they keep their order, so they move in place and the new
+  //    interval goes in front of them.
   double end = start + duration;
-  const auto at = std::lower_bound(first, busy_.end(), start, [](const Interval& i, double t) { return i.start < t; });
-  for (auto next = at; next != busy_.end() && next->start < end; ++next) {
+  for (auto next = later; next != busy_.end() && next->start < end; ++next) {
     const double length = next->end - next->start;
     next->start = end;
     next->end = end + length;
     end += length;
   }
-  busy_.insert(at, {start, start + duration, ready});
+  busy_.insert(later, {start, start + duration, ready});
   return start;
 }
 

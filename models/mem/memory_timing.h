@@ -30,8 +30,9 @@ struct TransferShape {
 // finish up to one burst early, but the path's occupancy stays exact for everything booked
 // afterwards). Without this, whichever unit books first would win the path and a memory made
 // slower could make a network faster.
-// The intervals are kept in one vector ordered by start (bookings land near its end, moved
-// intervals shift in place), so a reservation allocates nothing once the vector has grown.
+// The intervals are kept in one vector ordered by data-ready time, which is also their order in
+// time (bookings land near its end, moved intervals shift in place), so a reservation is a
+// binary search and allocates nothing once the vector has grown.
 class BusyTimeline {
 public:
   // Reserves `duration` cycles for data ready at `ready`; returns the start of the reservation.
@@ -43,7 +44,7 @@ private:
   struct Interval {
     double start, end, ready;
   };
-  std::vector<Interval> busy_; // from head_ on: starts in order, no overlaps
+  std::vector<Interval> busy_; // from head_ on: ready times and starts in order, no overlaps
   size_t head_ = 0;            // intervals before it are retired
 };
 
