@@ -9,6 +9,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sim/common/csv.h"
+
 namespace npusim::analytic {
 
 const char* const kVelaPerLayerHeader =
@@ -22,17 +24,6 @@ double percentage(double part, double whole) { return whole == 0 ? 100.0 : part 
 
 double utilisation(const LayerEstimate& e, uint32_t macsPerCycle) {
   return percentage(static_cast<double>(e.macs), e.totalCycles * macsPerCycle);
-}
-
-std::string csvField(const std::string& s) {
-  if (s.find_first_of(",\"\n") == std::string::npos) {
-    return s;
-  }
-  std::string quoted = "\"";
-  for (char c : s) {
-    quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
-  }
-  return quoted + "\"";
 }
 
 std::string fixed(double value, int decimals) {
