@@ -33,8 +33,8 @@ void IfmReads::add(const mem::TransferShape& shape) {
     parts[count++] = shape;
     return;
   }
-  // More distinct widths than parts (kernels over 24 taps wide at an IFM edge): keep the bytes,
-  // in runs of the last part's length.
+  // More distinct widths than parts (kernels over 24 taps wide at an IFM edge): the bytes go into
+  // the last part, rounded up to whole runs of its length.
   mem::TransferShape& last = parts[kMaxParts - 1];
   last.runs += ceilDiv(shape.bytes(), last.runBytes);
 }
