@@ -92,7 +92,7 @@ std::string pythonFloat(double value) {
 }
 
 void writeEstimateTable(std::ostream& out, const NetworkEstimate& est) {
-  out << est.model << ": ethos-u55-" << est.macs << ", " << est.systemConfig << ", " << est.memoryMode << ", "
+  out << est.model << ": " << est.hardware->name << ", " << est.systemConfig << ", " << est.memoryMode << ", "
       << fixed(est.coreClockHz / 1e6, 0) << " MHz, rows "
       << (est.rowsFromDebugDb ? "from Vela's debug database" : "one per NPU kernel operation") << "\n";
   bool approximated = false;
@@ -147,7 +147,7 @@ void writeVelaPerLayerCsv(std::ostream& out, const NetworkEstimate& est) {
         out << ',' << pythonFloat(ac);
       }
       out << ',' << e.macs << ',' << pythonFloat(percentage(static_cast<double>(e.macs), static_cast<double>(t.macs)))
-          << ',' << pythonFloat(utilisation(e, est.macs)) << ',' << csvField(l.name) << "\r\n";
+          << ',' << pythonFloat(utilisation(e, est.hardware->macs)) << ',' << csvField(l.name) << "\r\n";
     }
   }
 }
@@ -155,7 +155,7 @@ void writeVelaPerLayerCsv(std::ostream& out, const NetworkEstimate& est) {
 void writeEstimateJson(std::ostream& out, const NetworkEstimate& est) {
   nlohmann::json j;
   j["model"] = est.model;
-  j["accelerator"] = "ethos-u55-" + std::to_string(est.macs);
+  j["accelerator"] = std::string(est.hardware->name);
   j["system_config"] = est.systemConfig;
   j["memory_mode"] = est.memoryMode;
   j["core_clock_hz"] = est.coreClockHz;

@@ -7,9 +7,6 @@ namespace npusim::analytic {
 
 namespace {
 
-// Packed bias + scale bytes per output channel.
-constexpr double kScaleBytesPerChannel = 10.0;
-
 size_t areaIndex(MemArea area) {
   switch (area) {
   case MemArea::Sram: return 0;
@@ -134,7 +131,7 @@ LayerEstimate Estimator::estimateLayer(const Layer& layer, double previousSlack)
   //    from the constant area (no burst penalty, no latency).
   if (access.constRead[0] > 0 && w.originalElements > 0) {
     const double ratio =
-        (static_cast<double>(w.encodedBytes) - access.constRead[1] * kScaleBytesPerChannel) /
+        (static_cast<double>(w.encodedBytes) - access.constRead[1] * double(system_.accelerator().scaleBytesPerChannel)) /
                          static_cast<double>(w.originalElements);
     const double weightBytes = access.constRead[0] * ratio;
     bytes.traffic[areaIndex(q.constArea)].weightRead += weightBytes;
@@ -143,7 +140,7 @@ LayerEstimate Estimator::estimateLayer(const Layer& layer, double previousSlack)
     }
   }
   if (access.constRead[1] > 0) {
-    const double scaleBytes = access.constRead[1] * kScaleBytesPerChannel;
+    const double scaleBytes = access.constRead[1] * double(system_.accelerator().scaleBytesPerChannel);
     bytes.traffic[areaIndex(q.constArea)].otherRead += scaleBytes;
     if (!buffered) {
       bytes.scaled[areaIndex(q.constArea)] += scaleBytes;

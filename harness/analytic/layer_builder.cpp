@@ -9,15 +9,11 @@
 #include "sim/cmdstream/weight_codec.h"
 #include "sim/cmdstream/weight_source.h"
 #include "sim/common/error.h"
+#include "sim/common/int_math.h"
 
 namespace npusim::analytic {
 
 namespace {
-
-constexpr uint32_t kSubKernelMax = 8;
-constexpr uint32_t kIfmUblockDepth = 8;
-
-uint32_t roundUp(uint32_t value, uint32_t quantum) { return (value + quantum - 1) / quantum * quantum; }
 
 // Index of the most recent DMA into SHRAM (a LUT load) before `before`.
 std::optional<size_t> latestShramDma(const std::vector<cmd::Operation>& ops, size_t before) {
@@ -91,10 +87,10 @@ bool choosePartKernel(uint32_t ifmDepth, uint32_t bits, const KernelInfo& kernel
     return true;
   }
   const auto k = static_cast<double>(kernel.elements());
-  const double depthUtil = ifmDepth / static_cast<double>(roundUp(ifmDepth, bits == 8 ? 32 : 16));
+  const double depthUtil = ifmDepth / static_cast<double>(roundUp(ifmDepth, bits == 8 ? 32u : 16u));
   const double kernelQuantum = bits == 8 ? 4 : 2;
   const double partUtil =
-      ifmDepth * k / (static_cast<double>(roundUp(ifmDepth, 8)) * std::ceil(k / kernelQuantum) * kernelQuantum);
+      ifmDepth * k / (static_cast<double>(roundUp(ifmDepth, 8u)) * std::ceil(k / kernelQuantum) * kernelQuantum);
   return partUtil > depthUtil;
 }
 
@@ -106,24 +102,21 @@ BlockConfig blockConfigOf(const cmd::Operation& op, const LayerQuery& q, const V
   const BlockType type = blockTypeOf(q.op);
   const bool convolution = type == BlockType::ConvolutionMxN || type == BlockType::ConvolutionDepthWise;
   b.partKernel = convolution && choosePartKernel(q.ifm.shape.depth, q.ifm.bits, q.kernel);
-  const bool resampled = type != BlockType::ElementWise && op.upscale != cmd::Upscale::None;
-  const uint32_t upscale = resampled ? 2 : 1;
-  const uint32_t nearest = resampled && op.upscale == cmd::Upscale::Nearest ? 1 : 0;
-  auto required = [&](uint32_t value, uint32_t stride, uint32_t area) {
-    const double extent = (value - 1.0) * stride + std::min(area, kSubKernelMax) + nearest;
-    return static_cast<uint32_t>(std::ceil(extent / upscale));
-  };
-  const cmd::Shape3& ublock = system.accelerator().ofmUblock;
-  b.ifmBlock.height = roundUp(required(b.ofmBlock.height, q.kernel.strideY, q.kernel.areaHeight()), ublock.height);
-  b.ifmBlock.width = roundUp(required(b.ofmBlock.width, q.kernel.strideX, q.kernel.areaWidth()), ublock.width);
+  const cmd::Upscale upscale = type != BlockType::ElementWise ? op.upscale : cmd::Upscale::None;
+  const npu::NpuConfig& npu = system.accelerator();
+  b.ifmBlock.height =
+      npu::ifmBlockSide(npu, b.ofmBlock.height, q.kernel.strideY, q.kernel.areaHeight(), upscale, npu.ofmUblock.height);
+  b.ifmBlock.width =
+      npu::ifmBlockSide(npu, b.ofmBlock.width, q.kernel.strideX, q.kernel.areaWidth(), upscale, npu.ofmUblock.width);
   const bool equalDepth = type == BlockType::ElementWise || type == BlockType::Pooling ||
                           type == BlockType::ConvolutionDepthWise;
   if (equalDepth) {
     b.ifmBlock.depth = b.ofmBlock.depth;
-  } else if (q.ifm.bits == 16) {
-    b.ifmBlock.depth = roundUp(std::min(q.ifm.shape.depth, 16u), 4);
   } else {
-    b.ifmBlock.depth = roundUp(std::min(q.ifm.shape.depth, b.partKernel ? 16u : 32u), kIfmUblockDepth);
+    // Vela's block-config search (_ifm_blockdepth) sizes a 32-bit IFM's block like an 8-bit one,
+    // unlike the SHRAM rule the hardware follows (arch calc_ifm_block_depth, 8 channels); its
+    // estimates (a SOFTMAX's 32-bit REDUCE_SUM in kws_ref_model) follow the search.
+    b.ifmBlock.depth = npu::ifmBlockDepth(q.ifm.shape.depth, q.ifm.bits == 32 ? 8 : q.ifm.bits, b.partKernel);
   }
   return b;
 }
@@ -174,9 +167,7 @@ SliceMap collectSlices(const std::vector<cmd::Operation>& ops, const RowSpec& ro
   return map;
 }
 
-// Scale bytes per output channel (Vela's encode_bias: 40-bit bias, 32-bit scale, 6-bit shift
-// packed into 10 bytes), and the alignment of each scale and weight sub-stream.
-constexpr uint64_t kScaleBytesPerChannel = 10;
+// The alignment of each scale and weight sub-stream (Vela's encoder).
 constexpr uint64_t kSubStreamAlignment = 16;
 
 // Size of the layer's scales and weights encoded as one stream (Vela encodes depth [0, D) in
@@ -185,17 +176,17 @@ constexpr uint64_t kSubStreamAlignment = 16;
 // again for the full depth. 0 when a slice's weight stream is not in the constant region or
 // does not hold the weights that order expects (padding positions must be zero).
 uint64_t onePieceBytes(const std::vector<Slice>& slices, const cmd::Operation& first, uint32_t ifmDepth,
-                       uint32_t ofmDepth, bool depthwise, uint32_t ofmUblockDepth, const ConstantRegion& constants) {
+                       uint32_t ofmDepth, bool depthwise, const npu::NpuConfig& npu, const ConstantRegion& constants) {
   cmd::BrickLayout layout;
   layout.kernelHeight = first.kernel.height;
   layout.kernelWidth = first.kernel.width;
   layout.ifmDepth = depthwise ? 1 : ifmDepth;
   layout.ofmBlockDepth = first.ofmBlock.depth;
-  layout.ifmUblockDepth = kIfmUblockDepth;
-  layout.ofmUblockDepth = ofmUblockDepth;
+  layout.ifmUblockDepth = npu.ifmUblockDepth;
+  layout.ofmUblockDepth = npu.ofmUblock.depth;
   layout.ifmBits = first.ifm.elementBits;
-  layout.decompHeight = kSubKernelMax / std::max(first.kernel.dilationY, 1u);
-  layout.decompWidth = kSubKernelMax / std::max(first.kernel.dilationX, 1u);
+  layout.decompHeight = npu.subKernelMax / std::max(first.kernel.dilationY, 1u);
+  layout.decompWidth = npu.subKernelMax / std::max(first.kernel.dilationX, 1u);
   layout.depthwise = depthwise;
   layout.partKernelFirst = first.kernel.partKernelFirst;
   // 1. Every slice's weights, in stream order.
@@ -249,8 +240,7 @@ uint64_t onePieceBytes(const std::vector<Slice>& slices, const cmd::Operation& f
   for (size_t pos = 0; pos < order->size(); ++pos) {
     weights[pos] = (*order)[pos] >= 0 ? volume[static_cast<uint64_t>((*order)[pos])] : int16_t{0};
   }
-  const uint64_t scales = (ofmDepth * kScaleBytesPerChannel + kSubStreamAlignment - 1) / kSubStreamAlignment *
-                          kSubStreamAlignment;
+  const uint64_t scales = roundUp(uint64_t{ofmDepth} * npu.scaleBytesPerChannel, kSubStreamAlignment);
   return scales + cmd::encodeWeightStream(weights).size();
 }
 
@@ -447,7 +437,7 @@ Layer LayerBuilder::buildLayer(const std::vector<cmd::Operation>& ops, const Row
     if (constants_ != nullptr && slices.slices.size() > 1) {
       layer.weights.onePieceBytes =
           onePieceBytes(slices.slices, first, q.ifm.shape.depth, q.ofm.shape.depth,
-                        type == BlockType::ConvolutionDepthWise, system_.accelerator().ofmUblock.depth, *constants_);
+                        type == BlockType::ConvolutionDepthWise, system_.accelerator(), *constants_);
     }
     q.constArea = layer.weights.buffering == WeightBuffering::Unbuffered ? layer.weights.sourceArea
                                                                            : layer.weights.bufferArea;

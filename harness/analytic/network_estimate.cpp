@@ -218,12 +218,12 @@ NetworkEstimate estimateNetwork(const io::CompiledNetwork& net, const std::vecto
   }
   NetworkEstimate result;
   result.model = net.path;
-  result.macs = net.operators[decoded.front().operatorIndex].npu.header.macs;
+  result.hardware = net.operators[decoded.front().operatorIndex].npu.header.hardware;
   result.systemConfig = params.systemConfig;
   result.memoryMode = params.memoryMode;
   result.coreClockHz = params.coreClockHz;
   result.rowsFromDebugDb = db != nullptr;
-  const VelaSystem system(params, result.macs);
+  const VelaSystem system(params, *result.hardware);
   const Estimator estimator(system);
   const std::vector<std::vector<RowSpec>> rows =
       db != nullptr ? rowsFromDebugDb(net, decoded, *db) : std::vector<std::vector<RowSpec>>{};

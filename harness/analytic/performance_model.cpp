@@ -5,18 +5,14 @@
 #include <cmath>
 #include <vector>
 
+#include "sim/common/int_math.h"
+
 namespace npusim::analytic {
 
 namespace {
 
 // Vela's OFM depth brick for NHCWB16 storage.
 constexpr uint32_t kBrickDepth = 16;
-// Largest sub-kernel the MAC array runs in one pass (bigger kernels are decomposed).
-constexpr uint32_t kSubKernelMax = 8;
-// Packed bias + scale bytes per output channel.
-constexpr double kBiasBytesPerChannel = 10.0;
-
-uint64_t ceilDiv(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 
 cmd::Shape3 minShape(const cmd::Shape3& a, const cmd::Shape3& b) {
   return {std::min(a.height, b.height), std::min(a.width, b.width), std::min(a.depth, b.depth)};
@@ -39,13 +35,13 @@ bool isConvLike(BlockType type) {
 }
 
 // Vela's sub-kernel limit per block type (FC and elementwise work on 1x1 kernels).
-uint32_t subKernelLimit(BlockType type) {
+uint32_t subKernelLimit(BlockType type, const npu::NpuConfig& npu) {
   switch (type) {
   case BlockType::VectorProduct: case BlockType::ElementWise: return 1;
   case BlockType::ConvolutionMxN: case BlockType::ConvolutionDepthWise: case BlockType::Pooling:
-  case BlockType::ReduceSum: case BlockType::Dma: return kSubKernelMax;
+  case BlockType::ReduceSum: case BlockType::Dma: return npu.subKernelMax;
   }
-  return kSubKernelMax;
+  return npu.subKernelMax;
 }
 
 } // namespace
@@ -111,6 +107,7 @@ uint64_t PerformanceModel::macs(const LayerQuery& q) const {
 double PerformanceModel::burstScaled(bool isRead, MemArea area, cmd::DataFormat format, uint32_t bits,
                                      const cmd::Shape3& block, const cmd::Shape3& shape, double bytes) const {
   // 1. Natural contiguous run in bits for the format and direction.
+  const uint64_t cores = system_.accelerator().cores;
   uint64_t burstBits = 8;
   switch (format) {
   case cmd::DataFormat::Nhcwb16: {
@@ -118,7 +115,8 @@ double PerformanceModel::burstScaled(bool isRead, MemArea area, cmd::DataFormat 
     if (channelStride == block.depth) {
       burstBits = uint64_t{bits} * block.depth * block.width;
     } else {
-      burstBits = uint64_t{16} * bits * block.width;
+      // The cores of a multi-core NPU write their 16-channel bricks side by side.
+      burstBits = uint64_t{16} * bits * block.width * (isRead ? 1 : cores);
     }
     break;
   }
@@ -130,7 +128,7 @@ double PerformanceModel::burstScaled(bool isRead, MemArea area, cmd::DataFormat 
     } else if (block.depth <= 16 && elementStride == block.depth) {
       burstBits = uint64_t{bits} * block.depth * block.width;
     } else {
-      burstBits = std::min<uint64_t>({64 * 8, uint64_t{16} * bits, uint64_t{block.depth} * bits});
+      burstBits = std::min<uint64_t>({64 * 8, uint64_t{16} * bits * cores, uint64_t{block.depth} * bits});
     }
     break;
   }
@@ -157,29 +155,19 @@ double PerformanceModel::blockMemoryCycles(const LayerQuery& q) const {
 }
 
 double PerformanceModel::outputCyclesPerElement(const LayerQuery& q) const {
-  // 1. Output-unit table row: first matching rule wins (timing doc 3.4).
+  // 1. Output-unit and activation tables (timing doc 3.4).
   const BlockType type = blockTypeOf(q.op);
-  size_t outIndex = 7;
-  if (type == BlockType::ElementWise && q.ifm.bits == 32) {
-    outIndex = q.ifm2 ? 0 : 1;
-  } else if (q.op == LayerOp::Mul && q.ofm.bits == 32) {
-    outIndex = 2;
-  } else if (q.op == LayerOp::Mul || (isConvLike(type) && q.block.acc40)) {
-    outIndex = 3;
-  } else if (q.op == LayerOp::Add || q.op == LayerOp::Sub) {
-    outIndex = 5;
-  } else if (q.op == LayerOp::MaxPool) {
-    outIndex = 6;
-  }
-  // 2. Activation table row.
-  size_t actIndex = 2;
-  switch (q.activation) {
-  case ActivationClass::Lut: actIndex = 0; break;
-  case ActivationClass::Relu: actIndex = 1; break;
-  case ActivationClass::None: actIndex = 2; break;
-  }
-  const npu::U55Arch& a = system_.accelerator();
-  double cpe = std::max(a.outputCycles[outIndex], a.activationCycles[actIndex]);
+  npu::OutputStage stage;
+  stage.elementwise = type == BlockType::ElementWise;
+  stage.binary = q.ifm2.has_value();
+  stage.mul = q.op == LayerOp::Mul;
+  stage.addSub = q.op == LayerOp::Add || q.op == LayerOp::Sub;
+  stage.maxPool = q.op == LayerOp::MaxPool;
+  stage.acc40 = isConvLike(type) && q.block.acc40;
+  stage.ifmBits = q.ifm.bits;
+  stage.ofmBits = q.ofm.bits;
+  stage.activation = q.activation;
+  double cpe = npu::outputCyclesPerElement(system_.accelerator(), stage);
   // 3. Elementwise ops are also bounded by the per-block memory term.
   if (type == BlockType::ElementWise) {
     const double blockElements = static_cast<double>(q.block.ofmBlock.elements());
@@ -191,48 +179,39 @@ double PerformanceModel::outputCyclesPerElement(const LayerQuery& q) const {
 
 double PerformanceModel::convCycles(const LayerQuery& q) const {
   const BlockType type = blockTypeOf(q.op);
-  const npu::U55Arch& a = system_.accelerator();
-  // 1. Block shapes clipped to the tensors; U55-256 1-D special case.
+  const npu::NpuConfig& a = system_.accelerator();
+  // 1. Block shapes clipped to the tensors.
   const cmd::Shape3 ifmBlock = minShape(q.ifm.shape, q.block.ifmBlock);
-  cmd::Shape3 ofmBlock = minShape(q.ofm.shape, q.block.ofmBlock);
-  cmd::Shape3 ublock = a.ofmUblock;
-  const bool convOrFc = type == BlockType::ConvolutionMxN || type == BlockType::ConvolutionDepthWise ||
-                        type == BlockType::VectorProduct;
-  if (a.ofmUblock.height == 2 && convOrFc && q.ofm.shape.height == 1 && q.ofm.shape.width % 2 == 0 &&
-      q.kernel.height == 1) {
-    ublock = {1, 4, a.ofmUblock.depth};
-    ofmBlock.height = 1;
-  }
-  // 2. Micro-block counts and how the MAC array walks the kernel.
-  const uint64_t nx = ceilDiv(ofmBlock.width, ublock.width);
-  const uint64_t ny = ceilDiv(ofmBlock.height, ublock.height);
-  const uint64_t nz = ceilDiv(ofmBlock.depth, ublock.depth);
-  npu::MacTraversal traversal = npu::MacTraversal::DepthFirst;
+  const cmd::Shape3 ofmBlock = minShape(q.ofm.shape, q.block.ofmBlock);
+  // 2. MAC-array cycles per OFM block (the simulator's formula), with Vela's kernel traversal.
+  npu::MacBlock mac;
   if (type == BlockType::Pooling) {
-    traversal = npu::MacTraversal::Pooling;
+    mac.traversal = npu::MacTraversal::Pooling;
   } else if (type == BlockType::ConvolutionDepthWise) {
-    traversal = npu::MacTraversal::Depthwise;
+    mac.traversal = npu::MacTraversal::Depthwise;
   } else if (type == BlockType::ConvolutionMxN && q.block.partKernel) {
-    traversal = npu::MacTraversal::PartKernelFirst;
+    mac.traversal = npu::MacTraversal::PartKernelFirst;
   }
-  const uint64_t ifmDepthSteps = ceilDiv(ifmBlock.depth, 8);
-  // 3. MAC-array cycles per OFM block, summed over sub-kernels.
-  double dpuBlock = 0;
-  for (const cmd::SubKernelGroup& group : cmd::subKernelGroups(q.kernel.width, q.kernel.height, subKernelLimit(type))) {
-    dpuBlock += npu::subKernelMacCycles(a, traversal, q.ifm.bits == 16, q.block.acc40, static_cast<double>(nx),
-                                        static_cast<double>(ny), static_cast<double>(nz),
-                                        static_cast<double>(ifmDepthSteps), group.elements) *
-                static_cast<double>(group.count);
-  }
-  if (type == BlockType::ConvolutionMxN || type == BlockType::VectorProduct || type == BlockType::ReduceSum) {
-    dpuBlock *= static_cast<double>(ceilDiv(q.ifm.shape.depth, ifmBlock.depth));
-  }
+  mac.wideIfm = q.ifm.bits == 16;
+  mac.acc40 = q.block.acc40;
+  mac.ofmShape = q.ofm.shape;
+  mac.block = ofmBlock;
+  mac.kernelWidth = q.kernel.width;
+  mac.kernelHeight = q.kernel.height;
+  mac.subKernelMax = subKernelLimit(type, a);
+  mac.ifmBlockDepth = ifmBlock.depth;
+  const bool repeats =
+      type == BlockType::ConvolutionMxN || type == BlockType::VectorProduct || type == BlockType::ReduceSum;
+  mac.ifmDepthBlocks = repeats ? ceilDiv(q.ifm.shape.depth, ifmBlock.depth) : 1;
+  mac.convLike = type == BlockType::ConvolutionMxN || type == BlockType::ConvolutionDepthWise ||
+                 type == BlockType::VectorProduct;
+  double dpuBlock = npu::blockMacCycles(a, mac);
   // 4. Output-unit cycles per block, bounded by the bias/scale fetch latency.
   const double blocks = static_cast<double>(blockCount(q.ofm.shape, ofmBlock).elements());
   double outBlock = std::ceil(outputCyclesPerElement(q) * static_cast<double>(ofmBlock.elements()));
   if (q.hasBias) {
     const double biasCycles =
-        kBiasBytesPerChannel * ofmBlock.depth * system_.timing(q.constArea).readLatency / 256.0;
+        double(a.scaleBytesPerChannel) * ofmBlock.depth * system_.timing(q.constArea).readLatency / 256.0;
     outBlock = std::max(outBlock, biasCycles);
   }
   // 5. Command/memory floor, then the two-stage pipeline over all blocks.
@@ -272,7 +251,7 @@ ElementAccess PerformanceModel::elementAccess(const LayerQuery& q) const {
       blockDepth = q.ifm.shape.depth;
     }
     // 2. IFM footprint per block (with halo) over the whole depth, once per sub-kernel.
-    const uint32_t limit = subKernelLimit(type);
+    const uint32_t limit = subKernelLimit(type, system_.accelerator());
     const double subKernels = static_cast<double>(ceilDiv(q.kernel.width, limit) * ceilDiv(q.kernel.height, limit));
     const double blockCountTotal = static_cast<double>(blocks.elements());
     const cmd::Shape3 ifmBlockStored = storageRounded(ifmBlock, q.ifm.format);

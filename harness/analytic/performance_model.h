@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "harness/analytic/vela_system.h"
+#include "models/npu/npu_cost.h"
 #include "sim/cmdstream/operation.h"
 
 namespace npusim::analytic {
@@ -27,7 +28,7 @@ BlockType blockTypeOf(LayerOp op);
 std::string_view layerOpName(LayerOp op);   // Vela's NNG operator spelling
 
 // Vela's fused-activation classes (activation table rows A0, A1, A2).
-enum class ActivationClass : uint8_t { Lut, Relu, None };
+using npu::ActivationClass;
 
 // A feature map as the model sees it: full-operation shape, storage format, element size, area.
 struct FeatureMapInfo {

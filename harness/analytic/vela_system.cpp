@@ -10,9 +10,6 @@ namespace npusim::analytic {
 
 namespace {
 
-// Vela models every U55 AXI port as 64 bits wide.
-constexpr double kU55AxiBytes = 8.0;
-
 MemArea areaOf(config::MemoryKind kind) {
   switch (kind) {
   case config::MemoryKind::Sram: return MemArea::Sram;
@@ -24,15 +21,6 @@ MemArea areaOf(config::MemoryKind kind) {
 }
 
 size_t portIndex(config::AxiPort port) { return static_cast<size_t>(port); }
-
-// The hardware tables of ethos-u55-<macs> (models/npu); an InputError for other MAC counts.
-const npu::U55Arch* u55ArchOrThrow(uint32_t macs) {
-  if (macs != 32 && macs != 64 && macs != 128 && macs != 256) {
-    throwForKey("<config>", "accelerator",
-                "unsupported MAC configuration " + std::to_string(macs) + " (Ethos-U55: 32, 64, 128, 256)");
-  }
-  return &npu::u55Arch(macs);
-}
 
 } // namespace
 
@@ -47,8 +35,8 @@ std::string_view memAreaName(MemArea area) {
   return "?";
 }
 
-VelaSystem::VelaSystem(const config::SystemParams& params, uint32_t macs)
-    : accel_(u55ArchOrThrow(macs)), coreClockHz_(params.coreClockHz) {
+VelaSystem::VelaSystem(const config::SystemParams& params, const npu::NpuConfig& hardware)
+    : accel_(&hardware), coreClockHz_(params.coreClockHz) {
   // 1. The memories on the two ports get their configured timing; every other area keeps
   //    Vela's "1 or the equivalent" defaults (scale 1, burst 1, latency 0).
   std::array<MemArea, 2> portArea{areaOf(params.memoryOn(config::AxiPort::Axi0)),
@@ -58,7 +46,7 @@ VelaSystem::VelaSystem(const config::SystemParams& params, uint32_t macs)
   for (config::AxiPort port : {config::AxiPort::Axi0, config::AxiPort::Axi1}) {
     const config::MemoryParams& m = params.memory(params.memoryOn(port));
     const config::TimingAdapterParams& ta = params.port(port).adapter;
-    double bytesPerCycle = kU55AxiBytes * m.clockScale;
+    double bytesPerCycle = params.bytesPerCycle(port);
     if (ta.nominalBytesPerCycle() > 0) {
       bytesPerCycle = std::min(bytesPerCycle, ta.nominalBytesPerCycle());
     }

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "models/npu/u55_arch.h"
+#include "models/npu/npu_config.h"
 #include "sim/cmdstream/operation.h"
 #include "sim/config/system_params.h"
 
@@ -35,11 +35,10 @@ struct AreaTiming {
 // timing on the other port, exactly as Vela does.
 class VelaSystem {
 public:
-  // `macs` is the MAC configuration the stream was compiled for (COP1 header). Throws
-  // InputError when it is not a U55 configuration.
-  VelaSystem(const config::SystemParams& params, uint32_t macs);
+  // `hardware` is the configuration the stream was compiled for (COP1 header).
+  VelaSystem(const config::SystemParams& params, const npu::NpuConfig& hardware);
 
-  const npu::U55Arch& accelerator() const { return *accel_; }
+  const npu::NpuConfig& accelerator() const { return *accel_; }
   const AreaTiming& timing(MemArea area) const { return timing_[static_cast<size_t>(area)]; }
   MemArea constArea() const { return constArea_; }
   MemArea arenaArea() const { return arenaArea_; }
@@ -49,7 +48,7 @@ public:
   MemArea regionArea(uint8_t region) const;
 
 private:
-  const npu::U55Arch* accel_;
+  const npu::NpuConfig* accel_;
   std::array<AreaTiming, 5> timing_{};
   MemArea constArea_ = MemArea::OffChipFlash;
   MemArea arenaArea_ = MemArea::Sram;

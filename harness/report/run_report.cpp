@@ -87,7 +87,7 @@ void writeRunSummary(std::ostream& os, const platform::RunResult& r, const Layer
   os << "  total    " << cyc(r.totalCycles) << " cycles = " << fmt("%.4f", r.totalCycles / p.coreClockHz * 1e3)
      << " ms\n";
   os << "  NPU      active " << cyc(r.npuActive) << " cycles, idle " << cyc(r.npuIdle) << " cycles, " << r.macs
-     << " MAC operations (" << fmt("%.1f", r.npuActive > 0 ? 100.0 * double(r.macs) / (r.npuActive * p.macs()) : 0.0)
+     << " MAC operations (" << fmt("%.1f", r.npuActive > 0 ? 100.0 * double(r.macs) / (r.npuActive * p.hardware()->macs) : 0.0)
      << "% MAC utilisation over NPU active)\n";
   os << "\n  operators\n";
   for (const auto& n : r.networkOps) {

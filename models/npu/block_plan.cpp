@@ -3,14 +3,9 @@
 
 #include <algorithm>
 
+#include "sim/common/int_math.h"
+
 namespace npusim::npu {
-namespace {
-
-uint64_t ceilDiv(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
-uint32_t roundUp(uint32_t v, uint32_t m) { return (v + m - 1) / m * m; }
-
-} // namespace
-
 uint64_t IfmReads::bytes() const {
   uint64_t total = 0;
   for (size_t i = 0; i < count; ++i) {
@@ -39,27 +34,25 @@ void IfmReads::add(const mem::TransferShape& shape) {
   last.runs += ceilDiv(shape.bytes(), last.runBytes);
 }
 
-BlockPlan::BlockPlan(const U55Arch& arch, const cmd::Operation& op) : arch_(arch), op_(op) {
+BlockPlan::BlockPlan(const NpuConfig& npu, const cmd::Operation& op) : npu_(npu), op_(op) {
   const cmd::Shape3& ofm = op.ofm.shape;
   block_ = {std::min(op.ofmBlock.height, ofm.height), std::min(op.ofmBlock.width, ofm.width),
             std::min(op.ofmBlock.depth, ofm.depth)};
   blocksY_ = ceilDiv(ofm.height, block_.height);
   blocksX_ = ceilDiv(ofm.width, block_.width);
   blocksZ_ = ceilDiv(ofm.depth, block_.depth);
-  outputPerElement_ = outputCyclesPerElement(arch, op);
+  outputPerElement_ = outputCyclesPerElement(npu, outputStageOf(op));
   if (op.kind == cmd::OpKind::Elementwise) {
     return;
   }
-  // IFM window of one configured OFM block: (B-1)*stride + kernel span (sub-kernel <= 8),
-  // halved for 2x upscale, rounded up to the IFM micro-block, clipped to the IFM.
-  const uint32_t spanH = std::min(op.kernel.dilatedHeight(), 8u), spanW = std::min(op.kernel.dilatedWidth(), 8u);
-  const uint32_t up = op.upscale == cmd::Upscale::None ? 1 : 2;
-  const uint32_t nearest = op.upscale == cmd::Upscale::Nearest ? 1 : 0;
-  const uint32_t rows = ((op.ofmBlock.height - 1) * op.kernel.strideY + spanH + nearest + up - 1) / up;
-  const uint32_t cols = ((op.ofmBlock.width - 1) * op.kernel.strideX + spanW + nearest + up - 1) / up;
-  ifmRows_ = std::min(roundUp(rows, arch.ofmUblock.height), op.ifm.shape.height);
-  ifmCols_ = std::min(roundUp(cols, arch.ofmUblock.width), op.ifm.shape.width);
-  subKernels_ = static_cast<uint32_t>(ceilDiv(op.kernel.width, 8) * ceilDiv(op.kernel.height, 8));
+  // IFM window of one configured OFM block, clipped to the IFM.
+  ifmRows_ = std::min(ifmBlockSide(npu, op.ofmBlock.height, op.kernel.strideY, op.kernel.dilatedHeight(), op.upscale,
+                                    npu.ofmUblock.height),
+                       op.ifm.shape.height);
+  ifmCols_ = std::min(ifmBlockSide(npu, op.ofmBlock.width, op.kernel.strideX, op.kernel.dilatedWidth(), op.upscale,
+                                    npu.ofmUblock.width),
+                       op.ifm.shape.width);
+  subKernels_ = ceilDiv(op.kernel.width, npu.subKernelMax) * ceilDiv(op.kernel.height, npu.subKernelMax);
 }
 
 uint32_t BlockPlan::window(uint32_t first, uint32_t count, uint32_t stride, uint32_t dilation, uint32_t pad,
@@ -93,7 +86,7 @@ mem::TransferShape BlockPlan::featureMapRead(const cmd::FeatureMap& fm, uint32_t
   const uint64_t e = fm.elementBytes();
   if (fm.format == cmd::DataFormat::Nhcwb16) {
     // One contiguous run per row and 16-channel brick.
-    return {uint64_t{rows} * ceilDiv(channels, 16), uint64_t{cols} * 16 * e};
+    return {uint64_t{rows} * ceilDiv(channels, 16u), uint64_t{cols} * 16 * e};
   }
   if (fm.strideX == uint64_t{channels} * e) {
     return {rows, uint64_t{cols} * channels * e}; // whole pixels: one run per row
@@ -128,7 +121,7 @@ BlockWork BlockPlan::block(uint64_t index) const {
   case cmd::OpKind::Conv:
   case cmd::OpKind::Depthwise:
   case cmd::OpKind::Pool: {
-    w.macCycles = macCyclesPerBlock(arch_, op_, w.extent);
+    w.macCycles = blockMacCycles(npu_, macBlockOf(op_, w.extent));
     const bool perChannelDepth = op_.kind != cmd::OpKind::Conv &&
                                  !(op_.kind == cmd::OpKind::Pool && op_.poolMode == cmd::PoolMode::ReduceSum);
     const uint32_t channels = perChannelDepth ? w.extent.depth : op_.ifm.shape.depth;
@@ -136,19 +129,21 @@ BlockWork BlockPlan::block(uint64_t index) const {
     // fills its IFM buffer with the same window for every depth block of an (x, y) position:
     // the next depth block (depth fastest) finds it still there.
     const bool reusesIfm = op_.kind == cmd::OpKind::Conv && z > 0 && subKernels_ == 1 &&
-                           op_.ifm.shape.depth <= ifmBlockDepth(op_);
-    // Each sub-kernel (at most 8 x 8 taps) reads its own window: the rows of every row group
+                           op_.ifm.shape.depth <=
+                               ifmBlockDepth(op_.ifm.shape.depth, op_.ifm.elementBits, op_.kernel.partKernelFirst);
+    // Each sub-kernel (at most subKernelMax taps a side) reads its own window: the rows of every row group
     // for each column group's width.
     const cmd::Kernel& k = op_.kernel;
     const cmd::Padding& pad = op_.padding;
     uint64_t rows = 0;
-    for (uint32_t tap = 0; tap < k.height; tap += 8) {
+    const uint32_t sub = npu_.subKernelMax;
+    for (uint32_t tap = 0; tap < k.height; tap += sub) {
       rows += window(w.origin.height, w.extent.height, k.strideY, k.dilationY, pad.top, tap,
-                     std::min(8u, k.height - tap), op_.ifm.shape.height);
+                     std::min(sub, k.height - tap), op_.ifm.shape.height);
     }
-    for (uint32_t tap = 0; tap < k.width && !reusesIfm; tap += 8) {
+    for (uint32_t tap = 0; tap < k.width && !reusesIfm; tap += sub) {
       const uint32_t cols = window(w.origin.width, w.extent.width, k.strideX, k.dilationX, pad.left, tap,
-                                   std::min(8u, k.width - tap), op_.ifm.shape.width);
+                                   std::min(sub, k.width - tap), op_.ifm.shape.width);
       w.ifm.add(featureMapRead(op_.ifm, static_cast<uint32_t>(std::min<uint64_t>(rows, UINT32_MAX)), cols, channels));
     }
     if (op_.kind != cmd::OpKind::Pool) {
@@ -157,8 +152,10 @@ BlockWork BlockPlan::block(uint64_t index) const {
       w.weightBytes = op_.weights.length * w.extent.depth / ofm.depth;
       // The bias/scale stream slice of the depth block is fetched with every block, like the
       // weights: the output unit keeps only the current block's.
+      w.weight1Bytes = op_.weights1.length * w.extent.depth / ofm.depth;
       if (op_.scaling.perChannel) {
         w.scaleBytes = op_.scales.length * w.extent.depth / ofm.depth;
+        w.scale1Bytes = op_.scales1.length * w.extent.depth / ofm.depth;
       }
     }
     return w;

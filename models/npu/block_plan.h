@@ -7,7 +7,7 @@
 #include <cstdint>
 
 #include "models/mem/memory_timing.h"
-#include "models/npu/u55_arch.h"
+#include "models/npu/npu_cost.h"
 #include "sim/cmdstream/operation.h"
 
 namespace npusim::npu {
@@ -30,8 +30,10 @@ struct BlockWork {
   double outputCycles = 0;         // activation/output unit
   IfmReads ifm;                    // IFM reads
   mem::TransferShape ifm2;         // IFM2 read (binary elementwise)
-  uint64_t weightBytes = 0;        // weight stream bytes consumed by this block
+  uint64_t weightBytes = 0;        // weight stream bytes consumed by this block (each core's stream)
   uint64_t scaleBytes = 0;         // scale/bias stream bytes
+  uint64_t weight1Bytes = 0;       // the second core's (U65-512), else 0
+  uint64_t scale1Bytes = 0;
   mem::TransferShape ofm;          // feature-map write
 };
 
@@ -45,7 +47,7 @@ struct BlockWork {
 // a depth block are fetched with every block.
 class BlockPlan {
 public:
-  BlockPlan(const U55Arch& arch, const cmd::Operation& op);
+  BlockPlan(const NpuConfig& npu, const cmd::Operation& op);
 
   uint64_t blockCount() const { return blocksY_ * blocksX_ * blocksZ_; }
   BlockWork block(uint64_t index) const;
@@ -56,7 +58,7 @@ public:
 private:
   mem::TransferShape featureMapRead(const cmd::FeatureMap& fm, uint32_t rows, uint32_t cols, uint32_t channels) const;
   mem::TransferShape featureMapWrite(const cmd::Shape3& extent) const;
-  const U55Arch& arch_;
+  const NpuConfig& npu_;
   const cmd::Operation& op_;
   cmd::Shape3 block_;
   uint64_t blocksY_ = 1, blocksX_ = 1, blocksZ_ = 1;

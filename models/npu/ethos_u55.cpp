@@ -8,14 +8,6 @@
 #include "models/mem/memory_system.h"
 
 namespace npusim::npu {
-namespace {
-
-constexpr uint32_t kFetchAhead = 2;        // chunks the command FIFO prefetches
-constexpr double kParseCyclesPerCommand = 1.0;
-constexpr size_t kKernelQueue = 2;         // kernels outstanding (running + latched)
-constexpr size_t kDmaQueue = 1;            // DMAs outstanding on U55
-
-} // namespace
 
 // Books unit traffic on the AXI sockets: region -> port (REGIONCFG) and address (BASEP).
 class EthosU55::Transport : public NpuTransport {
@@ -23,7 +15,11 @@ public:
   explicit Transport(EthosU55& npu) : npu_(npu) {}
 
   config::AxiPort portFor(uint8_t region) const {
-    return region == 0 ? npu_.params_.mode.constMemArea : npu_.params_.mode.arenaMemArea;
+    switch (region) {
+    case 0: return npu_.params_.constPort;
+    case 2: return npu_.params_.cachePort;
+    default: return npu_.params_.arenaPort;
+    }
   }
 
   double send(config::AxiPort port, uint64_t address, mem::Direction dir, const mem::TransferShape& shape,
@@ -81,9 +77,12 @@ private:
   EthosU55& npu_;
 };
 
-EthosU55::EthosU55(sc_core::sc_module_name name, const config::SystemParams& params, uint32_t macs)
-    : sc_module(name), axi0("axi0"), axi1("axi1"), apb("apb"), params_(params), arch_(u55Arch(macs)),
-      period_(sc_core::sc_time(1.0 / params.coreClockHz, sc_core::SC_SEC)) {
+EthosU55::EthosU55(sc_core::sc_module_name name, const NpuModuleParams& params)
+    : sc_module(name), axi0("axi0"), axi1("axi1"), apb("apb"), params_(params),
+      period_(sc_core::sc_time(1.0 / params.clockHz, sc_core::SC_SEC)) {
+  if (params.hardware == nullptr) {
+    throw std::logic_error("EthosU55: no hardware configuration");
+  }
   apb.register_b_transport(this, &EthosU55::registerWrite);
   SC_THREAD(commandProcessor);
   SC_THREAD(kernelThread);
@@ -110,21 +109,17 @@ void EthosU55::registerWrite(tlm::tlm_generic_payload& trans, sc_core::sc_time& 
 }
 
 void EthosU55::waitOutstanding(UnitQueue& unit, size_t allowed) {
-  // Operations still being booked by their unit are outstanding with an unknown end; booked
-  // ones are outstanding until their end. Wake at the earliest known end or when the unit
-  // books another operation, whichever comes first, and count again.
+  // Wake at the earliest known end or when the unit books another operation, whichever comes
+  // first, and count again.
   for (;;) {
     const double t = now();
-    unit.ends.erase(std::remove_if(unit.ends.begin(), unit.ends.end(), [t](double e) { return e <= t; }),
-                    unit.ends.end());
-    if (unit.pending.size() + unit.ends.size() <= allowed) {
+    if (unit.outstanding.count(t) <= allowed) {
       return;
     }
-    if (unit.ends.empty()) {
-      wait(unit.progress);
+    if (const std::optional<double> earliest = unit.outstanding.nextEnd()) {
+      wait(period_ * (*earliest - t), unit.progress);
     } else {
-      const double earliest = *std::min_element(unit.ends.begin(), unit.ends.end());
-      wait(period_ * (earliest - t), unit.progress);
+      wait(unit.progress);
     }
   }
 }
@@ -147,7 +142,7 @@ void EthosU55::serve(UnitQueue& unit, Execute&& execute) {
     // execute() waits while it steps, and the command processor appends records meanwhile, so
     // the record is looked up again afterwards.
     const double end = execute(*op, stats_.operations[recordIndex].issue, recordIndex);
-    unit.ends.push_back(end);
+    unit.outstanding.booked(end);
     unit.pending.erase(unit.pending.begin());
     unit.progress.notify(sc_core::SC_ZERO_TIME);
   }
@@ -156,7 +151,7 @@ void EthosU55::serve(UnitQueue& unit, Execute&& execute) {
 void EthosU55::kernelThread() {
   Transport transport(*this);
   Clock clock(*this);
-  KernelUnit kernel(arch_, transport, clock);
+  KernelUnit kernel(*params_.hardware, transport, clock);
   size_t current = 0;
   std::optional<BlockForwarder> forwarder;
   if (observer_ != nullptr) {
@@ -185,7 +180,7 @@ void EthosU55::kernelThread() {
 void EthosU55::dmaThread() {
   Transport transport(*this);
   Clock clock(*this);
-  DmaUnit dma(transport, clock);
+  DmaUnit dma(transport, clock, params_.hardware->dmaChunkBytes);
   serve(dmas_, [&](const cmd::Operation& op, double issue, size_t recordIndex) {
     const DmaTiming d = dma.execute(op.dma, issue);
     OperationRecord& rec = stats_.operations[recordIndex];
@@ -206,16 +201,17 @@ void EthosU55::syncTo(double t) {
 double EthosU55::fetchCommands(uint64_t qbase, uint32_t streamBytes, uint32_t upTo, double t) {
   // Request chunks up to `upTo` plus the prefetch window, one after another from time t.
   Transport transport(*this);
-  const uint32_t want = std::min(streamBytes, upTo + kFetchAhead * kCommandFetchBytes);
+  const uint32_t chunkBytes = params_.hardware->commandFetchBytes;
+  const uint32_t want = std::min(streamBytes, upTo + params_.hardware->commandPrefetchChunks * chunkBytes);
   while (fetchRequested_ < want) {
-    const uint32_t bytes = std::min(kCommandFetchBytes, streamBytes - fetchRequested_);
+    const uint32_t bytes = std::min(chunkBytes, streamBytes - fetchRequested_);
     const double issue = chunkDone_.empty() ? t : std::max(t, now());
     chunkDone_.push_back(transport.send(params_.commandStreamPort, qbase + fetchRequested_, mem::Direction::Read,
                                         {1, bytes}, issue));
     stats_.commandFetchBytes += bytes;
     fetchRequested_ += bytes;
   }
-  const size_t chunk = upTo == 0 ? 0 : (upTo - 1) / kCommandFetchBytes;
+  const size_t chunk = upTo == 0 ? 0 : (upTo - 1) / chunkBytes;
   return std::max(t, chunkDone_[std::min(chunk, chunkDone_.size() - 1)]);
 }
 
@@ -243,13 +239,11 @@ void EthosU55::commandProcessor() {
     for (const cmd::Command& c : *program->commands) {
       // 1. Fetch (through the command FIFO) and parse.
       const double fetched = fetchCommands(program->qbase, program->streamBytes, c.offset + c.sizeBytes(), t);
-      stats_.ccStallFetch += fetched - t;
       fetchWait += fetched - t;
       if (observer_ != nullptr && fetched > t) {
         observer_->commandFetchWait(t, fetched);
       }
-      t = fetched + kParseCyclesPerCommand;
-      ++stats_.commandsParsed;
+      t = fetched + params_.hardware->parseCyclesPerCommand;
       if (!c.info->isOperation) {
         continue;
       }
@@ -263,52 +257,22 @@ void EthosU55::commandProcessor() {
       rec.commandOffset = op.byteOffset;
       rec.macs = op.macs();
       const double before = now();
-      double* stall = nullptr;
-      UnitQueue* queue = nullptr;
-      switch (op.kind) {
-      case cmd::OpKind::Conv:
-      case cmd::OpKind::Depthwise:
-      case cmd::OpKind::Pool:
-      case cmd::OpKind::Elementwise:
-        waitOutstanding(kernels_, kKernelQueue - 1);
-        stall = &stats_.ccStallQueueFull;
-        queue = &kernels_;
-        break;
-      case cmd::OpKind::DmaStart:
-        waitOutstanding(dmas_, kDmaQueue - 1);
-        stall = &stats_.ccStallQueueFull;
-        queue = &dmas_;
-        break;
-      case cmd::OpKind::DmaWait:
-        waitOutstanding(dmas_, op.waitCount);
-        stall = &stats_.ccStallDmaWait;
-        break;
-      case cmd::OpKind::KernelWait:
-        waitOutstanding(kernels_, op.waitCount);
-        stall = &stats_.ccStallKernelWait;
-        break;
-      case cmd::OpKind::Stop:
-        waitOutstanding(kernels_, 0);
-        waitOutstanding(dmas_, 0);
-        stall = &stats_.ccStallKernelWait;
-        break;
-      case cmd::OpKind::Irq:
-      case cmd::OpKind::PmuMask:
-        break;
+      const DispatchRule rule = dispatchRule(*params_.hardware, op);
+      for (size_t w = 0; w < rule.waitCount; ++w) {
+        waitOutstanding(queueOf(rule.waits[w].unit), rule.waits[w].allowed);
       }
       t = now();
-      if (stall != nullptr) {
-        *stall += t - before;
-      }
       rec.issue = t;
       rec.ccWait = t - before;
       rec.fetchWait = fetchWait;
       fetchWait = 0;
       rec.start = rec.end = t;
       stats_.operations.push_back(rec);
-      if (queue != nullptr) {
-        queue->pending.emplace_back(&op, stats_.operations.size() - 1);
-        queue->queued.notify(sc_core::SC_ZERO_TIME);
+      if (rule.queue) {
+        UnitQueue& queue = queueOf(*rule.queue);
+        queue.pending.emplace_back(&op, stats_.operations.size() - 1);
+        queue.outstanding.dispatched();
+        queue.queued.notify(sc_core::SC_ZERO_TIME);
       }
     }
     syncTo(t);

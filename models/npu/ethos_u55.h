@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// The Ethos-U55 as one SystemC module: APB register target, AXI0/AXI1 initiator sockets, a
+// The Ethos-U55 or U65 (NpuConfig) as one SystemC module: APB register target, AXI0/AXI1 initiator sockets, a
 // command processor thread that fetches and parses the stream and dispatches operations to
 // the kernel and DMA units, and the PMU.
 
@@ -15,6 +15,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 
+#include "models/npu/command_policy.h"
 #include "models/npu/npu_observer.h"
 #include "models/npu/npu_units.h"
 #include "sim/cmdstream/decoder.h"
@@ -22,8 +23,16 @@
 
 namespace npusim::npu {
 
-// The command processor fetches its stream in bursts of this many bytes (AXI_LIMIT burst split).
-constexpr uint32_t kCommandFetchBytes = 64;
+// What the NPU module needs of the system: its hardware configuration, its clock and where the
+// driver's REGIONCFG / QCONFIG put each region and the command stream.
+struct NpuModuleParams {
+  const NpuConfig* hardware = nullptr;
+  double clockHz = 500e6;
+  config::AxiPort constPort = config::AxiPort::Axi1;   // region 0 (constants)
+  config::AxiPort arenaPort = config::AxiPort::Axi0;   // region 1 and regions 3-7 (the arena, tensors)
+  config::AxiPort cachePort = config::AxiPort::Axi0;   // region 2 (Vela's fast scratch: the cache)
+  config::AxiPort commandStreamPort = config::AxiPort::Axi1;
+};
 
 // A decoded command stream the NPU runs when started with QBASE = `qbase`.
 struct NpuProgram {
@@ -53,8 +62,6 @@ struct NpuStats {
   std::vector<OperationRecord> operations;
   std::vector<double> activeCycles; // per invocation: start -> end of stream
   double commandFetchBytes = 0;
-  uint64_t commandsParsed = 0;
-  double ccStallKernelWait = 0, ccStallDmaWait = 0, ccStallQueueFull = 0, ccStallFetch = 0;
 };
 
 // NPU register offsets the host programs (1.1.0 layout).
@@ -69,7 +76,7 @@ public:
   tlm_utils::simple_target_socket<EthosU55> apb;
   sc_core::sc_event irq;        // end of stream (NPU_OP_STOP)
 
-  EthosU55(sc_core::sc_module_name name, const config::SystemParams& params, uint32_t macs);
+  EthosU55(sc_core::sc_module_name name, const NpuModuleParams& params);
 
   void addProgram(const NpuProgram& program) { programs_.push_back(program); }
   // Ends the NPU's threads once the host is done (their stacks unwind, nothing leaks); the
@@ -86,7 +93,7 @@ private:
   // Operations dispatched to a unit and not yet fully booked, and the end times of booked ones.
   struct UnitQueue {
     std::vector<std::pair<const cmd::Operation*, size_t>> pending; // operation, record index
-    std::vector<double> ends;
+    OutstandingOps outstanding;
     sc_core::sc_event queued, progress;
   };
   SC_HAS_PROCESS(EthosU55);
@@ -101,10 +108,10 @@ private:
   void syncTo(double t);
   // Blocks the command processor until at most `allowed` operations of `unit` are outstanding.
   void waitOutstanding(UnitQueue& unit, size_t allowed);
+  UnitQueue& queueOf(Unit unit) { return unit == Unit::Kernel ? kernels_ : dmas_; }
   double fetchCommands(uint64_t qbase, uint32_t streamBytes, uint32_t upTo, double t);
 
-  const config::SystemParams& params_;
-  const U55Arch& arch_;
+  NpuModuleParams params_;
   sc_core::sc_time period_;
   std::array<uint64_t, 8> basep_{};
   uint64_t qbase_ = 0;

@@ -27,7 +27,7 @@ double KernelUnit::dependencyReady(uint32_t blockDep, uint64_t block) const {
 }
 
 KernelTiming KernelUnit::execute(const cmd::Operation& op, double issue) {
-  const BlockPlan plan(arch_, op);
+  const BlockPlan plan(npu_, op);
   KernelTiming t;
   t.blocks = plan.blockCount();
   t.start = issue;
@@ -42,7 +42,7 @@ KernelTiming KernelUnit::execute(const cmd::Operation& op, double issue) {
     account(t.bytes, port, mem::Direction::Read, s.bytes());
     return done;
   };
-  uint64_t weightOffset = 0, scaleOffset = 0;
+  uint64_t weightOffset = 0, scaleOffset = 0, weight1Offset = 0, scale1Offset = 0;
   for (uint64_t j = 0; j < t.blocks; ++j) {
     const BlockWork b = plan.block(j);
     const size_t buf = j % 2;
@@ -69,6 +69,15 @@ KernelTiming KernelUnit::execute(const cmd::Operation& op, double issue) {
     if (b.weightBytes > 0) {
       wDone = std::max(wDone, read(op.weights.region, op.weights.base + weightOffset, {1, b.weightBytes}, wFetch));
       weightOffset = (weightOffset + b.weightBytes) % std::max<uint64_t>(op.weights.length, 1);
+    }
+    // The second core (U65-512) fetches its own streams' slices of the block's depth alongside.
+    if (b.scale1Bytes > 0) {
+      wDone = std::max(wDone, read(op.scales1.region, op.scales1.base + scale1Offset, {1, b.scale1Bytes}, wFetch));
+      scale1Offset = (scale1Offset + b.scale1Bytes) % std::max<uint64_t>(op.scales1.length, 1);
+    }
+    if (b.weight1Bytes > 0) {
+      wDone = std::max(wDone, read(op.weights1.region, op.weights1.base + weight1Offset, {1, b.weight1Bytes}, wFetch));
+      weight1Offset = (weight1Offset + b.weight1Bytes) % std::max<uint64_t>(op.weights1.length, 1);
     }
     // 2. MAC array: in order, needs inputs, weights and a free accumulator buffer.
     const double ready = std::max(macFree_, accBufferFree_[buf]);

@@ -10,7 +10,7 @@
 
 #include "models/mem/memory_timing.h"
 #include "models/npu/npu_observer.h"
-#include "models/npu/u55_arch.h"
+#include "models/npu/npu_config.h"
 #include "sim/cmdstream/operation.h"
 
 namespace npusim::npu {
@@ -53,8 +53,8 @@ struct KernelTiming {
 
 class KernelUnit {
 public:
-  KernelUnit(const U55Arch& arch, NpuTransport& transport, UnitClock& clock)
-      : arch_(arch), transport_(transport), clock_(clock) {}
+  KernelUnit(const NpuConfig& npu, NpuTransport& transport, UnitClock& clock)
+      : npu_(npu), transport_(transport), clock_(clock) {}
 
   // Runs `op` (a CONV/DEPTHWISE/POOL/ELEMENTWISE) dispatched at `issue`; operations execute in
   // order and overlap with the previous one as its BLOCKDEP allows.
@@ -64,7 +64,7 @@ public:
 
 private:
   double dependencyReady(uint32_t blockDep, uint64_t block) const;
-  const U55Arch& arch_;
+  const NpuConfig& npu_;
   NpuTransport& transport_;
   UnitClock& clock_;
   BlockSink* sink_ = nullptr;
@@ -79,15 +79,12 @@ struct DmaTiming {
   PortBytes bytes;
 };
 
-// Bytes the DMA engine moves per step: a chunk is read into its buffer, then written out.
-constexpr uint32_t kDmaChunkBytes = 256;
-
-// The DMA engine: one transfer at a time, through one chunk buffer (the next chunk's read waits
-// for this chunk's write; docs/timing-model.md has the evidence). SHRAM destinations (LUT
-// loads) take no AXI write.
+// The DMA engine: one transfer at a time, through one buffer of `chunkBytes` (NpuConfig): a
+// chunk is read into it, then written out, and the next chunk's read waits for this chunk's write
+// (docs/timing-model.md has the evidence). SHRAM destinations (LUT loads) take no AXI write.
 class DmaUnit {
 public:
-  DmaUnit(NpuTransport& transport, UnitClock& clock, uint32_t chunkBytes = kDmaChunkBytes)
+  DmaUnit(NpuTransport& transport, UnitClock& clock, uint32_t chunkBytes)
       : transport_(transport), clock_(clock), chunk_(chunkBytes) {}
   DmaTiming execute(const cmd::DmaTransfer& dma, double issue);
 

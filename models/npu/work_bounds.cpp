@@ -5,7 +5,6 @@
 #include <cmath>
 
 #include "models/npu/block_plan.h"
-#include "models/npu/npu_units.h"
 
 namespace npusim::npu {
 namespace {
@@ -19,14 +18,14 @@ double burstsOf(const mem::TransferShape& shape, uint32_t maxBurstBytes) {
 
 } // namespace
 
-WorkBound operationWork(const U55Arch& arch, const cmd::Operation& op, const BurstCost& burst) {
+WorkBound operationWork(const NpuConfig& npu, const cmd::Operation& op, const BurstCost& burst) {
   WorkBound w;
   if (op.kind == cmd::OpKind::DmaStart) {
-    // Chunks of kDmaChunkBytes, each a read and (unless into SHRAM) a write, at offsets below
-    // the length.
-    const double chunks = std::ceil(double(op.dma.length) / kDmaChunkBytes);
+    // Chunks of the DMA buffer's size, each a read and (unless into SHRAM) a write, at offsets
+    // below the length.
+    const double chunks = std::ceil(double(op.dma.length) / npu.dmaChunkBytes);
     const double perChunk =
-        std::ceil(double(std::min<uint64_t>(op.dma.length, kDmaChunkBytes)) / burst.maxBurstBytes);
+        std::ceil(double(std::min<uint64_t>(op.dma.length, npu.dmaChunkBytes)) / burst.maxBurstBytes);
     w.bursts = chunks * perChunk * (op.dma.dstInternal ? 1 : 2);
     w.cycles = w.bursts * burst.cyclesPerBurst;
     w.accesses.push_back({"DMA source", op.dma.srcRegion, op.dma.src + op.dma.length});
@@ -41,13 +40,15 @@ WorkBound operationWork(const U55Arch& arch, const cmd::Operation& op, const Bur
   // 1. Block 0 is the largest block (the others are clipped at the OFM edges), so its traffic
   //    and cycles times the block count bound the operation; its IFM window may be clipped by
   //    padding, so the IFM read is bounded by the configured block's whole window.
-  const BlockPlan plan(arch, op);
+  const BlockPlan plan(npu, op);
   w.blocks = double(plan.blockCount());
   const BlockWork b = plan.block(0);
   const mem::TransferShape ifm = plan.largestIfmRead();
   const double bursts = burstsOf(ifm, burst.maxBurstBytes) + burstsOf(b.ifm2, burst.maxBurstBytes) +
                         burstsOf(b.ofm, burst.maxBurstBytes) + burstsOf({1, b.weightBytes}, burst.maxBurstBytes) +
-                        burstsOf({1, b.scaleBytes}, burst.maxBurstBytes);
+                        burstsOf({1, b.scaleBytes}, burst.maxBurstBytes) +
+                        burstsOf({1, b.weight1Bytes}, burst.maxBurstBytes) +
+                        burstsOf({1, b.scale1Bytes}, burst.maxBurstBytes);
   w.bursts = w.blocks * bursts;
   w.cycles = w.blocks * (b.macCycles + b.outputCycles + bursts * burst.cyclesPerBurst);
   // 2. The kernel unit addresses every feature-map transfer from tile 0's base, and walks the
@@ -62,6 +63,14 @@ WorkBound operationWork(const U55Arch& arch, const cmd::Operation& op, const Bur
   }
   if (b.scaleBytes > 0) {
     w.accesses.push_back({"scale stream", op.scales.region, op.scales.base + op.scales.length + b.scaleBytes});
+  }
+  if (b.weight1Bytes > 0) {
+    w.accesses.push_back(
+        {"second core's weight stream", op.weights1.region, op.weights1.base + op.weights1.length + b.weight1Bytes});
+  }
+  if (b.scale1Bytes > 0) {
+    w.accesses.push_back(
+        {"second core's scale stream", op.scales1.region, op.scales1.base + op.scales1.length + b.scale1Bytes});
   }
   return w;
 }

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "sim/cmdstream/builder.h"
 
-#include <stdexcept>
-
 namespace npusim::cmd {
 namespace {
 
@@ -10,15 +8,6 @@ void pushWord(std::vector<uint8_t>& out, uint32_t w) {
   for (int i = 0; i < 4; ++i) {
     out.push_back(static_cast<uint8_t>(w >> (8 * i)));
   }
-}
-
-uint32_t log2u(uint32_t v) {
-  uint32_t r = 0;
-  while (v > 1) {
-    v >>= 1;
-    ++r;
-  }
-  return r;
 }
 
 uint16_t key(CommandCode c) { return static_cast<uint16_t>(c); }
@@ -193,19 +182,11 @@ std::vector<uint8_t> encodeCommands(const std::vector<Command>& commands) {
   return b.bytes();
 }
 
-uint32_t u55ConfigWord(uint32_t macs) {
-  if (macs != 32 && macs != 64 && macs != 128 && macs != 256) {
-    throw std::invalid_argument("Ethos-U55 MAC configuration must be 32, 64, 128 or 256");
-  }
-  const uint32_t shramKb = macs == 256 ? 48 : macs == 128 ? 24 : 16;
-  return shramKb << 8 | log2u(macs);
-}
-
-std::vector<uint8_t> buildCop1Payload(uint32_t macs, const std::vector<uint8_t>& stream) {
+std::vector<uint8_t> buildCop1Payload(const npu::NpuConfig& npu, const std::vector<uint8_t>& stream) {
   std::vector<uint8_t> out;
   pushWord(out, 0x31504F43);           // "COP1"
   pushWord(out, 0x00100001);           // OPTIMIZER_CONFIG, release 0 patch 1
-  pushWord(out, u55ConfigWord(macs));
+  pushWord(out, npu::configWord(npu));
   pushWord(out, kVelaIdWord);
   for (int i = 0; i < 3; ++i) {
     pushWord(out, 0x00000005);         // NOP to 16-byte-align the stream

@@ -7,6 +7,7 @@
 #include <optional>
 #include <vector>
 
+#include "models/npu/npu_config.h"
 #include "sim/cmdstream/decoder.h"
 
 namespace npusim::cmd {
@@ -38,12 +39,10 @@ private:
 // Encodes parsed commands back into stream bytes.
 std::vector<uint8_t> encodeCommands(const std::vector<Command>& commands);
 
-// The CONFIG word Vela writes for an Ethos-U55 with `macs` MACs/cycle.
-uint32_t u55ConfigWord(uint32_t macs);
 // ID word of architecture 1.0.6, as Vela 3.10 writes it.
 constexpr uint32_t kVelaIdWord = 0x10060000;
 
 // Wraps a command stream in the 32-byte COP1 driver header Vela emits.
-std::vector<uint8_t> buildCop1Payload(uint32_t macs, const std::vector<uint8_t>& stream);
+std::vector<uint8_t> buildCop1Payload(const npu::NpuConfig& npu, const std::vector<uint8_t>& stream);
 
 } // namespace npusim::cmd

@@ -234,6 +234,15 @@ Operation snapshotOperation(const RegisterFile& regs, const Command& command) {
   op.scales = {static_cast<uint8_t>(s.get(CommandCode::ScaleRegion) & 7),
                uint64_t{s.get(CommandCode::ScaleBase)} | uint64_t{s.high(CommandCode::ScaleBase) & 0xFF} << 32,
                s.get(CommandCode::ScaleLength)};
+  op.cores = (s.get(CommandCode::ParallelMode) & 1) + 1;
+  if (op.cores > 1) {
+    op.weights1 = {op.weights.region,
+                   uint64_t{s.get(CommandCode::Weight1Base)} | uint64_t{s.high(CommandCode::Weight1Base) & 0xFF} << 32,
+                   s.get(CommandCode::Weight1Length)};
+    op.scales1 = {op.scales.region,
+                  uint64_t{s.get(CommandCode::Scale1Base)} | uint64_t{s.high(CommandCode::Scale1Base) & 0xFF} << 32,
+                  s.get(CommandCode::Scale1Length)};
+  }
 
   const uint32_t act = s.get(CommandCode::Activation);
   op.activation.function = static_cast<uint8_t>(act & 0x1F);
@@ -316,6 +325,11 @@ void validate(const Operation& op, const RegisterFile& regs, const Command& c, c
   FeatureMap scratch;
   switch (op.kind) {
   case OpKind::Conv: case OpKind::Depthwise: case OpKind::Pool: case OpKind::Elementwise: {
+    if (op.cores > limits.cores) {
+      bad("NPU_SET_PARALLEL_MODE " + std::to_string(op.cores - 1) + " splits the work between " +
+          std::to_string(op.cores) + " cores, but the stream was compiled for a " + std::to_string(limits.cores) +
+          "-core NPU (only ethos-u65-512 has two)");
+    }
     if (!decodePrecision(regs.read(CommandCode::IfmPrecision), 2, scratch)) bad("reserved IFM_PRECISION encoding");
     if (!decodePrecision(regs.read(CommandCode::OfmPrecision), 1, scratch)) bad("reserved OFM_PRECISION encoding");
     if (op.kind == OpKind::Pool && (c.param & 7) > 2) bad("unknown pooling mode " + std::to_string(c.param & 7));
@@ -335,6 +349,14 @@ void validate(const Operation& op, const RegisterFile& regs, const Command& c, c
       if (op.scaling.perChannel) {
         checkSpan(origin, c, limits, op.scales.region, {op.scales.base, op.scales.base + op.scales.length},
                   "scale stream");
+      }
+      if (op.cores > 1) {
+        checkSpan(origin, c, limits, op.weights1.region, {op.weights1.base, op.weights1.base + op.weights1.length},
+                  "second core's weight stream");
+        if (op.scaling.perChannel) {
+          checkSpan(origin, c, limits, op.scales1.region, {op.scales1.base, op.scales1.base + op.scales1.length},
+                    "second core's scale stream");
+        }
       }
     }
     break;

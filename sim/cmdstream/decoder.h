@@ -34,6 +34,7 @@ struct StreamOrigin {
 struct RegionLimits {
   std::array<uint64_t, 8> size{};
   uint64_t shramBytes = 0;
+  uint32_t cores = 1;                  // cores of the NPU the stream was compiled for
 };
 
 // Splits a stream into commands. Throws InputError (file, byte offset, command index) on an

@@ -149,7 +149,9 @@ struct Operation {
   Shape3 ofmBlock;
   ShramLayout shram;
   uint32_t blockDep = 0;
-  Stream weights, scales;
+  Stream weights, scales;            // the (first) core's weight and bias/scale streams
+  Stream weights1, scales1;          // the second core's (NPU_SET_PARALLEL_MODE 1, Ethos-U65-512), else empty
+  uint32_t cores = 1;                 // cores sharing the OFM channels: NPU_SET_PARALLEL_MODE + 1
   Activation activation;
   Scaling scaling;
   Ifm2Broadcast broadcast;

@@ -41,11 +41,6 @@ double TimingAdapterParams::nominalBytesPerCycle() const {
   return bandwidthCap == 0 || period == 0 ? 0 : bandwidthCap * 8.0 / period;
 }
 
-uint32_t SystemParams::macs() const {
-  const auto dash = accelerator.rfind('-');
-  return dash == std::string::npos ? 0 : static_cast<uint32_t>(std::stoul(accelerator.substr(dash + 1)));
-}
-
 double SystemParams::bytesPerCycle(AxiPort p) const {
   return port(p).dataWidthBits / 8.0 * memory(memoryOn(p)).clockScale;
 }

@@ -10,6 +10,8 @@
 #include <string>
 #include <string_view>
 
+#include "models/npu/npu_config.h"
+
 namespace npusim::config {
 
 enum class MemoryKind : uint8_t { Sram, Dram, OnChipFlash, OffChipFlash };
@@ -79,7 +81,7 @@ struct HostParams {
 };
 
 struct SystemParams {
-  std::string accelerator;                    // ethos-u55-32/64/128/256; empty = as compiled
+  std::string accelerator;                    // an NpuConfig name (ethos-u55-128, ...); empty = as compiled
   std::string systemConfig = "Ethos_U55_High_End_Embedded";
   std::string memoryMode = "Shared_Sram";
   double coreClockHz = 500e6;
@@ -93,7 +95,8 @@ struct SystemParams {
   HostParams host;
   uint64_t cycleLimit = 0;                    // simulated-cycle limit, 0 = none
 
-  uint32_t macs() const;                      // from `accelerator`
+  // The configuration `accelerator` names; null while it is empty (not yet bound to a model).
+  const npu::NpuConfig* hardware() const { return npu::findNpuConfig(accelerator); }
   const MemoryParams& memory(MemoryKind kind) const { return memories[static_cast<size_t>(kind)]; }
   const AxiPortParams& port(AxiPort p) const { return axi[static_cast<size_t>(p)]; }
   MemoryKind memoryOn(AxiPort p) const { return port(p).memory; }

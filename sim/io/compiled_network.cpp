@@ -252,28 +252,42 @@ CopHeader parseCopHeader(const uint8_t* data, size_t size, const std::string& fi
   }
   // CONFIG word: [3:0] log2 MACs, [7:4] command-stream version, [15:8] SHRAM KB, [27] custom DMA,
   // [31:28] product.
-  const uint32_t product = h.configWord >> 28, log2Macs = h.configWord & 0xF, version = (h.configWord >> 4) & 0xF;
+  const uint32_t log2Macs = h.configWord & 0xF, version = (h.configWord >> 4) & 0xF;
+  h.product = h.configWord >> 28;
   h.shramKb = (h.configWord >> 8) & 0xFF;
-  if (product != 0) {
-    fail(8, "CONFIG word " + hex32(h.configWord) + " targets product " + std::to_string(product) +
-                " (Ethos-U65 or later); npusim models the Ethos-U55 (product 0)");
-  }
-  if (log2Macs < 5 || log2Macs > 8) {
-    fail(8, "CONFIG word " + hex32(h.configWord) + " has " + std::to_string(1u << log2Macs) +
-                " MACs/cycle; Ethos-U55 has 32, 64, 128 or 256");
-  }
   h.macs = 1u << log2Macs;
+  const auto products = [] {
+    std::string s;
+    for (const npu::NpuVariant v : {npu::NpuVariant::U55, npu::NpuVariant::U65}) {
+      const npu::NpuConfig& first = *std::find_if(npu::npuConfigs().begin(), npu::npuConfigs().end(),
+                                                  [v](const npu::NpuConfig& c) { return c.variant == v; });
+      s += (s.empty() ? "" : ", ") + std::to_string(first.product) + " (" + std::string(npu::variantName(v)) + ")";
+    }
+    return s;
+  };
+  const auto sameProduct = std::find_if(npu::npuConfigs().begin(), npu::npuConfigs().end(),
+                                        [&h](const npu::NpuConfig& c) { return c.product == h.product; });
+  if (sameProduct == npu::npuConfigs().end()) {
+    fail(8, "CONFIG word " + hex32(h.configWord) + " targets product " + std::to_string(h.product) +
+                "; npusim models products " + products());
+  }
+  const std::string_view variant = npu::variantName(sameProduct->variant);
+  h.hardware = npu::findNpuConfig(h.product, h.macs);
+  if (h.hardware == nullptr) {
+    fail(8, "CONFIG word " + hex32(h.configWord) + " has " + std::to_string(h.macs) + " MACs/cycle; the " +
+                std::string(variant) + " comes as " + npu::npuConfigNames(sameProduct->variant));
+  }
   if (version != 0) {
     fail(8, "CONFIG word " + hex32(h.configWord) + " has command-stream version " + std::to_string(version) +
                 ", expected 0");
   }
   if ((h.configWord >> 27) & 1) {
-    fail(8, "CONFIG word " + hex32(h.configWord) + " requires custom DMA, which the Ethos-U55 does not have");
+    fail(8, "CONFIG word " + hex32(h.configWord) + " requires custom DMA, which npusim's " + std::string(variant) +
+                " does not have");
   }
-  const uint32_t expectedShram = h.macs == 256 ? 48 : h.macs == 128 ? 24 : 16;
-  if (h.shramKb != expectedShram) {
-    fail(8, "CONFIG word " + hex32(h.configWord) + " has " + std::to_string(h.shramKb) + " KB SHRAM; ethos-u55-" +
-                std::to_string(h.macs) + " has " + std::to_string(expectedShram) + " KB");
+  if (h.shramKb != h.hardware->shramKb) {
+    fail(8, "CONFIG word " + hex32(h.configWord) + " has " + std::to_string(h.shramKb) + " KB SHRAM; " +
+                std::string(h.hardware->name) + " has " + std::to_string(h.hardware->shramKb) + " KB");
   }
   h.archMajor = h.idWord >> 28;
   h.archMinor = (h.idWord >> 20) & 0xFF;
@@ -281,7 +295,7 @@ CopHeader parseCopHeader(const uint8_t* data, size_t size, const std::string& fi
   if (h.archMajor != 1) {
     fail(12, "ID word " + hex32(h.idWord) + " names architecture " + std::to_string(h.archMajor) + "." +
                  std::to_string(h.archMinor) + "." + std::to_string(h.archPatch) +
-                 "; the Ethos-U55 implements architecture 1.x");
+                 "; the Ethos-U55 and U65 implement architecture 1.x");
   }
   return h;
 }

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "models/npu/npu_config.h"
+
 namespace npusim::io {
 
 // Byte range inside the loaded file.
@@ -33,8 +35,10 @@ struct TensorInfo {
 struct CopHeader {
   uint32_t configWord = 0;   // CONFIG register value the stream was compiled for
   uint32_t idWord = 0;       // ID register value (architecture version)
-  uint32_t macs = 0;         // 32, 64, 128 or 256
+  uint32_t product = 0;      // 0 = Ethos-U55, 1 = Ethos-U65
+  uint32_t macs = 0;         // MACs per cycle, all cores
   uint32_t shramKb = 0;
+  const npu::NpuConfig* hardware = nullptr; // the configuration product and MAC count name
   uint32_t archMajor = 0, archMinor = 0, archPatch = 0;
   uint32_t streamWords = 0;  // command-stream length in 32-bit words
 };

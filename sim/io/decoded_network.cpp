@@ -20,7 +20,8 @@ cmd::RegionLimits regionLimits(const CompiledNetwork& net, const Operator& op) {
   };
   for (size_t i = 4; i < op.inputs.size(); ++i) add(op.inputs[i]);
   for (int t : op.outputs) add(t);
-  limits.shramBytes = uint64_t{op.npu.header.shramKb} * 1024;
+  limits.shramBytes = op.npu.header.hardware->shramBytes();
+  limits.cores = op.npu.header.hardware->cores;
   return limits;
 }
 

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "sim/io/demo_network.h"
 
+#include <stdexcept>
+#include <string>
+
 #include "sim/cmdstream/builder.h"
 #include "sim/io/tflite_writer.h"
 
@@ -76,6 +79,12 @@ Operation wait(OpKind kind, uint32_t count) {
 } // namespace
 
 std::vector<uint8_t> buildDemoNetworkTflite(uint32_t macs) {
+  const npu::NpuConfig* found = npu::findNpuConfig(npu::NpuVariant::U55, macs);
+  if (found == nullptr) {
+    throw std::invalid_argument("the demo network is for " + npu::npuConfigNames(npu::NpuVariant::U55) + ", not " +
+                                std::to_string(macs) + " MACs");
+  }
+  const npu::NpuConfig& npu = *found;
   // Arena (region 1) plan, bytes.
   constexpr uint64_t kIn = 0, kFm1 = 3072, kFm2 = 7168, kFm3 = 11264, kFm4 = 0, kOut = 3072;
   constexpr uint64_t kBufA = 19456, kBufB = 21888, kArena = 22656;
@@ -125,7 +134,7 @@ std::vector<uint8_t> buildDemoNetworkTflite(uint32_t macs) {
   ModelSpec spec;
   spec.description = "npusim demo network";
   spec.tensors = {
-      {"demo_command_stream", {static_cast<int32_t>(32 + b.bytes().size())}, 3, buildCop1Payload(macs, b.bytes())},
+      {"demo_command_stream", {static_cast<int32_t>(32 + b.bytes().size())}, 3, buildCop1Payload(npu, b.bytes())},
       {"demo_flash", {static_cast<int32_t>(flash.bytes().size())}, 3, flash.bytes()},
       {"demo_scratch", {static_cast<int32_t>(kArena)}, 3, {}, 0},
       {"demo_scratch_fast", {static_cast<int32_t>(kArena)}, 3, {}, 0},

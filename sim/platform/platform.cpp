@@ -67,7 +67,11 @@ cpu::HostStep hostStep(const io::CompiledNetwork& net, const io::Operator& op, c
   };
   step.basep.push_back(modelBase + round16(op.npu.flash.offset));
   step.basep.push_back(arenaAddress(op.npu.scratchTensorIndex));
-  step.basep.push_back(arenaAddress(op.npu.scratchFastTensorIndex));
+  // Vela's fast scratch (region 2) is the NPU's SRAM cache: in the arena when the cache shares the
+  // arena's port (Shared_Sram, Sram_Only), else at the start of the cache memory (Dedicated_Sram).
+  step.basep.push_back(params.mode.cacheMemArea == params.mode.arenaMemArea
+                           ? arenaAddress(op.npu.scratchFastTensorIndex)
+                           : mem::memoryBase(params.memoryOn(params.mode.cacheMemArea)));
   for (size_t i = 4; i < op.inputs.size(); ++i) if (op.inputs[i] >= 0) step.basep.push_back(arenaAddress(op.inputs[i]));
   for (int t : op.outputs) step.basep.push_back(arenaAddress(t));
   return step;
@@ -138,7 +142,7 @@ private:
 config::SystemParams bindAccelerator(config::SystemParams params, const io::CompiledNetwork& net) {
   for (const io::Operator& op : net.operators) {
     if (op.kind != io::OperatorKind::Npu) continue;
-    const std::string compiled = "ethos-u55-" + std::to_string(op.npu.header.macs);
+    const std::string compiled(op.npu.header.hardware->name);
     if (params.accelerator.empty()) {
       params.accelerator = compiled;
     } else if (params.accelerator != compiled) {
@@ -151,11 +155,12 @@ config::SystemParams bindAccelerator(config::SystemParams params, const io::Comp
 
 void checkSimulationWork(const io::CompiledNetwork& net, const std::vector<io::DecodedNpuOp>& decoded,
                          const config::SystemParams& params) {
-  const npu::U55Arch& arch = npu::u55Arch(params.macs());
+  const npu::NpuConfig& hardware = *params.hardware();
   const npu::BurstCost burst = npuBurstCost(params);
   const double hostToNpu = params.host.clockHz > 0 ? params.coreClockHz / params.host.clockHz : 1.0;
   const config::MemoryKind constMemory = params.memoryOn(params.mode.constMemArea);
   const config::MemoryKind arenaMemory = params.memoryOn(params.mode.arenaMemArea);
+  const config::MemoryKind cacheMemory = params.memoryOn(params.mode.cacheMemArea);
   const config::MemoryParams& arena = params.memory(arenaMemory);
   const double cpuBurstCycles = std::max(arena.readLatency, arena.writeLatency) + 1.0 +
                                 mem::kCpuBurstBytes / params.bytesPerCycle(params.mode.arenaMemArea);
@@ -205,21 +210,21 @@ void checkSimulationWork(const io::CompiledNetwork& net, const std::vector<io::D
                                 window(constMemory) + " that holds the model");
     }
     npu::WorkBound invoke;
-    invoke.bursts = std::ceil(double(step.qsize) / npu::kCommandFetchBytes);
+    invoke.bursts = std::ceil(double(step.qsize) / hardware.commandFetchBytes);
     invoke.cycles = double(params.host.driverOverheadCycles + params.host.irqOverheadCycles) * hostToNpu +
                     double(it->commands.size()) + invoke.bursts * burst.cyclesPerBurst;
     totals.add(invoke, name, refuseAt(std::nullopt, 0));
     for (const cmd::Operation& operation : it->operations) {
       const auto refuse = refuseAt(operation.commandIndex, operation.byteOffset);
       const std::string what = std::string(cmd::opKindName(operation.kind));
-      const npu::WorkBound w = npu::operationWork(arch, operation, burst);
+      const npu::WorkBound w = npu::operationWork(hardware, operation, burst);
       totals.add(w, what, refuse);
       for (const npu::RegionAccess& a : w.accesses) {
         if (a.region >= step.basep.size()) {
           refuse(what + ": the " + a.what + " is in region " + std::to_string(a.region) + ", but " + name +
                  " has tensors for regions 0.." + std::to_string(step.basep.size() - 1) + " only");
         }
-        const config::MemoryKind kind = a.region == 0 ? constMemory : arenaMemory;
+        const config::MemoryKind kind = a.region == 0 ? constMemory : a.region == 2 ? cacheMemory : arenaMemory;
         const uint64_t base = step.basep[a.region];
         if (base > windowEnd(kind) || a.end > windowEnd(kind) - base) {
           refuse(what + ": the " + a.what + " reaches offset " + std::to_string(a.end) + " of region " +
@@ -241,7 +246,14 @@ RunResult simulate(const io::CompiledNetwork& net, const std::vector<io::Decoded
 
   // 1. Elaborate: memory system, NPU, host; wire sockets.
   mem::MemorySystem memory("memory", params);
-  npu::EthosU55 npuModule("ethos_u55", params, params.macs());
+  npu::NpuModuleParams npuParams;
+  npuParams.hardware = params.hardware();
+  npuParams.clockHz = params.coreClockHz;
+  npuParams.constPort = params.mode.constMemArea;
+  npuParams.arenaPort = params.mode.arenaMemArea;
+  npuParams.cachePort = params.mode.cacheMemArea;
+  npuParams.commandStreamPort = params.commandStreamPort;
+  npu::EthosU55 npuModule("ethos_u55", npuParams);
   cpu::CortexM55 host("cortex_m55", params, npuModule.irq);
   npuModule.axi0.bind(memory.npuAxi0);
   npuModule.axi1.bind(memory.npuAxi1);

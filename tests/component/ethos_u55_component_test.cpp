@@ -13,6 +13,7 @@
 #include "models/npu/ethos_u55.h"
 #include "sim/config/config.h"
 #include "support/npu_model.h"
+#include "support/hardware.h"
 
 namespace {
 
@@ -68,7 +69,14 @@ struct Bench {
   // Elaborates, runs to completion, returns the NPU's statistics and the IRQ time.
   std::pair<npu::NpuStats, double> run() {
     mem::MemorySystem memory("memory", params);
-    npu::EthosU55 npuModule("npu", params, 128);
+    npu::NpuModuleParams npuParams;
+    npuParams.hardware = &test::u55(128);
+    npuParams.clockHz = params.coreClockHz;
+    npuParams.constPort = params.mode.constMemArea;
+    npuParams.arenaPort = params.mode.arenaMemArea;
+    npuParams.cachePort = params.mode.cacheMemArea;
+    npuParams.commandStreamPort = params.commandStreamPort;
+    npu::EthosU55 npuModule("npu", npuParams);
     Driver driver("driver");
     npuModule.axi0.bind(memory.npuAxi0);
     npuModule.axi1.bind(memory.npuAxi1);

@@ -122,7 +122,7 @@ bool checkFolder(const fs::path& dir, Stats& stats) {
   const npusim::analytic::VelaDebugDb db =
       npusim::analytic::readVelaDebugDb(npusim::analytic::velaDebugDbPath(tflite->string()));
   const NetworkEstimate est = npusim::analytic::estimateNetwork(net, decoded, params, &db);
-  CHECK(std::to_string(est.macs) == m[2].str());
+  CHECK(std::to_string(est.hardware->macs) == m[2].str());
   std::vector<const npusim::analytic::LayerEstimate*> layers;
   for (const auto& sub : est.subgraphs) {
     for (const auto& e : sub.estimates) {

@@ -7,8 +7,9 @@
 #include <memory>
 
 #include "models/mem/memory_timing.h"
+#include "models/npu/npu_cost.h"
 #include "models/npu/npu_units.h"
-#include "models/npu/u55_arch.h"
+#include "support/hardware.h"
 #include "support/npu_model.h"
 
 namespace {
@@ -91,18 +92,18 @@ TEST_CASE("DMA flash -> SRAM: each chunk's flash read (latency + bytes at flash 
 }
 
 TEST_CASE("MAC cycles follow the micro-block formula per clipped block") {
-  const npu::U55Arch& arch = npu::u55Arch(128);
+  const npu::NpuConfig& arch = test::u55(128);
   const cmd::Operation op = pointwiseConv();
   // Full block 9x6x32 -> clipped 9x5x32: nx = 3, ny = 9, nz = 4; max(32, 4*27) per step;
   // two IFM depth blocks of 32 (timing doc §3.9 a gives 864 for the full block).
-  CHECK(npu::macCyclesPerBlock(arch, op, {9, 5, 32}) == doctest::Approx(2 * 4 * 108));
-  CHECK(npu::macCyclesPerBlock(arch, op, {7, 5, 32}) == doctest::Approx(2 * 4 * 84));
+  CHECK(npu::blockMacCycles(arch, npu::macBlockOf(op, {9, 5, 32})) == doctest::Approx(2 * 4 * 108));
+  CHECK(npu::blockMacCycles(arch, npu::macBlockOf(op, {7, 5, 32})) == doctest::Approx(2 * 4 * 84));
   // U55-32 (ublock 1x1x4), full 5x5x32 block: nxy = 25, nz = 8 -> max(16, 100) * 8 * 2 = 1600 (§3.9 a).
-  CHECK(npu::macCyclesPerBlock(npu::u55Arch(32), op, {5, 5, 32}) == doctest::Approx(2 * 8 * 100));
+  CHECK(npu::blockMacCycles(test::u55(32), npu::macBlockOf(op, {5, 5, 32})) == doctest::Approx(2 * 8 * 100));
 }
 
 TEST_CASE("compute-bound convolution takes its MAC time plus pipeline fill and drain") {
-  const npu::U55Arch& arch = npu::u55Arch(128);
+  const npu::NpuConfig& arch = test::u55(128);
   cmd::Operation op = pointwiseConv();
   op.kernel = {3, 3, 1, 1, 1, 1, false};
   op.padding = {1, 1, 1, 1};
@@ -122,7 +123,7 @@ TEST_CASE("compute-bound convolution takes its MAC time plus pipeline fill and d
 }
 
 TEST_CASE("a DMA overlaps a convolution instead of adding to it") {
-  const npu::U55Arch& arch = npu::u55Arch(128);
+  const npu::NpuConfig& arch = test::u55(128);
   auto run = [&](bool withDma, bool withConv, double* dmaEnd, double* convEnd) {
     mem::MemoryTiming sram(8.0, 32, 32), flash(1.0, 64, 64);
     StubTransport transport(sram, flash);
@@ -147,19 +148,19 @@ TEST_CASE("a DMA overlaps a convolution instead of adding to it") {
 }
 
 TEST_CASE("output cycles per element follow Vela's tables (first matching rule)") {
-  const npu::U55Arch& arch = npu::u55Arch(128);
+  const npu::NpuConfig& arch = test::u55(128);
   cmd::Operation conv = pointwiseConv();
-  CHECK(npu::outputCyclesPerElement(arch, conv) == doctest::Approx(0.5));  // O7, no activation
+  CHECK(npu::outputCyclesPerElement(arch, npu::outputStageOf(conv)) == doctest::Approx(0.5));  // O7, no activation
   conv.activation = {0, 0, -128, 100};                                     // clamp = ReLU-family
-  CHECK(npu::outputCyclesPerElement(arch, conv) == doctest::Approx(0.5));  // max(O7, A1 0.5)
+  CHECK(npu::outputCyclesPerElement(arch, npu::outputStageOf(conv)) == doctest::Approx(0.5));  // max(O7, A1 0.5)
   cmd::Operation pool = conv;
   pool.kind = cmd::OpKind::Pool;
   pool.poolMode = cmd::PoolMode::Max;
   pool.activation = {0, 0, -128, 127};
-  CHECK(npu::outputCyclesPerElement(arch, pool) == doctest::Approx(0.25)); // O6
+  CHECK(npu::outputCyclesPerElement(arch, npu::outputStageOf(pool)) == doctest::Approx(0.25)); // O6
   cmd::Operation add = conv;
   add.kind = cmd::OpKind::Elementwise;
   add.elementwiseMode = cmd::ElementwiseMode::Add;
   add.activation = {0, 0, -128, 127};
-  CHECK(npu::outputCyclesPerElement(arch, add) == doctest::Approx(1.5));   // O5
+  CHECK(npu::outputCyclesPerElement(arch, npu::outputStageOf(add)) == doctest::Approx(1.5));   // O5
 }

@@ -9,7 +9,7 @@
 #include <cstdlib>
 #include <vector>
 
-#include "models/npu/u55_arch.h"
+#include "models/npu/npu_cost.h"
 #include "models/npu/work_bounds.h"
 #include "sim/cmdstream/builder.h"
 #include "sim/cmdstream/disassembler.h"
@@ -37,7 +37,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string file = "fuzz.stream";
   const npusim::cmd::StreamOrigin origin{file, 0};
   const npusim::cmd::RegionLimits limits = limitsFor(data[0]);
-  const npusim::npu::U55Arch& arch = npusim::npu::u55Arch(128u << (data[0] >> 1 & 1));
+  const npusim::npu::NpuConfig& arch = *npusim::npu::findNpuConfig(npusim::npu::NpuVariant::U55, 128u << (data[0] >> 1 & 1));
   const uint8_t* stream = data + 1;
   const size_t streamSize = size - 1;
   npusim::fuzz::acceptOnlyInputError(file, [&] {

@@ -7,6 +7,7 @@
 #include <doctest/doctest.h>
 
 #include "sim/io/tflite_writer.h"
+#include "support/hardware.h"
 
 namespace npusim::test {
 
@@ -76,7 +77,7 @@ std::vector<uint8_t> buildNpuModel(const std::vector<uint8_t>& cop1Payload, cons
 }
 
 std::vector<uint8_t> buildNpuModelWithStream(const std::vector<uint8_t>& stream, const ModelLayout& layout) {
-  return buildNpuModel(buildCop1Payload(layout.macs, stream), layout);
+  return buildNpuModel(buildCop1Payload(test::u55(layout.macs), stream), layout);
 }
 
 uint64_t findBytes(const std::vector<uint8_t>& haystack, const std::vector<uint8_t>& needle) {

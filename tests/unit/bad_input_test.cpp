@@ -14,6 +14,7 @@
 #include "support/fixtures.h"
 #include "support/npu_model.h"
 #include "tflite_subset_generated.h"
+#include "support/hardware.h"
 
 namespace npusim {
 namespace {
@@ -40,7 +41,7 @@ Model modelWithPayload(const std::vector<uint8_t>& payload, const test::ModelLay
 }
 
 Model modelWithStream(const std::vector<uint8_t>& stream, const test::ModelLayout& layout = {}) {
-  return modelWithPayload(cmd::buildCop1Payload(layout.macs, stream), layout);
+  return modelWithPayload(cmd::buildCop1Payload(test::u55(layout.macs), stream), layout);
 }
 
 // Position of the next command the builder will write.
@@ -205,7 +206,7 @@ TEST_CASE("bad input: names and versions that are not UTF-8") {
 
 TEST_CASE("bad input: wrong COP1 tag") {
   const std::vector<uint8_t> stream = validStream();
-  std::vector<uint8_t> payload = cmd::buildCop1Payload(128, stream);
+  std::vector<uint8_t> payload = cmd::buildCop1Payload(test::u55(128), stream);
   payload[3] = '2';
   const Model m = modelWithPayload(payload);
   checkRejected(m.file, m.payload, std::nullopt, "COP1");
@@ -218,15 +219,17 @@ TEST_CASE("bad input: unsupported CONFIG word") {
     const char* text;
   };
   const Case cases[] = {
-      {0x10001807, "product 1"},           // Ethos-U65
-      {0x00001809, "512 MACs/cycle"},      // no such U55
+      {0x20001807, "targets product 2"},   // neither U55 (0) nor U65 (1)
+      {0x10001807, "128 MACs/cycle; the Ethos-U65 comes as ethos-u65-256, ethos-u65-512"},
+      {0x00001809, "512 MACs/cycle; the Ethos-U55 comes as ethos-u55-32, ethos-u55-64"},
+      {0x10001808, "24 KB SHRAM; ethos-u65-256 has 48 KB"},
       {0x00001817, "command-stream version 1"},
       {0x08001807, "custom DMA"},
       {0x00003007, "48 KB SHRAM"},         // U55-128 has 24 KB
   };
   for (const Case& c : cases) {
     INFO("CONFIG word ", c.config);
-    std::vector<uint8_t> payload = cmd::buildCop1Payload(128, stream);
+    std::vector<uint8_t> payload = cmd::buildCop1Payload(test::u55(128), stream);
     storeWord(payload, 8, c.config);
     const Model m = modelWithPayload(payload);
     checkRejected(m.file, m.payload + 8, std::nullopt, c.text);
@@ -234,7 +237,7 @@ TEST_CASE("bad input: unsupported CONFIG word") {
 }
 
 TEST_CASE("bad input: unsupported architecture version") {
-  std::vector<uint8_t> payload = cmd::buildCop1Payload(128, validStream());
+  std::vector<uint8_t> payload = cmd::buildCop1Payload(test::u55(128), validStream());
   storeWord(payload, 12, 0x20000000);
   const Model m = modelWithPayload(payload);
   checkRejected(m.file, m.payload + 12, std::nullopt, "architecture 2.0.0");
@@ -242,7 +245,7 @@ TEST_CASE("bad input: unsupported architecture version") {
 
 TEST_CASE("bad input: COMMAND_STREAM length exceeding the tensor") {
   const std::vector<uint8_t> stream = validStream();
-  std::vector<uint8_t> payload = cmd::buildCop1Payload(128, stream);
+  std::vector<uint8_t> payload = cmd::buildCop1Payload(test::u55(128), stream);
   const auto words = static_cast<uint32_t>(stream.size() / 4 + 1);
   storeWord(payload, 28, words << 16 | 0x02);
   const Model m = modelWithPayload(payload);
@@ -255,7 +258,7 @@ TEST_CASE("bad input: COMMAND_STREAM length exceeding the tensor") {
 }
 
 TEST_CASE("bad input: driver payload not a whole number of words") {
-  std::vector<uint8_t> payload = cmd::buildCop1Payload(128, validStream());
+  std::vector<uint8_t> payload = cmd::buildCop1Payload(test::u55(128), validStream());
   payload.push_back(0);
   const Model m = modelWithPayload(payload);
   checkRejected(m.file, m.payload + payload.size() - 1, std::nullopt, "not a multiple of 4");

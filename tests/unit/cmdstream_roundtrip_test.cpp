@@ -7,6 +7,7 @@
 #include "sim/cmdstream/builder.h"
 #include "sim/cmdstream/decoder.h"
 #include "support/npu_model.h"
+#include "support/hardware.h"
 
 namespace npusim::cmd {
 namespace {
@@ -261,12 +262,15 @@ TEST_CASE("IFM extent: 2x upscale halves the extent") {
 }
 
 TEST_CASE("COP1 payload: Vela's header layout") {
-  CHECK(u55ConfigWord(32) == 0x1005);
-  CHECK(u55ConfigWord(64) == 0x1006);
-  CHECK(u55ConfigWord(128) == 0x1807);
-  CHECK(u55ConfigWord(256) == 0x3008);
+  CHECK(npu::configWord(test::u55(32)) == 0x1005);
+  CHECK(npu::configWord(test::u55(64)) == 0x1006);
+  CHECK(npu::configWord(test::u55(128)) == 0x1807);
+  CHECK(npu::configWord(test::u55(256)) == 0x3008);
+  // The U65 fixtures' COP1 headers: product 1, 48 / 96 KiB SHRAM, 2^8 / 2^9 MACs.
+  CHECK(npu::configWord(test::u65(256)) == 0x10003008);
+  CHECK(npu::configWord(test::u65(512)) == 0x10006009);
   const std::vector<uint8_t> stream = encodeOps({});
-  const std::vector<uint8_t> payload = buildCop1Payload(256, stream);
+  const std::vector<uint8_t> payload = buildCop1Payload(test::u55(256), stream);
   REQUIRE(payload.size() == 32 + stream.size());
   const std::vector<uint8_t> header(payload.begin(), payload.begin() + 32);
   CHECK(header == std::vector<uint8_t>{'C', 'O', 'P', '1', 0x01, 0x00, 0x10, 0x00, 0x08, 0x30, 0, 0, 0, 0, 0x06, 0x10,

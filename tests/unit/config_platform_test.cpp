@@ -11,6 +11,7 @@
 #include "sim/common/error.h"
 #include "sim/config/config.h"
 #include "support/fixtures.h"
+#include "support/hardware.h"
 
 using namespace npusim;
 using namespace npusim::config;
@@ -107,7 +108,7 @@ TEST_CASE("timing-adapter keys: a pulse that never admits and a cap without a pu
 }
 
 TEST_CASE("Corstone_300_FVP: the estimator sees each timing adapter's nominal bandwidth and latencies") {
-  const analytic::VelaSystem vela(corstone("Shared_Sram"), 128);
+  const analytic::VelaSystem vela(corstone("Shared_Sram"), test::u55(128));
   // AXI1: BWCAP 50 words per 320 + 80 cycles = 50 x 8 B / 400 = 1 B/cycle (the kit's own
   // derivation, Vela's OffChipFlash clock scale 0.125), RLATENCY 64.
   CHECK(vela.constArea() == analytic::MemArea::Dram);

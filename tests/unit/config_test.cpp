@@ -188,7 +188,7 @@ TEST_CASE("config --set: overrides any key, the last assignment wins") {
   CHECK(p.memory(MemoryKind::Sram).readLatency == 100);
   CHECK(p.port(AxiPort::Axi1).maxOutstandingReads == 4);
   CHECK_FALSE(p.host.mve);
-  CHECK(p.macs() == 256);
+  CHECK(p.hardware()->macs == 256);
   CHECK(p.coreClockHz == 1e9);
   CHECK(p.cycleLimit == 1000000000);
   CHECK(p.mode.arenaCacheSize == 4194304);
@@ -306,7 +306,7 @@ TEST_CASE("config JSON: nested objects set keys") {
   CHECK_FALSE(p.host.mve);
   CHECK(p.host.convCyclesPerMac == 2.7);
   CHECK(p.mode.arenaCacheSize == 64);
-  CHECK(p.macs() == 64);
+  CHECK(p.hardware()->macs == 64);
   CHECK(fromJson("{}").coreClockHz == 500e6);
 }
 

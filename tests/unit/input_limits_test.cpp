@@ -10,8 +10,9 @@
 #include <string>
 
 #include "models/npu/block_plan.h"
-#include "models/npu/u55_arch.h"
+#include "models/npu/npu_cost.h"
 #include "models/npu/work_bounds.h"
+#include "support/hardware.h"
 #include "sim/cmdstream/operation.h"
 #include "sim/common/error.h"
 #include "sim/config/config.h"
@@ -135,17 +136,17 @@ TEST_CASE("MAC cycles: a 65536-wide pooling kernel costs 8192 times an 8x8 one, 
   // A corrupted 65536x65536 kernel made the estimator list 4e9 sub-kernels (17 GB); the cost
   // models now take each of the (at most four) sub-kernel sizes once.
   cmd::Operation pool = test::samplePool();
-  const npu::U55Arch& arch = npu::u55Arch(128);
+  const npu::NpuConfig& arch = test::u55(128);
   pool.kernel.width = pool.kernel.height = 8;
-  const double one = npu::macCyclesPerBlock(arch, pool, pool.ofmBlock);
+  const double one = npu::blockMacCycles(arch, npu::macBlockOf(pool, pool.ofmBlock));
   pool.kernel.width = 65536;
-  CHECK(npu::macCyclesPerBlock(arch, pool, pool.ofmBlock) == 8192 * one);
+  CHECK(npu::blockMacCycles(arch, npu::macBlockOf(pool, pool.ofmBlock)) == 8192 * one);
   pool.kernel.height = 65536;
-  CHECK(npu::macCyclesPerBlock(arch, pool, pool.ofmBlock) == doctest::Approx(8192.0 * 8192.0 * one));
+  CHECK(npu::blockMacCycles(arch, npu::macBlockOf(pool, pool.ofmBlock)) == doctest::Approx(8192.0 * 8192.0 * one));
 }
 
 TEST_CASE("work bounds: a sample convolution") {
-  const npu::U55Arch& arch = npu::u55Arch(128);
+  const npu::NpuConfig& arch = test::u55(128);
   const cmd::Operation conv = test::sampleConv();
   const npu::WorkBound w = npu::operationWork(arch, conv, npu::BurstCost{64, 100});
   const npu::BlockPlan plan(arch, conv);
@@ -167,7 +168,7 @@ TEST_CASE("work bounds: a corrupted 65536^3 OFM is bounded without walking its b
   cmd::Operation conv = test::sampleConv();
   conv.ofm.shape = {65536, 65536, 65536};
   conv.ofmBlock = {1, 1, 1};
-  const npu::WorkBound w = npu::operationWork(npu::u55Arch(128), conv, npu::BurstCost{64, 10});
+  const npu::WorkBound w = npu::operationWork(test::u55(128), conv, npu::BurstCost{64, 10});
   CHECK(w.blocks == doctest::Approx(281474976710656.0));
   CHECK(w.bursts >= w.blocks);
   CHECK(w.cycles > w.bursts * 10);
@@ -199,7 +200,7 @@ TEST_CASE("sub-kernel groups: the 8x8 split in at most four sizes, also for 16-b
 }
 
 TEST_CASE("work bounds: DMA chunks and SHRAM destinations") {
-  const npu::U55Arch& arch = npu::u55Arch(128);
+  const npu::NpuConfig& arch = test::u55(128);
   const npu::WorkBound dma = npu::operationWork(arch, test::sampleDma(), npu::BurstCost{64, 10});
   CHECK(dma.bursts == 2 * 2 * 4);  // 352 bytes: 2 chunks of <= 256 bytes, 4 bursts each way
   CHECK(dma.cycles == dma.bursts * 10);

@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "models/npu/command_policy.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace npusim::npu {
+
+DispatchRule dispatchRule(const NpuConfig& npu, const cmd::Operation& op) {
+  DispatchRule r;
+  const auto wait = [&r](Unit unit, uint32_t allowed) { r.waits[r.waitCount++] = {unit, allowed}; };
+  switch (op.kind) {
+  case cmd::OpKind::Conv:
+  case cmd::OpKind::Depthwise:
+  case cmd::OpKind::Pool:
+  case cmd::OpKind::Elementwise:
+    wait(Unit::Kernel, npu.kernelQueue - 1);
+    r.queue = Unit::Kernel;
+    break;
+  case cmd::OpKind::DmaStart:
+    wait(Unit::Dma, npu.dmaQueue - 1);
+    r.queue = Unit::Dma;
+    break;
+  case cmd::OpKind::DmaWait:
+    wait(Unit::Dma, op.waitCount);
+    break;
+  case cmd::OpKind::KernelWait:
+    wait(Unit::Kernel, op.waitCount);
+    break;
+  case cmd::OpKind::Stop:
+    wait(Unit::Kernel, 0);
+    wait(Unit::Dma, 0);
+    break;
+  case cmd::OpKind::Irq:
+  case cmd::OpKind::PmuMask:
+    break;
+  }
+  return r;
+}
+
+void OutstandingOps::booked(double end) {
+  if (unbooked_ == 0) {
+    throw std::logic_error("OutstandingOps: an operation was booked that was never dispatched");
+  }
+  --unbooked_;
+  ends_.push_back(end);
+}
+
+size_t OutstandingOps::count(double t) {
+  ends_.erase(std::remove_if(ends_.begin(), ends_.end(), [t](double e) { return e <= t; }), ends_.end());
+  return unbooked_ + ends_.size();
+}
+
+std::optional<double> OutstandingOps::nextEnd() const {
+  if (ends_.empty()) {
+    return std::nullopt;
+  }
+  return *std::min_element(ends_.begin(), ends_.end());
+}
+
+} // namespace npusim::npu

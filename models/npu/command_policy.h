@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// The command processor's dispatch policy as plain C++: which unit an operation goes to, how
+// many operations of each unit may still be outstanding before it is dispatched (queue depths
+// of NpuConfig, the count of NPU_OP_DMA_WAIT / NPU_OP_KERNEL_WAIT, STOP draining both), and the
+// bookkeeping of outstanding operations. The SystemC module only waits for what this says.
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "models/npu/npu_config.h"
+#include "sim/cmdstream/operation.h"
+
+namespace npusim::npu {
+
+enum class Unit : uint8_t { Kernel, Dma };
+
+struct DispatchRule {
+  struct Wait {
+    Unit unit = Unit::Kernel;
+    uint32_t allowed = 0;   // wait until at most this many of `unit` are outstanding
+  };
+  std::array<Wait, 2> waits{};
+  size_t waitCount = 0;
+  std::optional<Unit> queue;      // the unit the operation is dispatched to, if any
+};
+
+DispatchRule dispatchRule(const NpuConfig& npu, const cmd::Operation& op);
+
+// Operations of one unit that are dispatched and not yet finished: those still being booked by
+// the unit (end unknown) and booked ones until their end.
+class OutstandingOps {
+public:
+  void dispatched() { ++unbooked_; }
+  // Contract: one call per dispatched operation, in dispatch order.
+  void booked(double end);
+  // Outstanding at time t (forgets operations that ended by then).
+  size_t count(double t);
+  // The earliest known end after t, if any booked operation is outstanding.
+  std::optional<double> nextEnd() const;
+
+private:
+  size_t unbooked_ = 0;
+  std::vector<double> ends_;
+};
+
+} // namespace npusim::npu

@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "models/npu/npu_cost.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "sim/common/int_math.h"
+
+namespace npusim::npu {
+
+namespace {
+
+// A clamp narrower than the OFM type range is a fused ReLU-family activation.
+bool hasClampActivation(const cmd::Operation& op) {
+  const int bits = op.ofm.elementBits;
+  const int64_t lo = op.ofm.isSigned ? -(int64_t{1} << (bits - 1)) : 0;
+  const int64_t hi = op.ofm.isSigned ? (int64_t{1} << (bits - 1)) - 1 : (int64_t{1} << bits) - 1;
+  const int64_t clampLo = std::max<int64_t>(lo, -32768), clampHi = std::min<int64_t>(hi, 32767);
+  return op.activation.min > clampLo || op.activation.max < clampHi;
+}
+
+} // namespace
+
+bool usesAcc40(const cmd::Operation& op) { return op.shram.accFormat == cmd::AccFormat::Int40; }
+
+OutputStage outputStageOf(const cmd::Operation& op) {
+  OutputStage s;
+  s.elementwise = op.kind == cmd::OpKind::Elementwise;
+  s.binary = op.hasIfm2();
+  s.mul = s.elementwise && op.elementwiseMode == cmd::ElementwiseMode::Mul;
+  s.addSub = s.elementwise &&
+             (op.elementwiseMode == cmd::ElementwiseMode::Add || op.elementwiseMode == cmd::ElementwiseMode::Sub);
+  s.maxPool = op.kind == cmd::OpKind::Pool && op.poolMode == cmd::PoolMode::Max;
+  s.acc40 = usesAcc40(op);
+  s.ifmBits = op.ifm.elementBits;
+  s.ofmBits = op.ofm.elementBits;
+  if (op.activation.usesLut() || op.activation.isTanhOrSigmoid()) {
+    s.activation = ActivationClass::Lut;
+  } else if (hasClampActivation(op)) {
+    s.activation = ActivationClass::Relu;
+  }
+  return s;
+}
+
+double outputCyclesPerElement(const NpuConfig& npu, const OutputStage& s) {
+  size_t index = 7;
+  if (s.elementwise && s.ifmBits == 32) {
+    index = s.binary ? 0 : 1;
+  } else if (s.mul && s.ofmBits == 32) {
+    index = 2;
+  } else if (s.mul || (!s.elementwise && s.acc40)) {
+    index = 3;
+  } else if (s.addSub) {
+    index = 5;
+  } else if (s.maxPool) {
+    index = 6;
+  }
+  size_t act = 2;
+  switch (s.activation) {
+  case ActivationClass::Lut: act = 0; break;
+  case ActivationClass::Relu: act = 1; break;
+  case ActivationClass::None: act = 2; break;
+  }
+  return std::max(npu.outputCycles[index], npu.activationCycles[act]);
+}
+
+uint32_t ifmBlockSide(const NpuConfig& npu, uint32_t ofmSide, uint32_t stride, uint32_t kernelSpan, cmd::Upscale upscale,
+                      uint32_t ublockSide) {
+  const uint32_t up = upscale == cmd::Upscale::None ? 1 : 2;
+  const uint32_t nearest = upscale == cmd::Upscale::Nearest ? 1 : 0;
+  const uint32_t rows = ceilDiv((ofmSide - 1) * stride + std::min(kernelSpan, npu.subKernelMax) + nearest, up);
+  return roundUp(rows, ublockSide);
+}
+
+uint32_t ifmBlockDepth(uint32_t ifmDepth, uint32_t ifmBits, bool partKernelFirst) {
+  if (ifmBits == 16) {
+    return roundUp(std::min(ifmDepth, 16u), 4u);
+  }
+  if (ifmBits == 32) {
+    return roundUp(std::min(ifmDepth, 8u), 8u);
+  }
+  return roundUp(std::min(ifmDepth, partKernelFirst ? 16u : 32u), 8u);
+}
+
+namespace {
+
+// MAC-array cycles of one sub-kernel of `elements` taps over nx x ny x nz micro-blocks,
+// pipeline delays included (timing doc 3.3 steps 3-5).
+double subKernelMacCycles(const NpuConfig& npu, const MacBlock& b, double nx, double ny, double nz, double ibSlices,
+                          uint32_t elements) {
+  // 1. Kernel steps and their cycles; the weight path needs weightStepCycles per step at least.
+  const double nxy = nx * ny;
+  const bool u55x32 = npu.variant == NpuVariant::U55 && npu.macsPerCore() == 32;
+  double steps = 1;
+  double cycles = 0;
+  switch (b.traversal) {
+  case MacTraversal::Pooling:
+    cycles = std::max(4u, elements) * nxy * nz * ((b.wideIfm && !u55x32) ? 2 : 1);
+    break;
+  case MacTraversal::Depthwise:
+    steps = (elements + 3) / 4;
+    cycles = std::max<double>(npu.weightStepCycles, 4.0 * nxy * (b.wideIfm ? 2 : 1)) * steps * nz;
+    break;
+  case MacTraversal::PartKernelFirst:
+    steps = b.wideIfm ? (elements + 1) / 2 : (elements + 3) / 4;
+    cycles = std::max<double>(npu.weightStepCycles, 4.0 * nxy) * steps * ibSlices * nz;
+    break;
+  case MacTraversal::DepthFirst:
+    steps = elements;
+    cycles = std::max<double>(npu.weightStepCycles, 4.0 * nxy) * steps * nz;
+    break;
+  }
+  // 2. Pipeline delay per kernel step, visible when the block is one micro-block wide and high
+  //    (Vela: 7/3 on U55-32, 3 with 40-bit accumulators on U55-64/128, else 2).
+  const bool u55Mid = npu.variant == NpuVariant::U55 && (npu.macsPerCore() == 64 || npu.macsPerCore() == 128);
+  const double delay = u55x32 ? (b.acc40 ? 7 : 3) : ((b.acc40 && u55Mid) ? 3 : 2);
+  double d = 0;
+  if (nx == 1 && ny == 1) {
+    if (nz == 1) {
+      d = delay * steps;
+    } else if (steps > 1) {
+      d = delay * (steps - 1) * nz;
+    }
+  }
+  if (u55x32 && (nx == 1 || ny == 1) && nz > 1 && b.acc40) {
+    d += delay * nz;
+  }
+  if (b.traversal == MacTraversal::PartKernelFirst) {
+    d *= ibSlices;
+  }
+  return cycles + d;
+}
+
+} // namespace
+
+double blockMacCycles(const NpuConfig& npu, const MacBlock& b) {
+  // 1. Micro-block counts (1-D case: a two-row micro-block on a one-row OFM of even width and a
+  //    one-row kernel works as 4 x 1).
+  cmd::Shape3 ub = npu.ofmUblock;
+  cmd::Shape3 block = b.block;
+  if (ub.height == 2 && b.convLike && b.ofmShape.height == 1 && b.ofmShape.width % 2 == 0 && b.kernelHeight == 1) {
+    ub = {1, 4, ub.depth};
+    block.height = 1;
+  }
+  const double nx = ceilDiv(block.width, ub.width);
+  const double ny = ceilDiv(block.height, ub.height);
+  const double nz = ceilDiv(block.depth, ub.depth);
+  const double ibSlices = ceilDiv(b.ifmBlockDepth, 8u);
+  // 2. Sub-kernels of at most subKernelMax taps a side, one formula per size.
+  double cycles = 0;
+  for (const cmd::SubKernelGroup& group : cmd::subKernelGroups(b.kernelWidth, b.kernelHeight, b.subKernelMax)) {
+    cycles += subKernelMacCycles(npu, b, nx, ny, nz, ibSlices, group.elements) * double(group.count);
+  }
+  // 3. Repeats per IFM depth block; the cores share the OFM channels.
+  return cycles * b.ifmDepthBlocks / npu.cores;
+}
+
+MacBlock macBlockOf(const cmd::Operation& op, const cmd::Shape3& block) {
+  MacBlock b;
+  const bool pool = op.kind == cmd::OpKind::Pool && op.poolMode != cmd::PoolMode::ReduceSum;
+  const bool depthwise = op.kind == cmd::OpKind::Depthwise;
+  if (pool) {
+    b.traversal = MacTraversal::Pooling;
+  } else if (depthwise) {
+    b.traversal = MacTraversal::Depthwise;
+  } else if (op.kind == cmd::OpKind::Conv && op.kernel.partKernelFirst) {
+    b.traversal = MacTraversal::PartKernelFirst;
+  }
+  b.wideIfm = op.ifm.elementBits == 16;
+  b.acc40 = usesAcc40(op);
+  b.ofmShape = op.ofm.shape;
+  b.block = block;
+  b.kernelWidth = op.kernel.width;
+  b.kernelHeight = op.kernel.height;
+  b.ifmBlockDepth = (depthwise || pool)
+                        ? block.depth
+                        : ifmBlockDepth(op.ifm.shape.depth, op.ifm.elementBits,
+                                        op.kind == cmd::OpKind::Conv && op.kernel.partKernelFirst);
+  const bool repeats = op.kind == cmd::OpKind::Conv || (op.kind == cmd::OpKind::Pool && op.poolMode == cmd::PoolMode::ReduceSum);
+  b.ifmDepthBlocks = repeats ? ceilDiv(op.ifm.shape.depth, b.ifmBlockDepth) : 1;
+  b.convLike = op.kind == cmd::OpKind::Conv || op.kind == cmd::OpKind::Depthwise;
+  return b;
+}
+
+} // namespace npusim::npu

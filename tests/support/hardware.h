@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// The NPU configurations tests name by variant and MAC count.
+
+#include <stdexcept>
+#include <string>
+
+#include "models/npu/npu_config.h"
+
+namespace npusim::test {
+
+inline const npu::NpuConfig& u55(uint32_t macs) {
+  const npu::NpuConfig* c = npu::findNpuConfig(npu::NpuVariant::U55, macs);
+  if (c == nullptr) throw std::invalid_argument("no ethos-u55-" + std::to_string(macs));
+  return *c;
+}
+
+inline const npu::NpuConfig& u65(uint32_t macs) {
+  const npu::NpuConfig* c = npu::findNpuConfig(npu::NpuVariant::U65, macs);
+  if (c == nullptr) throw std::invalid_argument("no ethos-u65-" + std::to_string(macs));
+  return *c;
+}
+
+} // namespace npusim::test
