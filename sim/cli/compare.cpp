@@ -31,7 +31,7 @@ struct CompareOptions {
 compare::ModelComparison compareOne(const CompareOptions& o) {
   const io::CompiledNetwork net = loadWorkload(o.model);
   const auto decoded = io::decodeAll(net);
-  const config::SystemParams params = platform::bindAccelerator(config::resolveConfig(o.config), net);
+  const config::SystemParams params = platform::resolveForModel(o.config, net);
   // Layer names first: a debug database that does not describe the model only warns, and the
   // estimate then groups rows without it.
   std::vector<std::string> warnings;

@@ -29,7 +29,7 @@ void addInspect(CLI::App& app, Registry& registry) {
   sub->callback([opts, &registry] {
     registry.select([opts] {
       const io::CompiledNetwork net = loadWorkload(opts->model);
-      const auto decoded = decodeChecked(net, platform::bindAccelerator(config::resolveConfig({}), net));
+      const auto decoded = decodeChecked(net, platform::resolveForModel({}, net));
       report::writeInspect(std::cout, net, decoded, opts->format, opts->weights);
       if (opts->format == report::InspectFormat::Text) {
         std::cout << "compiled for: " << platform::describe(platform::compileTarget(net, decoded)) << '\n';

@@ -41,7 +41,7 @@ void addRun(CLI::App& app, Registry& registry) {
       const auto wallStart = std::chrono::steady_clock::now();
       const io::CompiledNetwork net = loadWorkload(opts->model);
       const auto decoded = io::decodeAll(net);
-      const config::SystemParams params = platform::bindAccelerator(config::resolveConfig(opts->config), net);
+      const config::SystemParams params = platform::resolveForModel(opts->config, net);
       for (const std::string& mismatch : platform::configMismatches(platform::compileTarget(net, decoded), params)) {
         if (opts->strict) {
           InputError::Location loc;

@@ -10,11 +10,6 @@ namespace npusim::config {
 
 namespace {
 
-// Vela's internal-default for a U55 equals these built-in sections (timing doc 2.4; Vela's
-// "no limit" arena_cache_size is npusim's 0).
-constexpr std::string_view kInternalSystem = "Ethos_U55_High_End_Embedded";
-constexpr std::string_view kInternalMemoryMode = "Shared_Sram";
-
 void applyOverride(const std::string& assignment, ConfigBuilder& builder) {
   const Origin origin{"--set", "", ""};
   const size_t eq = assignment.find('=');
@@ -31,6 +26,16 @@ void applyOverride(const std::string& assignment, ConfigBuilder& builder) {
 
 } // namespace
 
+std::pair<std::string, std::string> defaultSections(const std::string& accelerator) {
+  // Vela's internal-default equals these built-in sections (timing doc 2.4; Vela's "no limit"
+  // arena_cache_size is npusim's 0).
+  const npu::NpuConfig* hw = npu::findNpuConfig(accelerator);
+  if (hw != nullptr && hw->variant == npu::NpuVariant::U65) {
+    return {"Ethos_U65_Client_Server", "Dedicated_Sram"};
+  }
+  return {"Ethos_U55_High_End_Embedded", "Shared_Sram"};
+}
+
 SystemParams builtinPreset(const std::string& systemConfig, const std::string& memoryMode) {
   ConfigRequest request;
   request.systemConfig = systemConfig;
@@ -41,24 +46,27 @@ SystemParams builtinPreset(const std::string& systemConfig, const std::string& m
 SystemParams resolveConfig(const ConfigRequest& request) {
   ConfigBuilder builder;
   // 1. System config and memory mode: built-in presets, or the sections of --vela-ini.
+  const auto [internalSystem, internalMode] = defaultSections(request.accelerator);
+  const std::string systemConfig = request.systemConfig.empty() ? internalSystem : request.systemConfig;
+  const std::string memoryMode = request.memoryMode.empty() ? internalMode : request.memoryMode;
   const VelaIni userIni = request.velaIni.empty() ? VelaIni() : VelaIni::read(request.velaIni);
   const VelaIni& ini = request.velaIni.empty() ? builtinPresets() : userIni;
-  if (request.systemConfig == kVelaInternalDefault) {
-    applySystemConfig(builtinPresets(), std::string(kInternalSystem), builder);
+  if (systemConfig == kVelaInternalDefault) {
+    applySystemConfig(builtinPresets(), internalSystem, builder);
   } else {
-    applySystemConfig(ini, request.systemConfig, builder);
+    applySystemConfig(ini, systemConfig, builder);
   }
-  if (request.memoryMode == kVelaInternalDefault) {
-    applyMemoryMode(builtinPresets(), std::string(kInternalMemoryMode), builder);
+  if (memoryMode == kVelaInternalDefault) {
+    applyMemoryMode(builtinPresets(), internalMode, builder);
   } else {
-    applyMemoryMode(ini, request.memoryMode, builder);
+    applyMemoryMode(ini, memoryMode, builder);
   }
   // 2. A built-in platform's npusim keys (after the memory mode: they may depend on it).
   if (request.velaIni.empty()) {
-    if (const PresetSection* preset = findPreset("System_Config." + request.systemConfig)) {
+    if (const PresetSection* preset = findPreset("System_Config." + systemConfig)) {
       const Origin origin{"<builtin>", "", std::string(preset->name)};
       for (const PlatformValue& v : preset->platform) {
-        if (v.memoryMode.empty() || v.memoryMode == request.memoryMode) {
+        if (v.memoryMode.empty() || v.memoryMode == memoryMode) {
           builder.setText(v.key, v.value, origin);
         }
       }
@@ -72,8 +80,43 @@ SystemParams resolveConfig(const ConfigRequest& request) {
   for (const auto& assignment : request.overrides) {
     applyOverride(assignment, builder);
   }
-  // 5. Derived defaults and cross-key checks.
-  return builder.finish(request.systemConfig, request.memoryMode);
+  // 5. The model's accelerator, unless a layer named one (platform::resolveForModel refuses a
+  //    mismatch), then derived defaults and cross-key checks.
+  const ConfigKey& acceleratorKey = *findKey("accelerator");
+  if (!request.accelerator.empty() && !builder.isSet(acceleratorKey)) {
+    builder.setText("accelerator", request.accelerator, Origin{"<model>", "", "compiled for"});
+  } else if (!request.accelerator.empty() && builder.params().accelerator != request.accelerator) {
+    Origin origin;
+    builder.blame("accelerator", "accelerator", origin);
+    throwAt(origin, "accelerator",
+            "the model was compiled for " + request.accelerator + "; it cannot run on " + builder.params().accelerator +
+                " (recompile it with Vela)");
+  }
+  //    Built-in sections made for one NPU variant (Vela's U55 and U65 systems, the U65-only
+  //    Dedicated_Sram modes) refuse the other.
+  if (const npu::NpuConfig* hw = builder.params().hardware(); hw != nullptr && request.velaIni.empty()) {
+    const auto refuse = [hw](const char* option, const std::string& name, npu::NpuVariant variant) {
+      std::string valid;
+      for (const PresetSection& p : presetTable()) {
+        const bool sameKind = p.name.rfind(option[2] == 's' ? "System_Config." : "Memory_Mode.", 0) == 0;
+        if (sameKind && (!p.variant || *p.variant == hw->variant)) {
+          valid += (valid.empty() ? "" : ", ") + std::string(p.name.substr(p.name.find('.') + 1));
+        }
+      }
+      throwAt(Origin{option, "", ""}, name,
+              name + " is an " + std::string(npu::variantName(variant)) + " section, but the accelerator is " +
+                  std::string(hw->name) + "; valid for it: " + valid);
+    };
+    const PresetSection* system = findPreset("System_Config." + systemConfig);
+    if (system != nullptr && system->variant && *system->variant != hw->variant) {
+      refuse("--system-config", systemConfig, *system->variant);
+    }
+    const PresetSection* mode = findPreset("Memory_Mode." + memoryMode);
+    if (mode != nullptr && mode->variant && *mode->variant != hw->variant) {
+      refuse("--memory-mode", memoryMode, *mode->variant);
+    }
+  }
+  return builder.finish(systemConfig, memoryMode);
 }
 
 } // namespace npusim::config

@@ -3,6 +3,7 @@
 // Configuration resolution: built-in presets, vela.ini, npusim JSON, --set overrides.
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sim/config/system_params.h"
@@ -12,12 +13,18 @@ namespace npusim::config {
 // What the user asked for on the command line, applied in this order:
 // preset (or vela.ini section pair) -> JSON file -> --set overrides.
 struct ConfigRequest {
-  std::string systemConfig = "Ethos_U55_High_End_Embedded";
-  std::string memoryMode = "Shared_Sram";
+  std::string systemConfig;            // "" = Vela's default for the accelerator (see defaultSections)
+  std::string memoryMode;              // "" = likewise
+  std::string accelerator;             // what the model was compiled for ("" = no model)
   std::string velaIni;                 // optional vela.ini path
   std::string jsonFile;                // optional npusim JSON config path
   std::vector<std::string> overrides;  // "key=value"
 };
+
+// Vela's default System_Config / Memory_Mode for an accelerator variant (its internal-default,
+// timing doc 2.4): Ethos_U55_High_End_Embedded + Shared_Sram for the U55 (and with no model),
+// Ethos_U65_Client_Server + Dedicated_Sram for the U65.
+std::pair<std::string, std::string> defaultSections(const std::string& accelerator);
 
 // Built-in presets named and valued exactly as Vela's default vela.ini (plus npusim's own
 // defaults for keys Vela does not have); "internal-default" is Vela's built-in U55 system.

@@ -42,6 +42,7 @@ SystemParams ConfigBuilder::finish(const std::string& systemConfig, const std::s
   // 2. Rules across keys.
   checkMemoryAreas();
   checkTimingAdapters();
+  checkAxiLimits();
   params_.systemConfig = systemConfig;
   params_.memoryMode = memoryMode;
   return params_;
@@ -105,6 +106,29 @@ void ConfigBuilder::checkMemoryAreas() const {
 } // namespace npusim::config
 
 namespace npusim::config {
+
+void ConfigBuilder::checkAxiLimits() const {
+  // AXI_LIMIT's counters are narrower on the U55 than on the U65 (timing doc 5.1).
+  const npu::NpuConfig* hw = params_.hardware();
+  if (hw == nullptr) {
+    return;
+  }
+  for (const AxiPort port : {AxiPort::Axi0, AxiPort::Axi1}) {
+    const AxiPortParams& a = params_.port(port);
+    const std::string prefix = port == AxiPort::Axi0 ? "npu.axi0." : "npu.axi1.";
+    const auto check = [&](const std::string& field, uint32_t value, uint32_t max) {
+      if (value > max) {
+        Origin origin;
+        const ConfigKey& key = blame(prefix + field, prefix + field, origin);
+        throwAt(origin, key.path,
+                prefix + field + "=" + std::to_string(value) + " exceeds " + std::string(hw->name) +
+                    "'s AXI_LIMIT maximum of " + std::to_string(max));
+      }
+    };
+    check("max_outstanding_reads", a.maxOutstandingReads, hw->axiMaxReads);
+    check("max_outstanding_writes", a.maxOutstandingWrites, hw->axiMaxWrites);
+  }
+}
 
 void ConfigBuilder::checkTimingAdapters() const {
   // A pulse cycle that never admits an address would stall the port forever, and a bandwidth

@@ -30,16 +30,17 @@ public:
   // Contract: call once, after the last layer. Throws InputError for an impossible config,
   // naming the most recently assigned key involved and where it was assigned.
   SystemParams finish(const std::string& systemConfig, const std::string& memoryMode);
+  // The later-assigned of two keys (the one to blame for a conflict) and its origin.
+  const ConfigKey& blame(std::string_view pathA, std::string_view pathB, Origin& origin) const;
 
 private:
   struct Assignment {
     Origin origin;
     uint32_t sequence = 0;
   };
-  // The later-assigned of two keys (the one to blame for a conflict) and its origin.
-  const ConfigKey& blame(std::string_view pathA, std::string_view pathB, Origin& origin) const;
   void checkMemoryAreas() const;
   void checkTimingAdapters() const;
+  void checkAxiLimits() const;
 
   SystemParams params_;
   std::vector<std::optional<Assignment>> assigned_;  // indexed by keyIndex()

@@ -31,11 +31,18 @@ constexpr std::string_view kSrcU65Dram = "Vela's U65 internal-default DRAM (= ve
 constexpr std::string_view kSrcOnChipFlash =
     "copy of SRAM timing, as Vela's Sram_Only rule does (vela.ini has no OnChipFlash preset)";
 constexpr std::string_view kSrcSharedSram = "Vela vela.ini Memory_Mode.Shared_Sram (= Vela's U55 internal-default)";
-constexpr std::string_view kSrcU55Width = "Ethos-U55 AXI data width (timing doc 5.1); also kept on U65 system configs";
+constexpr std::string_view kSrcAxiWidth =
+    "the accelerator's AXI data width (timing doc 5.1: U55 64-bit, U65 128-bit); the U55's until a model binds it";
 constexpr std::string_view kSrcAxiLimitBurst = "Ethos-U driver AXI_LIMIT default max_beats (timing doc 5.1)";
 constexpr std::string_view kSrcOneDataPath =
     "one data path per memory, as Vela's access cycles add reads and writes (timing doc 3.6.4)";
 constexpr std::string_view kSrcNoAdapter = "no timing adapter: 0 = transparent (timing doc 5.4)";
+
+// The bound accelerator's configuration, or the first U55's before a model binds one.
+const npu::NpuConfig& hardwareOf(const SystemParams& p) {
+  const npu::NpuConfig* hw = p.hardware();
+  return hw != nullptr ? *hw : npu::npuConfigs().front();
+}
 
 MemoryParams& mem(SystemParams& p, MemoryKind kind) { return p.memories[static_cast<size_t>(kind)]; }
 AxiPortParams& axi(SystemParams& p, AxiPort port) { return p.axi[static_cast<size_t>(port)]; }
@@ -91,10 +98,14 @@ std::vector<ConfigKey> buildTable() {
   constexpr auto mode = VelaSection::MemoryMode;
   std::vector<ConfigKey> t;
   // 1. Accelerator.
-  t.push_back(key("accelerator", "", "", "Ethos-U55 configuration: ethos-u55-32|64|128|256; \"\" = as compiled into the model",
+  std::vector<std::string_view> accelerators{""};
+  for (const npu::NpuConfig& c : npu::npuConfigs()) {
+    accelerators.push_back(c.name);
+  }
+  t.push_back(key("accelerator", "", "", "Ethos-U configuration (Vela's --accelerator-config); \"\" = as compiled into the model",
                   "the model's Vela header (COP1 CONFIG word) says which configuration it was compiled for",
                   [](SystemParams& p) -> FieldRef { return &p.accelerator; })
-                  .oneOf({"", "ethos-u55-32", "ethos-u55-64", "ethos-u55-128", "ethos-u55-256"}));
+                  .oneOf(std::move(accelerators)));
   // 2. System config: vela.ini [System_Config.*].
   t.push_back(key("system.core_clock", "Hz", "500e6", "NPU clock (vela.ini core_clock)", kSrcU55HighEnd,
                   [](SystemParams& p) -> FieldRef { return &p.coreClockHz; })
@@ -212,31 +223,53 @@ std::vector<ConfigKey> buildTable() {
                   .vela(mode, "arena_cache_size", "0"));
 
   // 4. NPU AXI ports (npusim only; Vela has no keys for them).
-  t.push_back(key("npu.axi0.data_width", "bits", "64", "AXI0 data width: 64 (U55) or 128 (U65)", kSrcU55Width,
+  t.push_back(key("npu.axi0.data_width", "bits", "=accelerator", "AXI0 data width: 64 (U55) or 128 (U65)", kSrcAxiWidth,
                   [](SystemParams& p) -> FieldRef { return &axi(p, A::Axi0).dataWidthBits; })
-                  .pow2(64, 128));
-  t.push_back(key("npu.axi0.max_outstanding_reads", "txns", "8", "AXI0 outstanding read limit (U55 AXI_LIMIT: 1..32)",
-                  "Arm FPGA/FVP U55 high-end timing adapter TA0_MAXR=8 (timing doc 5.1)",
+                  .pow2(64, 128)
+                  .derivedFrom([](const SystemParams& p) { return std::to_string(hardwareOf(p).axiDataBits); }));
+  t.push_back(key("npu.axi0.max_outstanding_reads", "txns", "=accelerator",
+                  "AXI0 outstanding read limit (AXI_LIMIT: U55 1..32, U65 1..64); U55 8, U65 the driver default",
+                  "U55: Arm FPGA/FVP U55 high-end timing adapter TA0_MAXR=8 (timing doc 5.1); U65: Ethos-U driver AXI_LIMIT default (timing doc 5.1)",
                   [](SystemParams& p) -> FieldRef { return &axi(p, A::Axi0).maxOutstandingReads; })
-                  .range(1, 32));
-  t.push_back(key("npu.axi0.max_outstanding_writes", "txns", "8", "AXI0 outstanding write limit (U55 AXI_LIMIT: 1..16)",
-                  "Arm FPGA/FVP U55 high-end timing adapter TA0_MAXW=8 (timing doc 5.1)",
+                  .range(1, 64)
+                  .derivedFrom([](const SystemParams& p) {
+                    const npu::NpuConfig& hw = hardwareOf(p);
+                    return std::to_string(hw.variant == npu::NpuVariant::U55 ? 8u : hw.axiMaxReads);
+                  }));
+  t.push_back(key("npu.axi0.max_outstanding_writes", "txns", "=accelerator",
+                  "AXI0 outstanding write limit (AXI_LIMIT: U55 1..16, U65 1..32); U55 8, U65 the driver default",
+                  "U55: Arm FPGA/FVP U55 high-end timing adapter TA0_MAXW=8 (timing doc 5.1); U65: Ethos-U driver AXI_LIMIT default (timing doc 5.1)",
                   [](SystemParams& p) -> FieldRef { return &axi(p, A::Axi0).maxOutstandingWrites; })
-                  .range(1, 16));
+                  .range(1, 32)
+                  .derivedFrom([](const SystemParams& p) {
+                    const npu::NpuConfig& hw = hardwareOf(p);
+                    return std::to_string(hw.variant == npu::NpuVariant::U55 ? 8u : hw.axiMaxWrites);
+                  }));
   t.push_back(key("npu.axi0.max_burst_bytes", "bytes", "64", "AXI0 burst split alignment (AXI_LIMIT max_beats: 64|128|256)",
                   kSrcAxiLimitBurst, [](SystemParams& p) -> FieldRef { return &axi(p, A::Axi0).maxBurstBytes; })
                   .pow2(64, 256));
-  t.push_back(key("npu.axi1.data_width", "bits", "64", "AXI1 data width: 64 (U55) or 128 (U65)", kSrcU55Width,
+  t.push_back(key("npu.axi1.data_width", "bits", "=accelerator", "AXI1 data width: 64 (U55) or 128 (U65)", kSrcAxiWidth,
                   [](SystemParams& p) -> FieldRef { return &axi(p, A::Axi1).dataWidthBits; })
-                  .pow2(64, 128));
-  t.push_back(key("npu.axi1.max_outstanding_reads", "txns", "2", "AXI1 outstanding read limit (U55 AXI_LIMIT: 1..32)",
-                  "Arm FPGA/FVP U55 high-end timing adapter TA1_MAXR=2 (timing doc 5.1)",
+                  .pow2(64, 128)
+                  .derivedFrom([](const SystemParams& p) { return std::to_string(hardwareOf(p).axiDataBits); }));
+  t.push_back(key("npu.axi1.max_outstanding_reads", "txns", "=accelerator",
+                  "AXI1 outstanding read limit (AXI_LIMIT: U55 1..32, U65 1..64); U55 2, U65 the driver default",
+                  "U55: Arm FPGA/FVP U55 high-end timing adapter TA1_MAXR=2 (timing doc 5.1); U65: Ethos-U driver AXI_LIMIT default (timing doc 5.1)",
                   [](SystemParams& p) -> FieldRef { return &axi(p, A::Axi1).maxOutstandingReads; })
-                  .range(1, 32));
-  t.push_back(key("npu.axi1.max_outstanding_writes", "txns", "16", "AXI1 outstanding write limit (U55 AXI_LIMIT: 1..16)",
-                  "timing adapter TA1_MAXW=0 (no limit), so the U55 maximum = driver AXI_LIMIT default (timing doc 5.1)",
+                  .range(1, 64)
+                  .derivedFrom([](const SystemParams& p) {
+                    const npu::NpuConfig& hw = hardwareOf(p);
+                    return std::to_string(hw.variant == npu::NpuVariant::U55 ? 2u : hw.axiMaxReads);
+                  }));
+  t.push_back(key("npu.axi1.max_outstanding_writes", "txns", "=accelerator",
+                  "AXI1 outstanding write limit (AXI_LIMIT: U55 1..16, U65 1..32); U55 16, U65 the driver default",
+                  "U55: timing adapter TA1_MAXW=0 (no limit), so the U55 maximum = driver AXI_LIMIT default (timing doc 5.1); U65: Ethos-U driver AXI_LIMIT default (timing doc 5.1)",
                   [](SystemParams& p) -> FieldRef { return &axi(p, A::Axi1).maxOutstandingWrites; })
-                  .range(1, 16));
+                  .range(1, 32)
+                  .derivedFrom([](const SystemParams& p) {
+                    const npu::NpuConfig& hw = hardwareOf(p);
+                    return std::to_string(hw.variant == npu::NpuVariant::U55 ? 16u : hw.axiMaxWrites);
+                  }));
   t.push_back(key("npu.axi1.max_burst_bytes", "bytes", "64", "AXI1 burst split alignment (AXI_LIMIT max_beats: 64|128|256)",
                   kSrcAxiLimitBurst, [](SystemParams& p) -> FieldRef { return &axi(p, A::Axi1).maxBurstBytes; })
                   .pow2(64, 256));

@@ -13,7 +13,7 @@ bool readsStreamsFromArena(const cmd::Operation& op) {
 }
 
 // A DMA from region 0 (the constants) into external memory of another region.
-bool copiesConstantsToArena(const cmd::Operation& op) {
+bool copiesConstants(const cmd::Operation& op) {
   return op.kind == cmd::OpKind::DmaStart && !op.dma.srcInternal && !op.dma.dstInternal && op.dma.srcRegion == 0 &&
          op.dma.dstRegion != 0;
 }
@@ -30,6 +30,7 @@ CompileTarget compileTarget(const io::CompiledNetwork& net, const std::vector<io
   for (const io::Operator& op : net.operators) {
     if (op.kind != io::OperatorKind::Npu) continue;
     if (first) {
+      t.hardware = op.npu.header.hardware;
       t.macs = op.npu.header.macs;
       t.shramKb = op.npu.header.shramKb;
       first = false;
@@ -44,20 +45,24 @@ CompileTarget compileTarget(const io::CompiledNetwork& net, const std::vector<io
     }
   }
   for (const io::DecodedNpuOp& d : decoded) {
-    const bool copies = std::any_of(d.operations.begin(), d.operations.end(), copiesConstantsToArena);
     const bool reads = std::any_of(d.operations.begin(), d.operations.end(), readsStreamsFromArena);
-    t.weightsBufferedInArena = t.weightsBufferedInArena || (copies && reads);
+    for (const cmd::Operation& op : d.operations) {
+      if (reads && copiesConstants(op)) {
+        (op.dma.dstRegion == 2 ? t.weightsBufferedInCache : t.weightsBufferedInArena) = true;
+      }
+    }
   }
   return t;
 }
 
 std::string describe(const CompileTarget& t) {
-  std::string s = "ethos-u55-" + std::to_string(t.macs) + " (SHRAM " + std::to_string(t.shramKb) + " KiB); arena " +
+  std::string s = std::string(t.hardware->name) + " (SHRAM " + std::to_string(t.shramKb) + " KiB); arena " +
                   std::to_string(t.scratchBytes) + " B, fast arena " + std::to_string(t.scratchFastBytes) + " B";
   if (t.offlinePlanBytes > 0) s += ", offline plan " + std::to_string(t.offlinePlanBytes) + " B";
   return s + "; constants " + std::to_string(t.flashBytes) + " B, " +
-         (t.weightsBufferedInArena
-              ? "in a memory slower than the arena (weights buffered into the arena by DMA)"
+         (t.weightsBufferedInArena ? "in a memory slower than the arena (weights buffered into the arena by DMA)"
+          : t.weightsBufferedInCache
+              ? "in a memory slower than the fast arena (weights buffered into the SRAM cache by DMA)"
               : "read in place (no weight buffering: constants as fast as the arena, or buffering not worth it)");
 }
 
@@ -71,6 +76,14 @@ std::vector<std::string> configMismatches(const CompileTarget& t, const config::
                   "weights from region 0 into the arena by DMA, as Vela does for Shared_Sram), but memory mode " +
                   params.memoryMode + " puts the constants in " + memoryOf(params, constPort) +
                   ", the arena's memory: those copies are ones Vela would not have emitted");
+  }
+  //    Likewise for copies into the cache (region 2).
+  const config::AxiPort cachePort = params.mode.cacheMemArea;
+  if (t.weightsBufferedInCache && params.memoryOn(constPort) == params.memoryOn(cachePort)) {
+    out.push_back("the model was compiled for constants in a memory slower than its SRAM cache (its stream copies "
+                  "weights from region 0 into region 2 by DMA, as Vela does for Dedicated_Sram), but memory mode " +
+                  params.memoryMode + " puts the constants in " + memoryOf(params, constPort) +
+                  ", the cache's memory: those copies are ones Vela would not have emitted");
   }
   // 2. An arena larger than the memory the mode gives it.
   const uint64_t cache = params.mode.arenaCacheSize;

@@ -16,7 +16,8 @@ namespace npusim::platform {
 // The compile target as far as the file tells. Vela does not record the system config or the
 // memory mode; the placement is inferred from the stream.
 struct CompileTarget {
-  uint32_t macs = 0;                 // COP1 header of the first ethos-u operator
+  const npu::NpuConfig* hardware = nullptr; // COP1 header of the first ethos-u operator
+  uint32_t macs = 0;
   uint32_t shramKb = 0;
   uint64_t flashBytes = 0;           // region 0 tensor (constants), largest over ethos-u operators
   uint64_t scratchBytes = 0;         // region 1 tensor (the arena)
@@ -26,6 +27,7 @@ struct CompileTarget {
   // Vela does that only when the constants sit in a memory slower than the arena (e.g. flash in
   // Shared_Sram), never when they share the arena's memory (Sram_Only).
   bool weightsBufferedInArena = false;
+  bool weightsBufferedInCache = false; // ... into region 2 (Vela's fast scratch: the SRAM cache in Dedicated_Sram)
 };
 
 CompileTarget compileTarget(const io::CompiledNetwork& net, const std::vector<io::DecodedNpuOp>& decoded);

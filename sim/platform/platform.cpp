@@ -139,13 +139,17 @@ private:
 
 } // namespace
 
-config::SystemParams bindAccelerator(config::SystemParams params, const io::CompiledNetwork& net) {
+config::SystemParams resolveForModel(config::ConfigRequest request, const io::CompiledNetwork& net) {
+  const auto first = std::find_if(net.operators.begin(), net.operators.end(),
+                                  [](const io::Operator& op) { return op.kind == io::OperatorKind::Npu; });
+  if (first != net.operators.end()) {
+    request.accelerator = first->npu.header.hardware->name;
+  }
+  config::SystemParams params = config::resolveConfig(request);
   for (const io::Operator& op : net.operators) {
     if (op.kind != io::OperatorKind::Npu) continue;
     const std::string compiled(op.npu.header.hardware->name);
-    if (params.accelerator.empty()) {
-      params.accelerator = compiled;
-    } else if (params.accelerator != compiled) {
+    if (params.accelerator != compiled) {
       throwForKey(net.path, "accelerator", "the model was compiled for " + compiled + "; it cannot run on " +
                                                params.accelerator + " (recompile it with Vela)");
     }

@@ -8,15 +8,17 @@
 
 #include "models/mem/memory_timing.h"
 #include "models/npu/npu_observer.h"
+#include "sim/config/config.h"
 #include "sim/config/system_params.h"
 #include "sim/io/decoded_network.h"
 #include "sim/platform/run_result.h"
 
 namespace npusim::platform {
 
-// Resolves the accelerator: empty -> as compiled; a mismatch with the stream's COP1 MAC
-// configuration is an InputError.
-config::SystemParams bindAccelerator(config::SystemParams params, const io::CompiledNetwork& net);
+// The configuration `request` asks for, for the accelerator the model was compiled for (its
+// COP1 headers): Vela's default sections for that accelerator when none are named, its AXI
+// width and limits. Naming another accelerator (--set accelerator=...) is an InputError.
+config::SystemParams resolveForModel(config::ConfigRequest request, const io::CompiledNetwork& net);
 
 // Refuses, before elaboration, a network whose simulation would take unreasonable time or
 // memory, or leave the memory map: throws InputError naming the file and the command (or the

@@ -26,11 +26,6 @@ protected:
   std::streamsize xsputn(const char*, std::streamsize n) override { return n; }
 };
 
-const npusim::config::SystemParams& defaultParams() {
-  static const npusim::config::SystemParams params = npusim::config::resolveConfig({});
-  return params;
-}
-
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -45,7 +40,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                         npusim::report::InspectFormat::Json}) {
       npusim::report::writeInspect(sink, net, decoded, format);
     }
-    const npusim::config::SystemParams params = npusim::platform::bindAccelerator(defaultParams(), net);
+    const npusim::config::SystemParams params = npusim::platform::resolveForModel({}, net);
     npusim::platform::checkSimulationWork(net, decoded, params);
     npusim::analytic::estimateNetwork(net, decoded, params, nullptr);
   });

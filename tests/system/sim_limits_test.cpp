@@ -37,7 +37,7 @@ Model load(const std::vector<uint8_t>& bytes) {
 void check(const Model& m, const std::vector<std::string>& overrides = {}) {
   config::ConfigRequest request;
   request.overrides = overrides;
-  platform::checkSimulationWork(m.net, m.decoded, platform::bindAccelerator(config::resolveConfig(request), m.net));
+  platform::checkSimulationWork(m.net, m.decoded, platform::resolveForModel(request, m.net));
 }
 
 // The error names the file, the command of the last operation in `ops` and `text`.

@@ -238,8 +238,9 @@ TEST_CASE("config --set: wrong types name the key") {
   check("host.mve=yes", "host.mve", "expected true or false, got 'yes'");
   check("system.axi0_port=sram", "system.axi0_port", "did you mean 'Sram'");
   check("memory_mode.const_mem_area=AXI1", "memory_mode.const_mem_area", "is not one of Axi0 or Axi1");
-  check("accelerator=ethos-u65-256", "accelerator",
-        "is not one of \"\" (as compiled), ethos-u55-32, ethos-u55-64, ethos-u55-128 or ethos-u55-256");
+  check("accelerator=ethos-u65-128", "accelerator",
+        "is not one of \"\" (as compiled), ethos-u55-32, ethos-u55-64, ethos-u55-128, ethos-u55-256, ethos-u65-256 or "
+        "ethos-u65-512");
   check("no-equals-sign", "no-equals-sign", "expected key=value");
 }
 
@@ -257,15 +258,63 @@ TEST_CASE("config --set: out-of-range values name the key and the range") {
   check("system.sram.read_latency=-1", "out of range [0, 4294967295]");
   check("system.sram.burst_length=48", "not a power of two in [8, 4096]");
   check("system.sram.burst_length=4", "out of range [8, 4096]");
-  check("npu.axi0.max_outstanding_reads=0", "out of range [1, 32]");
-  check("npu.axi0.max_outstanding_reads=33", "out of range [1, 32]");
-  check("npu.axi1.max_outstanding_writes=17", "out of range [1, 16]");
+  // The key's range is the U65's AXI_LIMIT (1..64); a U55 model's 1..32 is checked once it is bound.
+  check("npu.axi0.max_outstanding_reads=0", "out of range [1, 64]");
+  check("npu.axi0.max_outstanding_reads=65", "out of range [1, 64]");
+  check("npu.axi1.max_outstanding_writes=33", "out of range [1, 32]");
   check("npu.axi0.data_width=96", "not a power of two in [64, 128]");
   check("npu.axi0.data_width=256", "out of range [64, 128]");
   check("npu.axi1.max_burst_bytes=32", "out of range [64, 256]");
   check("memory_mode.arena_cache_size=8589934592", "out of range [0, 4294967296]");
   CHECK(withSets({"npu.axi0.data_width=128"}).port(AxiPort::Axi0).dataWidthBits == 128);
   CHECK(withSets({"system.sram.read_latency=0"}).memory(MemoryKind::Sram).readLatency == 0);
+}
+
+TEST_CASE("config: the bound accelerator sets the AXI width, the AXI_LIMIT maxima and Vela's default sections") {
+  // Timing doc 1.3 / 5.1: U55 64-bit AXI, AXI_LIMIT up to 32 reads / 16 writes; U65 128-bit,
+  // 64 / 32 (the driver's defaults); Vela's U65 internal default is Client_Server + Dedicated_Sram.
+  const auto resolved = [](const std::string& accelerator, std::vector<std::string> sets) {
+    ConfigRequest request;
+    request.accelerator = accelerator;
+    request.overrides = std::move(sets);
+    return resolveConfig(request);
+  };
+  const SystemParams u55 = resolved("ethos-u55-128", {});
+  CHECK(u55.port(AxiPort::Axi0).dataWidthBits == 64);
+  CHECK(u55.systemConfig == "Ethos_U55_High_End_Embedded");
+  const SystemParams u65 = resolved("ethos-u65-512", {});
+  CHECK(u65.port(AxiPort::Axi0).dataWidthBits == 128);
+  CHECK(u65.port(AxiPort::Axi1).dataWidthBits == 128);
+  CHECK(u65.port(AxiPort::Axi0).maxOutstandingReads == 64);
+  CHECK(u65.port(AxiPort::Axi1).maxOutstandingWrites == 32);
+  CHECK(u65.systemConfig == "Ethos_U65_Client_Server");
+  CHECK(u65.memoryMode == "Dedicated_Sram");
+  CHECK(u65.mode.arenaMemArea == AxiPort::Axi1);
+  CHECK(resolved("ethos-u65-256", {"npu.axi0.max_outstanding_reads=64"}).port(AxiPort::Axi0).maxOutstandingReads == 64);
+  const InputError e = test::errorOf([&] { resolved("ethos-u55-128", {"npu.axi1.max_outstanding_writes=17"}); });
+  CHECK(e.where().key == "npu.axi1.max_outstanding_writes");
+  CHECK(std::string(e.what()).find("exceeds ethos-u55-128's AXI_LIMIT maximum of 16") != std::string::npos);
+}
+
+TEST_CASE("config: a section made for the other NPU variant is refused, naming the valid ones") {
+  ConfigRequest request;
+  request.accelerator = "ethos-u65-256";
+  request.systemConfig = "Ethos_U55_High_End_Embedded";
+  request.memoryMode = "Shared_Sram";
+  InputError e = test::errorOf([&] { resolveConfig(request); });
+  CHECK(e.where().file == "--system-config");
+  CHECK(std::string(e.what()).find("Ethos-U55 section, but the accelerator is ethos-u65-256; valid for it: "
+                                   "Ethos_U65_Embedded, Ethos_U65_Mid_End, Ethos_U65_High_End, "
+                                   "Ethos_U65_Client_Server") != std::string::npos);
+  request.accelerator = "ethos-u55-128";
+  request.systemConfig = "Ethos_U65_High_End";
+  e = test::errorOf([&] { resolveConfig(request); });
+  CHECK(std::string(e.what()).find("Ethos-U65 section, but the accelerator is ethos-u55-128") != std::string::npos);
+  request.systemConfig = "Corstone_300_FVP";
+  request.memoryMode = "Dedicated_Sram";
+  e = test::errorOf([&] { resolveConfig(request); });
+  CHECK(e.where().file == "--memory-mode");
+  CHECK(std::string(e.what()).find("valid for it: Sram_Only, Shared_Sram") != std::string::npos);
 }
 
 TEST_CASE("config validation: constants on SRAM only in the Sram_Only arrangement") {
@@ -340,8 +389,8 @@ TEST_CASE("config JSON: wrong types name the key") {
   check(R"({"system": {"axi0_port": 0}})", "system.axi0_port", "expected a string (Sram, Dram, OnChipFlash or OffChipFlash)");
   check(R"({"system": {"sram": 5}})", "system.sram", "is a group of keys; expected an object");
   check(R"({"system": {"core_clock": {"hz": 5}}})", "system.core_clock", "expected a number, got object");
-  check(R"({"npu": {"axi0": {"max_outstanding_reads": 64}}})", "npu.axi0.max_outstanding_reads",
-        "64 is out of range [1, 32]");
+  check(R"({"npu": {"axi0": {"max_outstanding_reads": 65}}})", "npu.axi0.max_outstanding_reads",
+        "65 is out of range [1, 64]");
 }
 
 TEST_CASE("config JSON: malformed JSON reports the byte offset") {
