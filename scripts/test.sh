@@ -5,10 +5,51 @@
 # runs every CTest label, then builds and runs the whole suite again under AddressSanitizer +
 # UndefinedBehaviorSanitizer (leak detection on; any report fails the test). Fixtures come from $NPUSIM_FIXTURES (default
 # ../shared/fixtures); tests and baseline entries that need absent fixtures are reported as
-# skipped.
+# skipped. After each CTest stage it prints how many tests passed, failed and were skipped,
+# and each skipped test with its reason.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
+
+# Runs CTest in build directory $1 and prints the stage summary titled $2 from CTest's JUnit
+# file; returns CTest's status.
+run_tests() {
+  local junit status=0
+  junit="$(pwd)/$1/ctest-junit.xml"
+  rm -f "$junit"
+  ctest --test-dir "$1" -j "$jobs" --output-on-failure --output-junit "$junit" || status=$?
+  /usr/bin/python3 - "$junit" "$2" <<'PY'
+import re
+import sys
+import xml.etree.ElementTree as ET
+
+path, stage = sys.argv[1], sys.argv[2]
+try:
+    cases = ET.parse(path).getroot().iter("testcase")
+except (OSError, ET.ParseError) as e:
+    print(f"== {stage}: no CTest summary ({e})")
+    sys.exit(0)
+passed, failed, skipped = [], [], []
+for case in cases:
+    status = case.get("status")
+    name = case.get("name")
+    if status == "run":
+        passed.append(name)
+    elif status == "notrun" and case.find("skipped") is not None:
+        out = case.findtext("system-out") or ""
+        reasons = re.findall(r"MESSAGE: skipped: (.*)", out)
+        skipped.append((name, reasons[0] if reasons else "no reason printed"))
+    else:
+        failed.append(name)
+print(f"== {stage}: {len(passed)} passed, {len(failed)} failed, {len(skipped)} skipped "
+      f"(of {len(passed) + len(failed) + len(skipped)})")
+for name in failed:
+    print(f"  failed: {name}")
+for name, reason in skipped:
+    print(f"  skipped: {name}: {reason}")
+PY
+  return "$status"
+}
 scripts/install_deps.sh
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DNPUSIM_WERROR=ON
 cmake --build build -j "$jobs"
@@ -22,7 +63,7 @@ echo "== benchmarks against results/bench/reference.json (fails only beyond 3x s
 /usr/bin/python3 scripts/bench_compare.py results/bench/reference.json build/bench.json
 
 echo "== tests (Release)"
-ctest --test-dir build -j "$jobs" --output-on-failure
+run_tests build "tests (Release)"
 
 echo "== tests under AddressSanitizer + UndefinedBehaviorSanitizer"
 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNPUSIM_SANITIZE=ON \
@@ -30,4 +71,4 @@ cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNPUSIM_SAN
 cmake --build build-asan -j "$jobs"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:strict_string_checks=1 \
   UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-  ctest --test-dir build-asan -j "$jobs" --output-on-failure
+  run_tests build-asan "tests (ASan + UBSan)"

@@ -35,9 +35,9 @@ nlohmann::json simulate(const std::filesystem::path& model, const char* system) 
 }
 
 void checkPoint(const FvpPoint& point, const char* system, double tolerance) {
-  const auto root = npusim::test::fixturesDirOrSkip();
-  if (!root) return;
-  const auto pmu = simulate(*root / "mlek/compiled" / point.model, system).at("pmu");
+  const auto model = npusim::test::fixtureOrSkip(std::string("mlek/compiled/") + point.model);
+  if (!model) return;
+  const auto pmu = simulate(*model, system).at("pmu");
   const std::pair<const char*, double> counts[] = {{"NPU_ACTIVE", point.active},
                                                    {"AXI0_RD_DATA_BEAT_RECEIVED", point.axi0Read},
                                                    {"AXI0_WR_DATA_BEAT_WRITTEN", point.axi0Write},

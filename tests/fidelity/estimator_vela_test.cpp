@@ -25,6 +25,7 @@
 #include "sim/config/config.h"
 #include "sim/io/decoded_network.h"
 #include "support/fixtures.h"
+#include "support/skip.h"
 
 namespace fs = std::filesystem;
 using npusim::analytic::NetworkEstimate;
@@ -212,7 +213,7 @@ bool checkFolder(const fs::path& dir, Stats& stats) {
 
 // Checks every model x config folder of one fixture tree and reports the measured agreement.
 void checkTree(const std::string& tree) {
-  const std::optional<fs::path> root = npusim::test::fixtureTreeOrSkip(tree);
+  const std::optional<fs::path> root = npusim::test::fixtureOrSkip(tree);
   if (!root) {
     return;
   }
@@ -225,6 +226,10 @@ void checkTree(const std::string& tree) {
         }
       }
     }
+  }
+  if (folders.empty()) {
+    npusim::test::skip("no <model>/<config>/ folders in " + root->string());
+    return;
   }
   std::sort(folders.begin(), folders.end());
   Stats stats;
@@ -259,7 +264,7 @@ TEST_CASE("estimator reproduces Vela's per-layer and summary estimates on every 
 TEST_CASE("estimator reproduces Vela's per-layer and summary estimates on every vela-u65 fixture folder") {
   // The estimator knows the Ethos-U55 only (accelerator tables, memory areas, folder names);
   // the U65 tree is checked once U65 support lands.
-  if (npusim::test::fixtureTreeOrSkip("vela-u65")) {
-    MESSAGE("skipped: vela-u65 fixtures present, but the estimator does not support the Ethos-U65 yet");
+  if (npusim::test::fixtureOrSkip("vela-u65")) {
+    npusim::test::skip("vela-u65 fixtures present, but the estimator does not support the Ethos-U65 yet");
   }
 }

@@ -19,6 +19,7 @@
 #include "sim/io/compiled_network.h"
 #include "sim/io/decoded_network.h"
 #include "support/fixtures.h"
+#include "support/skip.h"
 
 namespace fs = std::filesystem;
 
@@ -47,12 +48,17 @@ struct Counts {
 };
 
 void roundTripTree(const std::string& tree) {
-  const std::optional<fs::path> root = npusim::test::fixtureTreeOrSkip(tree);
+  const std::optional<fs::path> root = npusim::test::fixtureOrSkip(tree);
   if (!root) {
     return;
   }
+  const std::vector<fs::path> models = compiledModels(*root);
+  if (models.empty()) {
+    npusim::test::skip("no compiled models (<model>/<config>/<model>_vela.tflite) in " + root->string());
+    return;
+  }
   Counts counts;
-  for (const fs::path& path : compiledModels(*root)) {
+  for (const fs::path& path : models) {
     INFO(path.string());
     const npusim::io::CompiledNetwork net = npusim::io::loadNetwork(path.string());
     for (const npusim::io::DecodedNpuOp& decoded : npusim::io::decodeAll(net)) {
@@ -102,7 +108,7 @@ TEST_CASE("weight codec round-trips every weight stream of the vela-rnn fixtures
 
 TEST_CASE("weight codec round-trips every weight stream of the vela-u65 fixtures") {
   // The loader refuses Ethos-U65 command streams (COP1 CONFIG product 1) until U65 support lands.
-  if (npusim::test::fixtureTreeOrSkip("vela-u65")) {
-    MESSAGE("skipped: vela-u65 fixtures present, but npusim does not load Ethos-U65 models yet");
+  if (npusim::test::fixtureOrSkip("vela-u65")) {
+    npusim::test::skip("vela-u65 fixtures present, but npusim does not load Ethos-U65 models yet");
   }
 }

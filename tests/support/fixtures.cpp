@@ -14,6 +14,8 @@
 
 #include <doctest/doctest.h>
 
+#include "support/skip.h"
+
 namespace npusim::test {
 namespace fs = std::filesystem;
 
@@ -64,19 +66,20 @@ std::optional<fs::path> fixturesDir() {
 std::optional<fs::path> fixturesDirOrSkip() {
   auto dir = fixturesDir();
   if (!dir) {
-    MESSAGE("SKIPPED: no Vela fixtures at " << (configuredFixturesDir() / "vela").string()
-                                            << " (set NPUSIM_FIXTURES to the fixtures folder)");
+    skip("no Vela fixtures at " + (configuredFixturesDir() / "vela").string() +
+         " (set NPUSIM_FIXTURES to the fixtures folder)");
   }
   return dir;
 }
 
-std::optional<fs::path> fixtureTreeOrSkip(const std::string& tree) {
-  const fs::path dir = configuredFixturesDir() / tree;
-  if (!fs::is_directory(dir)) {
-    MESSAGE("skipped: no " << tree << " fixtures at " << dir.string() << " (set NPUSIM_FIXTURES)");
+std::optional<fs::path> fixtureOrSkip(const std::string& relative) {
+  const fs::path path = configuredFixturesDir() / relative;
+  std::error_code ec;
+  if (!fs::exists(path, ec)) {
+    skip("no fixture " + path.string() + " (set NPUSIM_FIXTURES to the fixtures folder)");
     return std::nullopt;
   }
-  return dir;
+  return path;
 }
 
 std::vector<VelaFolder> velaFolders(const fs::path& root) {
@@ -96,6 +99,15 @@ std::vector<VelaFolder> velaFolders(const fs::path& root) {
   }
   std::sort(folders.begin(), folders.end(),
             [](const VelaFolder& a, const VelaFolder& b) { return a.name() < b.name(); });
+  return folders;
+}
+
+std::vector<VelaFolder> velaFoldersOrSkip(const fs::path& root) {
+  std::vector<VelaFolder> folders = velaFolders(root);
+  if (folders.empty()) {
+    skip("no compiled model folders (<model>/<config>/ with a _vela.tflite and a register listing) under " +
+         (root / "vela").string());
+  }
   return folders;
 }
 

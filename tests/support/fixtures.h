@@ -19,13 +19,13 @@ namespace npusim::test {
 // nullopt when that folder has no vela/ subfolder.
 std::optional<std::filesystem::path> fixturesDir();
 
-// Like fixturesDir(), but reports a doctest MESSAGE naming the missing folder when absent, so
-// that a test returning early on nullopt shows up as skipped.
+// Like fixturesDir(), but calls skip() (support/skip.h) naming the missing folder when absent,
+// so that a test returning early on nullopt reports skipped.
 std::optional<std::filesystem::path> fixturesDirOrSkip();
 
-// <fixtures>/<tree> (vela, vela-rnn, vela-u65, mlek) when present; otherwise reports a doctest
-// MESSAGE naming the missing folder (so the test shows up as skipped) and returns nullopt.
-std::optional<std::filesystem::path> fixtureTreeOrSkip(const std::string& tree);
+// <fixtures>/<relative> (a tree such as vela, vela-rnn, vela-u65, mlek, or a file or folder
+// inside one) when it exists; otherwise calls skip() naming it and returns nullopt.
+std::optional<std::filesystem::path> fixtureOrSkip(const std::string& relative);
 
 // One compiled-model folder <fixtures>/vela/<model>/<config>/.
 struct VelaFolder {
@@ -39,6 +39,9 @@ struct VelaFolder {
 // Every folder under <root>/vela/*/* that holds both a _vela.tflite and a register listing,
 // sorted by model then config.
 std::vector<VelaFolder> velaFolders(const std::filesystem::path& root);
+
+// velaFolders(root), calling skip() when there is none (a test looping over them checks nothing).
+std::vector<VelaFolder> velaFoldersOrSkip(const std::filesystem::path& root);
 
 // The folder of `model` compiled for `config`; throws std::runtime_error when absent.
 VelaFolder velaFolder(const std::filesystem::path& root, const std::string& model, const std::string& config);

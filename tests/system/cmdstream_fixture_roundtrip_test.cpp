@@ -16,8 +16,7 @@ TEST_CASE("fixture round trip: decoding and re-encoding every stream gives the s
   if (!root) {
     return;
   }
-  const std::vector<test::VelaFolder> folders = test::velaFolders(*root);
-  REQUIRE_FALSE(folders.empty());
+  const std::vector<test::VelaFolder> folders = test::velaFoldersOrSkip(*root);
   size_t streams = 0, bytes = 0;
   for (const test::VelaFolder& folder : folders) {
     INFO("fixture folder ", folder.name());
@@ -46,7 +45,7 @@ TEST_CASE("fixture round trip: the builder re-emits every decoded Vela operation
   if (!root) {
     return;
   }
-  for (const test::VelaFolder& folder : test::velaFolders(*root)) {
+  for (const test::VelaFolder& folder : test::velaFoldersOrSkip(*root)) {
     INFO("fixture folder ", folder.name());
     const io::CompiledNetwork net = test::loadModel(folder);
     for (const io::DecodedNpuOp& d : io::decodeAll(net)) {

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "support/fixtures.h"
+#include "support/skip.h"
 
 namespace fs = std::filesystem;
 using npusim::test::runNpusim;
@@ -64,7 +65,7 @@ TEST_CASE("compare --tree: one row per model x config folder, skipped folders re
   CHECK(npusim::test::normalizedLines(npusim::test::readText(layers)).size() == 1 + 2 * 42);
   // The plotting script turns the layer CSV into PNGs when Debian's matplotlib is there.
   if (std::system("/usr/bin/python3 -c 'import matplotlib' 2>/dev/null") != 0) {
-    MESSAGE("python3-matplotlib not installed: plot_compare.py not exercised");
+    npusim::test::skip("python3-matplotlib not installed: plot_compare.py not exercised");
     return;
   }
   const std::string cmd = std::string("/usr/bin/python3 ") + NPUSIM_SOURCE_DIR + "/scripts/plot_compare.py " +

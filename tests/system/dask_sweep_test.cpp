@@ -24,6 +24,7 @@
 
 #include "harness/sweep/results_file.h"
 #include "support/fixtures.h"
+#include "support/skip.h"
 
 extern char** environ;
 
@@ -106,7 +107,7 @@ std::vector<std::string> stableSortedLines(const fs::path& results) {
 TEST_CASE("dask: sweep_dask.py on a loopback scheduler with two workers equals a local sweep") {
   const auto python = pythonWithDistributed();
   if (!python) {
-    MESSAGE("SKIPPED: Dask distributed is not installed (Debian: apt-get install python3-distributed)");
+    test::skip("Dask distributed is not installed (Debian: apt-get install python3-distributed)");
     return;
   }
   const test::TempDir dir;

@@ -51,8 +51,7 @@ TEST_CASE("vela listing: every fixture folder matches Vela's register-level comm
   if (!root) {
     return;
   }
-  const std::vector<test::VelaFolder> folders = test::velaFolders(*root);
-  REQUIRE_FALSE(folders.empty());
+  const std::vector<test::VelaFolder> folders = test::velaFoldersOrSkip(*root);
   size_t listings = 0;
   for (const test::VelaFolder& folder : folders) {
     INFO("fixture folder ", folder.name());

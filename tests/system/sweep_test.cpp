@@ -21,6 +21,7 @@
 
 #include "harness/sweep/results_file.h"
 #include "support/fixtures.h"
+#include "support/skip.h"
 
 extern char** environ;
 
@@ -322,7 +323,7 @@ TEST_CASE("sweep: zip groups vary keys together, results show effective values a
 
   // The plotting scripts, run as the README writes them (positional OUTDIR, --group).
   if (std::system("/usr/bin/python3 -c 'import matplotlib' 2>/dev/null") != 0) {
-    MESSAGE("python3-matplotlib not installed: plot_sweep.py and plot_breakdown.py not exercised");
+    test::skip("python3-matplotlib not installed: plot_sweep.py and plot_breakdown.py not exercised");
     return;
   }
   const fs::path img = dir.path() / "plots";

@@ -5,12 +5,15 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <array>
 #include <map>
 #include <string>
+#include <vector>
 
-#include "models/npu/block_plan.h"
+#include "models/mem/memory_timing.h"
 #include "models/npu/npu_cost.h"
+#include "models/npu/npu_units.h"
 #include "models/npu/work_bounds.h"
 #include "support/hardware.h"
 #include "sim/cmdstream/operation.h"
@@ -135,33 +138,89 @@ TEST_CASE("loader: a tensor larger than the 4 GiB address space is refused") {
 TEST_CASE("MAC cycles: a 65536-wide pooling kernel costs 8192 times an 8x8 one, in O(1)") {
   // A corrupted 65536x65536 kernel made the estimator list 4e9 sub-kernels (17 GB); the cost
   // models now take each of the (at most four) sub-kernel sizes once.
+  // Pooling on U55-128 (ublock W2 x H1 x D8), block H4 x W8 x D16: nxy = 4 * 4 = 16, nz = 2;
+  // one 8x8 sub-kernel costs max(4, 64) * nxy * nz = 2048 cycles (timing doc 3.3 step 5). A
+  // 65536-wide kernel is 8192 such sub-kernels, a 65536x65536 one 8192^2.
   cmd::Operation pool = test::samplePool();
   const npu::NpuConfig& arch = test::u55(128);
   pool.kernel.width = pool.kernel.height = 8;
-  const double one = npu::blockMacCycles(arch, npu::macBlockOf(pool, pool.ofmBlock));
+  CHECK(npu::blockMacCycles(arch, npu::macBlockOf(pool, pool.ofmBlock)) == 2048);
   pool.kernel.width = 65536;
-  CHECK(npu::blockMacCycles(arch, npu::macBlockOf(pool, pool.ofmBlock)) == 8192 * one);
+  CHECK(npu::blockMacCycles(arch, npu::macBlockOf(pool, pool.ofmBlock)) == 8192.0 * 2048);
   pool.kernel.height = 65536;
-  CHECK(npu::blockMacCycles(arch, npu::macBlockOf(pool, pool.ofmBlock)) == doctest::Approx(8192.0 * 8192.0 * one));
+  CHECK(npu::blockMacCycles(arch, npu::macBlockOf(pool, pool.ofmBlock)) == doctest::Approx(8192.0 * 8192.0 * 2048));
 }
 
-TEST_CASE("work bounds: a sample convolution") {
+namespace {
+
+// Times every transfer on one AXI port (64-byte bursts, one outstanding) to a memory with a
+// 32-cycle latency at 8 bytes/cycle, so each burst takes at most 32 + 64 / 8 = 40 cycles, and
+// records where each transfer's byte range ends.
+class RecordingTransport : public npu::NpuTransport {
+public:
+  struct Range {
+    uint8_t region;
+    uint64_t end;
+  };
+
+  double transfer(uint8_t region, uint64_t offset, mem::Direction dir, const mem::TransferShape& shape, double start,
+                  uint8_t* port) override {
+    *port = 0;
+    ranges_.push_back({region, offset + shape.bytes()});
+    return port_.transfer(memory_, dir, start, shape);
+  }
+
+  uint64_t bursts() const { return port_.counters().readBursts + port_.counters().writeBursts; }
+  const std::vector<Range>& ranges() const { return ranges_; }
+
+private:
+  mem::MemoryTiming memory_{8.0, 32, 32};
+  mem::AxiPortTiming port_{8, 64, 1, 1};
+  std::vector<Range> ranges_;
+};
+
+struct NoClock : npu::UnitClock {
+  void sync(double) override {}
+};
+
+} // namespace
+
+TEST_CASE("work bounds: a sample convolution bounds its simulation") {
+  // The contract of operationWork, checked against the kernel unit itself: simulating the
+  // operation walks no more blocks, books no more bursts and takes no more cycles than the
+  // bounds (bursts of at most 64 bytes, each at most 100 cycles; the transport's take 40),
+  // and every transfer ends inside an access range of its region.
   const npu::NpuConfig& arch = test::u55(128);
   const cmd::Operation conv = test::sampleConv();
   const npu::WorkBound w = npu::operationWork(arch, conv, npu::BurstCost{64, 100});
-  const npu::BlockPlan plan(arch, conv);
-  CHECK(w.blocks == double(plan.blockCount()));
-  CHECK(w.bursts >= w.blocks);
-  double cycles = 0;
-  for (uint64_t j = 0; j < plan.blockCount(); ++j) {
-    cycles += plan.block(j).macCycles + plan.block(j).outputCycles;
-  }
-  CHECK(w.cycles >= (cycles + w.bursts * 100) * (1 - 1e-12));
+  RecordingTransport transport;
+  NoClock clock;
+  npu::KernelUnit kernel(arch, transport, clock);
+  const npu::KernelTiming t = kernel.execute(conv, 0);
+
+  // Hand-derived: OFM H8 x W8 x D16 in blocks of H4 x W8 x D16 is 2 blocks. Part-kernel-first
+  // 3x3 conv on U55-128 (timing doc 3.3): nxy = (8 / 2) * (4 / 1) = 16, nz = 16 / 8 = 2, steps =
+  // ceil(9 / 4) = 3, IFM block depth 16 -> ceil(16 / 8) = 2: max(32, 4 * 16) * 3 * 2 * 2 = 768
+  // MAC cycles per block.
+  CHECK(w.blocks == 2);
+  CHECK(t.blocks == 2);
+  CHECK(t.macCycles == 2 * 768);
+  // Every byte moves in bursts of at most 64 bytes: IFM 1024, OFM 1024, weights 2048, scales
+  // 160 bytes need at least 16 + 16 + 32 + 3 bursts.
+  CHECK(w.bursts >= 67);
+  CHECK(transport.bursts() <= w.bursts);
+  CHECK(t.end - t.start <= w.cycles);
   REQUIRE(w.accesses.size() == 4);  // IFM, OFM, weights, scales
   CHECK(std::string(w.accesses[0].what) == "IFM");
-  CHECK(w.accesses[0].end >= conv.ifm.base[0] + plan.block(0).ifm.bytes());
   CHECK(std::string(w.accesses[2].what) == "weight stream");
-  CHECK(w.accesses[2].end >= conv.weights.base + conv.weights.length);
+  CHECK(w.accesses[2].end >= 160 + 2048);  // the whole weight stream is read
+  CHECK(transport.ranges().size() >= 2 * 4);  // per block: IFM, scales, weights, OFM
+  for (const RecordingTransport::Range& r : transport.ranges()) {
+    CAPTURE(int(r.region));
+    CAPTURE(r.end);
+    CHECK(std::any_of(w.accesses.begin(), w.accesses.end(),
+                      [&](const npu::RegionAccess& a) { return a.region == r.region && r.end <= a.end; }));
+  }
 }
 
 TEST_CASE("work bounds: a corrupted 65536^3 OFM is bounded without walking its blocks") {
