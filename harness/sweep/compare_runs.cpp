@@ -10,11 +10,12 @@
 
 #include <nlohmann/json.hpp>
 
-#include "harness/sweep/json_input.h"
 #include "harness/sweep/layer_breakdown.h"
 #include "harness/sweep/results_file.h"
 #include "sim/common/error.h"
+#include "sim/common/json_node.h"
 #include "sim/common/text_table.h"
+#include "sim/config/text_file.h"
 
 namespace npusim::compare_runs {
 namespace {
@@ -31,10 +32,10 @@ struct Run {
 
 // An `npusim run --json` result.
 Run readRunJson(const std::string& file) {
-  const ordered_json json = sweep::readJsonFile(file, "npusim run result");
-  const sweep::JsonNode node(json, file);
+  const ordered_json json = parseJsonText(config::readTextFile(file, "npusim run result"), file);
+  const JsonNode node(json, file);
   for (const char* key : {"model", "config", "total_cycles", "network_operators", "operations"}) node.member(key);
-  const sweep::JsonNode config = node.member("config");
+  const JsonNode config = node.member("config");
   Run r;
   r.label = file + " (" + config.member("accelerator").string() + ", " + config.member("system_config").string() + ", " +
             config.member("memory_mode").string() + ")";
@@ -58,7 +59,7 @@ Run readSweepPoint(const std::string& file, const std::string& indexText, const 
   const sweep::ResultsFile results = sweep::readResults(file);
   for (const sweep::ResultRecord& rec : results.records) {
     if (rec.index != index) continue;
-    const sweep::JsonNode node(rec.json, spelled);
+    const JsonNode node(rec.json, spelled);
     if (!rec.ok) node.fail("point " + indexText + " failed; nothing to compare");
     Run r;
     r.label = spelled + " (" + node.member("accelerator").string() + ", " + node.member("system_config").string() +

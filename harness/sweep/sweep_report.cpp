@@ -9,6 +9,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "sim/common/csv.h"
 #include "sim/common/text_table.h"
 
 namespace npusim::sweep {
@@ -281,13 +282,6 @@ std::string summaryLine(const std::string& source, const MergedResults& results,
   return text;
 }
 
-std::string csvCell(const std::string& s) {
-  if (s.find_first_of(",\"\n") == std::string::npos) return s;
-  std::string out = "\"";
-  for (const char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
-}
-
 std::string mdCell(const std::string& s) {
   std::string out;
   for (const char c : s) out += c == '|' ? std::string("\\|") : std::string(1, c);
@@ -389,7 +383,7 @@ void writeReportCsv(std::ostream& os, const MergedResults& results, const Report
     rows.push_back(std::move(cells));
   }
   for (const auto& cells : rows) {
-    for (size_t c = 0; c < cells.size(); ++c) os << (c ? "," : "") << csvCell(cells[c]);
+    for (size_t c = 0; c < cells.size(); ++c) os << (c ? "," : "") << csvField(cells[c]);
     os << '\n';
   }
 }
