@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "harness/process/process_pool.h"
+#include "harness/report/run_json.h"
 #include "harness/sweep/point_runner.h"
 #include "sim/common/atomic_file.h"
 #include "sim/common/error.h"
@@ -27,6 +28,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using nlohmann::ordered_json;
+namespace run_json = report::run_json;
 
 constexpr std::string_view kPmuPrefix = "pmu.";
 constexpr const char* kDescription =
@@ -101,9 +103,10 @@ sweep::Point pointOf(const BaselineEntry& e, const fs::path& file, size_t index)
 }
 
 std::vector<std::pair<std::string, int64_t>> countsOf(const ordered_json& run) {
-  std::vector<std::pair<std::string, int64_t>> counts{{"total_cycles", run.at("total_cycles").get<int64_t>()},
-                                                      {"npu_active_cycles", run.at("npu_active_cycles").get<int64_t>()}};
-  for (const auto& item : run.at("pmu").items()) {
+  std::vector<std::pair<std::string, int64_t>> counts{
+      {run_json::kTotalCycles, run.at(run_json::kTotalCycles).get<int64_t>()},
+      {run_json::kNpuActiveCycles, run.at(run_json::kNpuActiveCycles).get<int64_t>()}};
+  for (const auto& item : run.at(run_json::kPmu).items()) {
     counts.emplace_back(std::string(kPmuPrefix) + item.key(), item.value().get<int64_t>());
   }
   return counts;
@@ -667,7 +670,7 @@ int updateBaseline(const RegressOptions& options, std::ostream& out) {
       continue;
     }
     run[i]->counts = countsOf(outcomes[i].result);
-    run[i]->accelerator = outcomes[i].result.at("config").at("accelerator").get<std::string>();
+    run[i]->accelerator = outcomes[i].result.at(run_json::kConfig).at(run_json::kAccelerator).get<std::string>();
     run[i]->npusimVersion = NPUSIM_VERSION;
   }
   if (failed > 0) {

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <map>
 
+#include "harness/report/run_json.h"
 #include "sim/common/error.h"
 #include "sim/config/text_file.h"
 
@@ -18,6 +19,7 @@ namespace npusim::sweep {
 namespace {
 
 using nlohmann::ordered_json;
+namespace run_json = report::run_json;
 
 constexpr std::string_view kWallKey = "wall_s";
 
@@ -91,19 +93,20 @@ std::string resultLine(const Point& point, size_t sweepPoints, const PointOutcom
   j["status"] = outcome.ok ? "ok" : "failed";
   j["exit_code"] = outcome.exitCode;
   const ordered_json& r = outcome.result;
-  j["accelerator"] = outcome.ok ? r.at("config").at("accelerator") : ordered_json();
-  j["total_cycles"] = outcome.ok ? r.at("total_cycles") : ordered_json();
-  j["time_s"] = outcome.ok ? r.at("time_s") : ordered_json();
-  j["npu_active_cycles"] = outcome.ok ? r.at("npu_active_cycles") : ordered_json();
-  j["pmu"] = outcome.ok ? r.at("pmu") : ordered_json::object();
+  j[run_json::kAccelerator] = outcome.ok ? r.at(run_json::kConfig).at(run_json::kAccelerator) : ordered_json();
+  j[run_json::kTotalCycles] = outcome.ok ? r.at(run_json::kTotalCycles) : ordered_json();
+  j[run_json::kTimeSeconds] = outcome.ok ? r.at(run_json::kTimeSeconds) : ordered_json();
+  j[run_json::kNpuActiveCycles] = outcome.ok ? r.at(run_json::kNpuActiveCycles) : ordered_json();
+  j[run_json::kPmu] = outcome.ok ? r.at(run_json::kPmu) : ordered_json::object();
   ordered_json ports = ordered_json::array();
   if (outcome.ok) {
-    for (const auto& p : r.at("ports")) {
-      ports.push_back({{"port", p.at("port")}, {"memory", p.at("memory")}, {"read_bytes", p.at("read_bytes")},
-                       {"write_bytes", p.at("write_bytes")}});
+    for (const auto& p : r.at(run_json::kPorts)) {
+      ports.push_back({{run_json::kPort, p.at(run_json::kPort)}, {run_json::kMemory, p.at(run_json::kMemory)},
+                       {run_json::kReadBytes, p.at(run_json::kReadBytes)},
+                       {run_json::kWriteBytes, p.at(run_json::kWriteBytes)}});
     }
   }
-  j["ports"] = ports;
+  j[run_json::kPorts] = ports;
   j["error"] = outcome.ok ? ordered_json() : ordered_json(outcome.error);
   return j.dump();
 }

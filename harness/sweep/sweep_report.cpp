@@ -9,6 +9,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "harness/report/run_json.h"
 #include "sim/common/csv.h"
 #include "sim/common/text_table.h"
 
@@ -16,6 +17,7 @@ namespace npusim::sweep {
 namespace {
 
 using nlohmann::ordered_json;
+namespace run_json = report::run_json;
 
 // One record with its parameter values laid out by parameter column.
 struct Row {
@@ -153,8 +155,8 @@ Analysis analyze(const MergedResults& results, const ReportOptions& options) {
       for (const auto& item : r.json[member].items()) row.values[columnOf[item.key()]] = valueText(item.value());
     }
     row.baseline = r.json.value("baseline", false);
-    if (r.ok && r.json.contains("total_cycles") && r.json["total_cycles"].is_number()) {
-      row.cycles = r.json["total_cycles"].get<int64_t>();
+    if (r.ok && r.json.contains(run_json::kTotalCycles) && r.json[run_json::kTotalCycles].is_number()) {
+      row.cycles = r.json[run_json::kTotalCycles].get<int64_t>();
     }
     const std::string key = field(r.json, "model") + '\x1f' + field(r.json, "system_config") + '\x1f' +
                             field(r.json, "memory_mode") + '\x1f' + field(r.json, "vela_ini");
@@ -247,7 +249,7 @@ std::vector<std::string> tableRow(const Analysis& a, const Row& row) {
   for (const std::string& v : row.values) cells.push_back(shownValue(v));
   cells.push_back(field(j, "status"));
   cells.push_back(row.cycles ? std::to_string(*row.cycles) : "-");
-  const ordered_json active = j.value("npu_active_cycles", ordered_json());
+  const ordered_json active = j.value(run_json::kNpuActiveCycles, ordered_json());
   cells.push_back(active.is_number() ? std::to_string(active.get<int64_t>()) : "-");
   cells.push_back(changeText(a, row) + (row.baseline ? " (baseline)" : ""));
   return cells;
@@ -340,12 +342,12 @@ void writeReportCsv(std::ostream& os, const MergedResults& results, const Report
   std::set<std::string> pmuNames;
   std::vector<std::string> ports;
   for (const ResultRecord& r : results.records) {
-    if (r.json.contains("pmu") && r.json["pmu"].is_object()) {
-      for (const auto& item : r.json["pmu"].items()) pmuNames.insert(item.key());
+    if (r.json.contains(run_json::kPmu) && r.json[run_json::kPmu].is_object()) {
+      for (const auto& item : r.json[run_json::kPmu].items()) pmuNames.insert(item.key());
     }
-    if (r.json.contains("ports") && r.json["ports"].is_array()) {
-      for (const auto& p : r.json["ports"]) {
-        const std::string name = field(p, "port");
+    if (r.json.contains(run_json::kPorts) && r.json[run_json::kPorts].is_array()) {
+      for (const auto& p : r.json[run_json::kPorts]) {
+        const std::string name = field(p, run_json::kPort);
         if (std::find(ports.begin(), ports.end(), name) == ports.end()) ports.push_back(name);
       }
     }
@@ -364,20 +366,20 @@ void writeReportCsv(std::ostream& os, const MergedResults& results, const Report
   for (const Row& row : a.rows) {
     const ordered_json& j = row.record->json;
     std::vector<std::string> cells{std::to_string(row.record->index), row.record->id, field(j, "model"),
-                                   field(j, "system_config"), field(j, "memory_mode"), jsonCell(j.value("accelerator", ordered_json()))};
+                                   field(j, "system_config"), field(j, "memory_mode"), jsonCell(j.value(run_json::kAccelerator, ordered_json()))};
     cells.insert(cells.end(), row.values.begin(), row.values.end());
     cells.insert(cells.end(), {field(j, "status"), jsonCell(j.value("exit_code", ordered_json())),
-                               jsonCell(j.value("total_cycles", ordered_json())),
-                               jsonCell(j.value("npu_active_cycles", ordered_json())), relativeText(a, row)});
-    const ordered_json pmu = j.value("pmu", ordered_json::object());
+                               jsonCell(j.value(run_json::kTotalCycles, ordered_json())),
+                               jsonCell(j.value(run_json::kNpuActiveCycles, ordered_json())), relativeText(a, row)});
+    const ordered_json pmu = j.value(run_json::kPmu, ordered_json::object());
     for (const std::string& name : pmuNames) cells.push_back(jsonCell(pmu.value(name, ordered_json())));
     for (const std::string& name : ports) {
       ordered_json port;
-      for (const auto& p : j.value("ports", ordered_json::array())) {
-        if (field(p, "port") == name) port = p;
+      for (const auto& p : j.value(run_json::kPorts, ordered_json::array())) {
+        if (field(p, run_json::kPort) == name) port = p;
       }
-      cells.push_back(port.is_null() ? "" : jsonCell(port.value("read_bytes", ordered_json())));
-      cells.push_back(port.is_null() ? "" : jsonCell(port.value("write_bytes", ordered_json())));
+      cells.push_back(port.is_null() ? "" : jsonCell(port.value(run_json::kReadBytes, ordered_json())));
+      cells.push_back(port.is_null() ? "" : jsonCell(port.value(run_json::kWriteBytes, ordered_json())));
     }
     cells.push_back(jsonCell(j.value("error", ordered_json())));
     rows.push_back(std::move(cells));
