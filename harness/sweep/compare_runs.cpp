@@ -67,15 +67,16 @@ Run readSweepPoint(const std::string& file, const std::string& indexText, const 
     const JsonNode node(rec.json, spelled);
     if (!rec.ok) node.fail("point " + indexText + " failed; nothing to compare");
     Run r;
-    r.label = spelled + " (" + node.member("accelerator").string() + ", " + node.member("system_config").string() +
-              ", " + node.member("memory_mode").string();
-    for (const auto& [key, value] : node.member("effective").members()) {
+    namespace rj = sweep::results_json;
+    r.label = spelled + " (" + node.member(rj::kAccelerator).string() + ", " + node.member(rj::kSystemConfig).string() +
+              ", " + node.member(rj::kMemoryMode).string();
+    for (const auto& [key, value] : node.member(rj::kEffective).members()) {
       r.label += ", " + key + "=" + sweep::valueText(value.value());
     }
     r.label += ")";
-    r.totalCycles = node.member("total_cycles").integer();
-    r.byType = node.member("cycles_by_type").value();
-    r.byBound = node.member("cycles_by_bound").value();
+    r.totalCycles = node.member(rj::kTotalCycles).integer();
+    r.byType = node.member(rj::kCyclesByType).value();
+    r.byBound = node.member(rj::kCyclesByBound).value();
     return r;
   }
   throwForKey(spelled, "@", "no point with index " + indexText + " in " + file);

@@ -9,7 +9,6 @@
 #include <set>
 #include <unordered_map>
 
-#include "harness/report/run_json.h"
 #include "sim/common/csv.h"
 #include "sim/common/text_table.h"
 
@@ -17,7 +16,7 @@ namespace npusim::sweep {
 namespace {
 
 using nlohmann::ordered_json;
-namespace run_json = report::run_json;
+namespace rj = results_json;
 
 // One record with its parameter values laid out by parameter column.
 struct Row {
@@ -137,7 +136,7 @@ Analysis analyze(const MergedResults& results, const ReportOptions& options) {
   // 1. Parameter columns in order of first appearance; rows grouped by model and configuration.
   std::map<std::string, size_t> columnOf;
   for (const ResultRecord& r : results.records) {
-    for (const char* member : {"effective", "params"}) {
+    for (const char* member : {rj::kEffective, rj::kParams}) {
       if (!r.json.contains(member) || !r.json[member].is_object()) continue;
       for (const auto& item : r.json[member].items()) {
         if (columnOf.emplace(item.key(), a.parameters.size()).second) a.parameters.push_back(item.key());
@@ -150,22 +149,22 @@ Analysis analyze(const MergedResults& results, const ReportOptions& options) {
     row.record = &r;
     row.values.assign(a.parameters.size(), "");
     // The effective values (results since the "effective" member); set params where those are absent.
-    for (const char* member : {"params", "effective"}) {
+    for (const char* member : {rj::kParams, rj::kEffective}) {
       if (!r.json.contains(member) || !r.json[member].is_object()) continue;
       for (const auto& item : r.json[member].items()) row.values[columnOf[item.key()]] = valueText(item.value());
     }
-    row.baseline = r.json.value("baseline", false);
-    if (r.ok && r.json.contains(run_json::kTotalCycles) && r.json[run_json::kTotalCycles].is_number()) {
-      row.cycles = r.json[run_json::kTotalCycles].get<int64_t>();
+    row.baseline = r.json.value(rj::kBaseline, false);
+    if (r.ok && r.json.contains(rj::kTotalCycles) && r.json[rj::kTotalCycles].is_number()) {
+      row.cycles = r.json[rj::kTotalCycles].get<int64_t>();
     }
-    const std::string key = field(r.json, "model") + '\x1f' + field(r.json, "system_config") + '\x1f' +
-                            field(r.json, "memory_mode") + '\x1f' + field(r.json, "vela_ini");
+    const std::string key = field(r.json, rj::kModel) + '\x1f' + field(r.json, rj::kSystemConfig) + '\x1f' +
+                            field(r.json, rj::kMemoryMode) + '\x1f' + field(r.json, rj::kVelaIni);
     const auto [it, inserted] = groupOf.emplace(key, a.groups.size());
     if (inserted) {
       ModelSensitivity g;
-      g.model = field(r.json, "model");
-      g.systemConfig = field(r.json, "system_config");
-      g.memoryMode = field(r.json, "memory_mode");
+      g.model = field(r.json, rj::kModel);
+      g.systemConfig = field(r.json, rj::kSystemConfig);
+      g.memoryMode = field(r.json, rj::kMemoryMode);
       a.groups.push_back(g);
     }
     row.group = it->second;
@@ -245,11 +244,11 @@ std::vector<std::string> tableHeader(const Analysis& a) {
 
 std::vector<std::string> tableRow(const Analysis& a, const Row& row) {
   const ordered_json& j = row.record->json;
-  std::vector<std::string> cells{std::to_string(row.record->index), row.record->id, field(j, "model")};
+  std::vector<std::string> cells{std::to_string(row.record->index), row.record->id, field(j, rj::kModel)};
   for (const std::string& v : row.values) cells.push_back(shownValue(v));
-  cells.push_back(field(j, "status"));
+  cells.push_back(field(j, rj::kStatus));
   cells.push_back(row.cycles ? std::to_string(*row.cycles) : "-");
-  const ordered_json active = j.value(run_json::kNpuActiveCycles, ordered_json());
+  const ordered_json active = j.value(rj::kNpuActiveCycles, ordered_json());
   cells.push_back(active.is_number() ? std::to_string(active.get<int64_t>()) : "-");
   cells.push_back(changeText(a, row) + (row.baseline ? " (baseline)" : ""));
   return cells;
@@ -342,12 +341,12 @@ void writeReportCsv(std::ostream& os, const MergedResults& results, const Report
   std::set<std::string> pmuNames;
   std::vector<std::string> ports;
   for (const ResultRecord& r : results.records) {
-    if (r.json.contains(run_json::kPmu) && r.json[run_json::kPmu].is_object()) {
-      for (const auto& item : r.json[run_json::kPmu].items()) pmuNames.insert(item.key());
+    if (r.json.contains(rj::kPmu) && r.json[rj::kPmu].is_object()) {
+      for (const auto& item : r.json[rj::kPmu].items()) pmuNames.insert(item.key());
     }
-    if (r.json.contains(run_json::kPorts) && r.json[run_json::kPorts].is_array()) {
-      for (const auto& p : r.json[run_json::kPorts]) {
-        const std::string name = field(p, run_json::kPort);
+    if (r.json.contains(rj::kPorts) && r.json[rj::kPorts].is_array()) {
+      for (const auto& p : r.json[rj::kPorts]) {
+        const std::string name = field(p, rj::kPort);
         if (std::find(ports.begin(), ports.end(), name) == ports.end()) ports.push_back(name);
       }
     }
@@ -365,23 +364,24 @@ void writeReportCsv(std::ostream& os, const MergedResults& results, const Report
   std::vector<std::vector<std::string>> rows{header};
   for (const Row& row : a.rows) {
     const ordered_json& j = row.record->json;
-    std::vector<std::string> cells{std::to_string(row.record->index), row.record->id, field(j, "model"),
-                                   field(j, "system_config"), field(j, "memory_mode"), jsonCell(j.value(run_json::kAccelerator, ordered_json()))};
+    std::vector<std::string> cells{std::to_string(row.record->index), row.record->id, field(j, rj::kModel),
+                                   field(j, rj::kSystemConfig), field(j, rj::kMemoryMode),
+                                   jsonCell(j.value(rj::kAccelerator, ordered_json()))};
     cells.insert(cells.end(), row.values.begin(), row.values.end());
-    cells.insert(cells.end(), {field(j, "status"), jsonCell(j.value("exit_code", ordered_json())),
-                               jsonCell(j.value(run_json::kTotalCycles, ordered_json())),
-                               jsonCell(j.value(run_json::kNpuActiveCycles, ordered_json())), relativeText(a, row)});
-    const ordered_json pmu = j.value(run_json::kPmu, ordered_json::object());
+    cells.insert(cells.end(), {field(j, rj::kStatus), jsonCell(j.value(rj::kExitCode, ordered_json())),
+                               jsonCell(j.value(rj::kTotalCycles, ordered_json())),
+                               jsonCell(j.value(rj::kNpuActiveCycles, ordered_json())), relativeText(a, row)});
+    const ordered_json pmu = j.value(rj::kPmu, ordered_json::object());
     for (const std::string& name : pmuNames) cells.push_back(jsonCell(pmu.value(name, ordered_json())));
     for (const std::string& name : ports) {
       ordered_json port;
-      for (const auto& p : j.value(run_json::kPorts, ordered_json::array())) {
-        if (field(p, run_json::kPort) == name) port = p;
+      for (const auto& p : j.value(rj::kPorts, ordered_json::array())) {
+        if (field(p, rj::kPort) == name) port = p;
       }
-      cells.push_back(port.is_null() ? "" : jsonCell(port.value(run_json::kReadBytes, ordered_json())));
-      cells.push_back(port.is_null() ? "" : jsonCell(port.value(run_json::kWriteBytes, ordered_json())));
+      cells.push_back(port.is_null() ? "" : jsonCell(port.value(rj::kReadBytes, ordered_json())));
+      cells.push_back(port.is_null() ? "" : jsonCell(port.value(rj::kWriteBytes, ordered_json())));
     }
-    cells.push_back(jsonCell(j.value("error", ordered_json())));
+    cells.push_back(jsonCell(j.value(rj::kError, ordered_json())));
     rows.push_back(std::move(cells));
   }
   for (const auto& cells : rows) {
