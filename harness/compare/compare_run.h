@@ -15,10 +15,11 @@
 namespace npusim::compare {
 
 // Simulates (one SystemC elaboration: once per process) and estimates `net` with the
-// configuration `config`, next to Vela's per-layer CSV (`velaCsv`, or `*_per-layer*` beside
-// `modelPath`) and summary (`*_summary_*` beside `modelPath`) when there are any; an empty
-// `modelPath` looks for nothing beside. `warn` receives warnings as they arise (a debug database
-// that does not describe the model: rows are then grouped without it).
+// configuration `config`, next to Vela's per-layer CSV (`velaCsv`, or the first CSV beside
+// `modelPath` whose name contains "_per-layer") and cycles_total of its summary CSV (name
+// containing "_summary_") when there are any; an empty `modelPath` looks for nothing beside.
+// `warn` receives warnings as they arise (a debug database that does not describe the model:
+// rows are then grouped without it).
 ModelComparison compareModel(const io::CompiledNetwork& net, const std::string& modelPath, const std::string& velaCsv,
                              const config::ConfigRequest& config, const std::function<void(const std::string&)>& warn);
 

@@ -21,6 +21,7 @@ struct CompareOptions {
   config::ConfigRequest config;
 };
 
+// One model (or the built-in demo network), simulated and estimated in this process.
 int compareOne(const CompareOptions& o) {
   const io::CompiledNetwork net = loadWorkload(o.model);
   const compare::ModelComparison c = compare::compareModel(
