@@ -153,7 +153,8 @@ SliceMap collectSlices(const std::vector<cmd::Operation>& ops, const RowSpec& ro
       s.bytes = d.length;
     } else {
       s.key = {op.weights.region, std::min(op.scales.base, op.weights.base)};
-      s.bytes = op.scales.length + op.weights.length;
+      // A two-core NPU's second core has its own weight and scale streams (U65-512).
+      s.bytes = op.scales.length + op.weights.length + op.scales1.length + op.weights1.length;
     }
     s.depth = op.ofm.shape.depth;
     s.weightSource = cmd::weightStreamInConstants(ops, index);
@@ -333,7 +334,9 @@ std::vector<RowSpec> LayerBuilder::oneRowPerKernel(const std::vector<cmd::Operat
   std::vector<RowSpec> rows;
   for (size_t i = 0; i < ops.size(); ++i) {
     if (cmd::isKernel(ops[i].kind)) {
-      rows.push_back(RowSpec{{i}, "", "", "", false});
+      RowSpec row;
+      row.operations = {i};
+      rows.push_back(row);
     }
   }
   return rows;
@@ -369,6 +372,10 @@ Layer LayerBuilder::buildLayer(const std::vector<cmd::Operation>& ops, const Row
   if (row.memcpy) {
     layer.query.op = LayerOp::Memcpy;
     layer.nngOperator = row.nngOperator.empty() ? std::string(layerOpName(LayerOp::Memcpy)) : row.nngOperator;
+    if (row.dma) {
+      const cmd::DmaTransfer& d = ops[*row.dma].dma;
+      layer.copy = FeatureMapCopy{system_.regionArea(d.srcRegion), system_.regionArea(d.dstRegion), d.length};
+    }
     return layer;
   }
   const cmd::Operation& first = ops[row.operations.front()];

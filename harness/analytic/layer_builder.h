@@ -56,10 +56,17 @@ struct LutLoad {
 };
 
 // One Vela scheduled operation.
+// A Memcpy that moves a feature map between memory areas (Dedicated_Sram: arena to cache).
+struct FeatureMapCopy {
+  MemArea source = MemArea::Sram, destination = MemArea::Sram;
+  uint64_t bytes = 0;
+};
+
 struct Layer {
   LayerQuery query;                 // full-op shapes, block config, areas
   WeightStreams weights;
   std::optional<LutLoad> lut;
+  std::optional<FeatureMapCopy> copy; // a Memcpy's DMA, when the stream has one
   std::vector<size_t> operations;   // kernel Operations (indices) that implement it; empty for Memcpy
   std::vector<uint32_t> byteOffsets;  // stream byte offsets of those operations' NPU_OP commands
   std::string tfliteOperator, nngOperator, name;
@@ -70,6 +77,7 @@ struct RowSpec {
   std::vector<size_t> operations;   // indices into the Operation vector, in stream order
   std::string tfliteOperator, nngOperator, name;
   bool memcpy = false;              // a DMA-only Vela operation with no kernel commands
+  std::optional<size_t> dma;        // a Memcpy's feature-map DMA (index into the Operations), if it moves data
   int sourceId = -1;                // Vela source operator id (debug database), -1 when unknown
 };
 

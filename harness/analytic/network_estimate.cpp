@@ -153,9 +153,10 @@ std::vector<std::vector<RowSpec>> rowsFromDebugDb(const io::CompiledNetwork& net
     }
   }
   auto sourceOfRow = [&](size_t s, size_t r) { return db.findOptimised(rowIds[s][r])->sourceId; };
-  auto insertRow = [&](size_t s, size_t position, const VelaDebugDb::OptimisedOp& op) {
+  auto insertRow = [&](size_t s, size_t position, const VelaDebugDb::OptimisedOp& op, std::optional<size_t> dma) {
     RowSpec row = labelledRow(db, op);
     row.memcpy = true;
+    row.dma = dma;
     rows[s].insert(rows[s].begin() + static_cast<std::ptrdiff_t>(position), row);
     rowIds[s].insert(rowIds[s].begin() + static_cast<std::ptrdiff_t>(position), op.id);
   };
@@ -183,7 +184,7 @@ std::vector<std::vector<RowSpec>> rowsFromDebugDb(const io::CompiledNetwork& net
       }
       const size_t before = static_cast<size_t>(std::count_if(
           kernelRows.begin(), kernelRows.end(), [i](const RowSpec& row) { return row.operations.front() < i; }));
-      insertRow(s, before + inserted, *takeMemcpy(memcpys, limit));
+      insertRow(s, before + inserted, *takeMemcpy(memcpys, limit), i);
       ++inserted;
     }
   }
@@ -206,7 +207,7 @@ std::vector<std::vector<RowSpec>> rowsFromDebugDb(const io::CompiledNetwork& net
       stream = decoded.size() - 1;
       position = rows[stream].size();
     }
-    insertRow(stream, position, *op);
+    insertRow(stream, position, *op, std::nullopt);
   }
   return rows;
 }

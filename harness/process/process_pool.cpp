@@ -268,6 +268,4 @@ std::vector<ChildResult> runAll(const std::vector<std::vector<std::string>>& com
   return results;
 }
 
-ChildResult run(const std::vector<std::string>& args) { return runAll({args}, 1).front(); }
-
 } // namespace npusim::process

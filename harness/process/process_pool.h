@@ -57,7 +57,4 @@ void runEach(const std::vector<std::vector<std::string>>& commands, const PoolOp
 // runEach that returns the results in input order.
 std::vector<ChildResult> runAll(const std::vector<std::vector<std::string>>& commands, unsigned jobs);
 
-// Runs one command.
-ChildResult run(const std::vector<std::string>& args);
-
 } // namespace npusim::process

@@ -14,18 +14,21 @@
 #include <nlohmann/json.hpp>
 
 #include "harness/process/process_pool.h"
-#include "harness/sweep/json_input.h"
+#include "harness/report/run_json.h"
 #include "harness/sweep/point_runner.h"
 #include "sim/common/atomic_file.h"
 #include "sim/common/error.h"
+#include "sim/common/json_node.h"
 #include "sim/common/sha256.h"
 #include "sim/common/text_table.h"
+#include "sim/config/text_file.h"
 
 namespace npusim::regress {
 namespace {
 
 namespace fs = std::filesystem;
 using nlohmann::ordered_json;
+namespace run_json = report::run_json;
 
 constexpr std::string_view kPmuPrefix = "pmu.";
 constexpr const char* kDescription =
@@ -100,9 +103,10 @@ sweep::Point pointOf(const BaselineEntry& e, const fs::path& file, size_t index)
 }
 
 std::vector<std::pair<std::string, int64_t>> countsOf(const ordered_json& run) {
-  std::vector<std::pair<std::string, int64_t>> counts{{"total_cycles", run.at("total_cycles").get<int64_t>()},
-                                                      {"npu_active_cycles", run.at("npu_active_cycles").get<int64_t>()}};
-  for (const auto& item : run.at("pmu").items()) {
+  std::vector<std::pair<std::string, int64_t>> counts{
+      {run_json::kTotalCycles, run.at(run_json::kTotalCycles).get<int64_t>()},
+      {run_json::kNpuActiveCycles, run.at(run_json::kNpuActiveCycles).get<int64_t>()}};
+  for (const auto& item : run.at(run_json::kPmu).items()) {
     counts.emplace_back(std::string(kPmuPrefix) + item.key(), item.value().get<int64_t>());
   }
   return counts;
@@ -119,7 +123,7 @@ std::vector<sweep::PointOutcome> simulate(const std::vector<sweep::Point>& point
   return outcomes;
 }
 
-Tolerances parseTolerances(const sweep::JsonNode& node) {
+Tolerances parseTolerances(const JsonNode& node) {
   Tolerances t;
   for (const auto& [name, value] : node.members()) {
     if (!value.value().is_number()) {
@@ -136,7 +140,7 @@ ordered_json tolerancesJson(const Tolerances& t) {
   return j;
 }
 
-BaselineEntry parseEntry(const sweep::JsonNode& node, int64_t version) {
+BaselineEntry parseEntry(const JsonNode& node, int64_t version) {
   if (version >= 2) {
     node.allowOnly({"name", "fixture", "model", "sha256", "optional", "system_config", "memory_mode", "params",
                     "tolerances", "npusim_version", "accelerator", "total_cycles", "npu_active_cycles", "pmu"});
@@ -434,8 +438,8 @@ double checkedTolerance(double percent, const std::string& file, const std::stri
 }
 
 Baseline readBaseline(const std::string& path) {
-  const ordered_json root = sweep::readJsonFile(path, "regression baseline");
-  const sweep::JsonNode node(root, path);
+  const ordered_json root = parseJsonText(config::readTextFile(path, "regression baseline"), path);
+  const JsonNode node(root, path);
   Baseline b;
   b.formatVersion = 1;
   if (node.has("format_version")) {
@@ -456,7 +460,7 @@ Baseline readBaseline(const std::string& path) {
   b.fixtures = node.member("fixtures").value().is_null() ? std::string() : node.member("fixtures").string();
   if (node.has("tolerances")) b.tolerances = parseTolerances(node.member("tolerances"));
   std::set<std::string> names;
-  for (const sweep::JsonNode& e : node.member("entries").elements()) {
+  for (const JsonNode& e : node.member("entries").elements()) {
     b.entries.push_back(parseEntry(e, b.formatVersion));
     if (!names.insert(b.entries.back().name).second) {
       e.member("name").fail("two entries have this name");
@@ -666,7 +670,7 @@ int updateBaseline(const RegressOptions& options, std::ostream& out) {
       continue;
     }
     run[i]->counts = countsOf(outcomes[i].result);
-    run[i]->accelerator = outcomes[i].result.at("config").at("accelerator").get<std::string>();
+    run[i]->accelerator = outcomes[i].result.at(run_json::kConfig).at(run_json::kAccelerator).get<std::string>();
     run[i]->npusimVersion = NPUSIM_VERSION;
   }
   if (failed > 0) {

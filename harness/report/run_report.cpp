@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <string>
 
+#include "harness/report/run_json.h"
 #include "sim/common/counts.h"
 #include "sim/common/csv.h"
 
@@ -137,68 +138,69 @@ void writeRunSummary(std::ostream& os, const platform::RunResult& r, const Layer
 }
 
 ordered_json runJson(const platform::RunResult& r, const LayerMap& layers) {
+  using namespace run_json;
   const auto& p = r.params;
   ordered_json j;
-  j["model"] = r.model;
-  j["config"] = {{"accelerator", p.accelerator}, {"system_config", p.systemConfig}, {"memory_mode", p.memoryMode},
-                 {"core_clock", p.coreClockHz}};
-  j["total_cycles"] = cyc(r.totalCycles);
-  j["time_s"] = r.totalCycles / p.coreClockHz;
-  j["npu_active_cycles"] = cyc(r.npuActive);
-  j["npu_idle_cycles"] = cyc(r.npuIdle);
-  j["macs"] = r.macs;
-  j["layer_names_from"] = layers.fromDebugDb ? "vela_debug_database" : "tflite";
+  j[kModel] = r.model;
+  j[kConfig] = {{kAccelerator, p.accelerator}, {kSystemConfig, p.systemConfig}, {kMemoryMode, p.memoryMode},
+                {kCoreClock, p.coreClockHz}};
+  j[kTotalCycles] = cyc(r.totalCycles);
+  j[kTimeSeconds] = r.totalCycles / p.coreClockHz;
+  j[kNpuActiveCycles] = cyc(r.npuActive);
+  j[kNpuIdleCycles] = cyc(r.npuIdle);
+  j[kMacs] = r.macs;
+  j[kLayerNamesFrom] = layers.fromDebugDb ? "vela_debug_database" : "tflite";
   ordered_json pmu;
   for (const auto& [name, value] : r.pmu) pmu[name] = value;
-  j["pmu"] = pmu;
+  j[kPmu] = pmu;
   ordered_json ports = ordered_json::array();
   for (const auto& pr : r.ports) {
-    ports.push_back({{"port", pr.name}, {"memory", pr.memory}, {"read_bytes", pr.readBytes},
-                     {"write_bytes", pr.writeBytes}, {"read_beats", pr.readBeats}, {"write_beats", pr.writeBeats},
-                     {"read_bursts", pr.readBursts}, {"write_bursts", pr.writeBursts},
-                     {"read_limit_stall_cycles", cyc(pr.readLimitStall)},
-                     {"write_limit_stall_cycles", cyc(pr.writeLimitStall)}, {"contention_cycles", cyc(pr.contention)},
-                     {"peak_bytes_per_cycle", pr.bytesPerCycle}});
+    ports.push_back({{kPort, pr.name}, {kMemory, pr.memory}, {kReadBytes, pr.readBytes},
+                     {kWriteBytes, pr.writeBytes}, {kReadBeats, pr.readBeats}, {kWriteBeats, pr.writeBeats},
+                     {kReadBursts, pr.readBursts}, {kWriteBursts, pr.writeBursts},
+                     {kReadLimitStallCycles, cyc(pr.readLimitStall)},
+                     {kWriteLimitStallCycles, cyc(pr.writeLimitStall)}, {kContentionCycles, cyc(pr.contention)},
+                     {kPeakBytesPerCycle, pr.bytesPerCycle}});
   }
-  j["ports"] = ports;
+  j[kPorts] = ports;
   ordered_json netOps = ordered_json::array();
   for (const auto& n : r.networkOps) {
-    ordered_json o{{"index", n.index}, {"operator", n.name}, {"kind", n.npu ? "npu" : "cpu"},
-                   {"start_cycle", cyc(n.start)}, {"end_cycle", cyc(n.end)}};
+    ordered_json o{{kIndex, n.index}, {kOperator, n.name}, {kKind, n.npu ? kKindNpu : kKindCpu},
+                   {kStartCycle, cyc(n.start)}, {kEndCycle, cyc(n.end)}};
     if (n.npu) {
-      o["npu_active_cycles"] = cyc(n.npuActive);
-      o["npu_idle_cycles"] = cyc(n.npuIdle);
+      o[kNpuActiveCycles] = cyc(n.npuActive);
+      o[kNpuIdleCycles] = cyc(n.npuIdle);
     }
     netOps.push_back(o);
   }
-  j["network_operators"] = netOps;
+  j[kNetworkOperators] = netOps;
   ordered_json ops = ordered_json::array();
   for (const auto& o : r.operations) {
     const auto& rec = o.record;
-    ops.push_back({{"network_operator", o.networkOp}, {"index", rec.index}, {"layer", layerName(layers, o)},
-                   {"source_operator", sourceOperator(layers, o)},
-                   {"kind", std::string(cmd::opKindName(rec.kind))}, {"command_offset", rec.commandOffset},
-                   {"issue_cycle", cyc(rec.issue)}, {"start_cycle", cyc(rec.start)}, {"end_cycle", cyc(rec.end)},
-                   {"mac_cycles", cyc(rec.macCycles)}, {"output_cycles", cyc(rec.outputCycles)},
-                   {"blocks", rec.blocks}, {"macs", rec.macs},
-                   {"bytes", {{"axi0_read", rec.bytes.read[0]}, {"axi0_write", rec.bytes.write[0]},
-                              {"axi1_read", rec.bytes.read[1]}, {"axi1_write", rec.bytes.write[1]}}},
-                   {"stall_cycles", {{"ifm", cyc(rec.stallIfm)}, {"weights", cyc(rec.stallWeights)},
-                                     {"accumulator", cyc(rec.stallOutput)}, {"blockdep", cyc(rec.stallBlockdep)},
-                                     {"command_processor", cyc(rec.ccWait)}, {"command_fetch", cyc(rec.fetchWait)}}},
-                   {"charged_cycles", cyc(o.chargedCycles)}, {"bound", o.bound},
-                   {"bound_cycles", boundJson(o.boundCycles)}});
+    ops.push_back({{kNetworkOperator, o.networkOp}, {kIndex, rec.index}, {kLayer, layerName(layers, o)},
+                   {kSourceOperator, sourceOperator(layers, o)},
+                   {kKind, std::string(cmd::opKindName(rec.kind))}, {kCommandOffset, rec.commandOffset},
+                   {kIssueCycle, cyc(rec.issue)}, {kStartCycle, cyc(rec.start)}, {kEndCycle, cyc(rec.end)},
+                   {kMacCycles, cyc(rec.macCycles)}, {kOutputCycles, cyc(rec.outputCycles)},
+                   {kBlocks, rec.blocks}, {kMacs, rec.macs},
+                   {kBytes, {{kAxi0Read, rec.bytes.read[0]}, {kAxi0Write, rec.bytes.write[0]},
+                             {kAxi1Read, rec.bytes.read[1]}, {kAxi1Write, rec.bytes.write[1]}}},
+                   {kStallCycles, {{kStallIfm, cyc(rec.stallIfm)}, {kStallWeights, cyc(rec.stallWeights)},
+                                   {kStallAccumulator, cyc(rec.stallOutput)}, {kStallBlockdep, cyc(rec.stallBlockdep)},
+                                   {kStallCommandProcessor, cyc(rec.ccWait)}, {kStallCommandFetch, cyc(rec.fetchWait)}}},
+                   {kChargedCycles, cyc(o.chargedCycles)}, {kBound, o.bound},
+                   {kBoundCycles, boundJson(o.boundCycles)}});
   }
-  j["operations"] = ops;
+  j[kOperations] = ops;
   ordered_json layerList = ordered_json::array();
   for (const LayerTime& t : layerTimes(r, layers)) {
     const LayerInfo& l = layers.layers[t.layer];
-    layerList.push_back({{"name", l.name}, {"source_operator", l.tfliteOperator}, {"network_operator", l.networkOp},
-                         {"operations", t.operations}, {"charged_cycles", cyc(t.cycles)},
-                         {"bound", std::string(platform::boundName(t.bound.largest()))},
-                         {"bound_cycles", boundJson(t.bound)}});
+    layerList.push_back({{kName, l.name}, {kSourceOperator, l.tfliteOperator}, {kNetworkOperator, l.networkOp},
+                         {kOperations, t.operations}, {kChargedCycles, cyc(t.cycles)},
+                         {kBound, std::string(platform::boundName(t.bound.largest()))},
+                         {kBoundCycles, boundJson(t.bound)}});
   }
-  j["layers"] = layerList;
+  j[kLayers] = layerList;
   return j;
 }
 

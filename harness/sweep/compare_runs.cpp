@@ -10,16 +10,19 @@
 
 #include <nlohmann/json.hpp>
 
-#include "harness/sweep/json_input.h"
+#include "harness/report/run_json.h"
 #include "harness/sweep/layer_breakdown.h"
 #include "harness/sweep/results_file.h"
 #include "sim/common/error.h"
+#include "sim/common/json_node.h"
 #include "sim/common/text_table.h"
+#include "sim/config/text_file.h"
 
 namespace npusim::compare_runs {
 namespace {
 
 using nlohmann::ordered_json;
+namespace run_json = report::run_json;
 
 // One run with what the comparison needs.
 struct Run {
@@ -31,22 +34,25 @@ struct Run {
 
 // An `npusim run --json` result.
 Run readRunJson(const std::string& file) {
-  const ordered_json json = sweep::readJsonFile(file, "npusim run result");
-  const sweep::JsonNode node(json, file);
-  for (const char* key : {"model", "config", "total_cycles", "network_operators", "operations"}) node.member(key);
-  const sweep::JsonNode config = node.member("config");
+  const ordered_json json = parseJsonText(config::readTextFile(file, "npusim run result"), file);
+  const JsonNode node(json, file);
+  for (const char* key : {run_json::kModel, run_json::kConfig, run_json::kTotalCycles, run_json::kNetworkOperators,
+                          run_json::kOperations}) {
+    node.member(key);
+  }
+  const JsonNode config = node.member(run_json::kConfig);
   Run r;
-  r.label = file + " (" + config.member("accelerator").string() + ", " + config.member("system_config").string() + ", " +
-            config.member("memory_mode").string() + ")";
-  r.totalCycles = node.member("total_cycles").integer();
-  const std::string model = node.member("model").string();
+  r.label = file + " (" + config.member(run_json::kAccelerator).string() + ", " +
+            config.member(run_json::kSystemConfig).string() + ", " + config.member(run_json::kMemoryMode).string() + ")";
+  r.totalCycles = node.member(run_json::kTotalCycles).integer();
+  const std::string model = node.member(run_json::kModel).string();
   try {
     r.byType = sweep::cyclesByType(json, sweep::operationTypes(model == "<demo>" ? std::string() : model));
     r.byBound = sweep::cyclesByBound(json);
   } catch (const nlohmann::json::exception& e) {
     node.fail(std::string("not an `npusim run --json` result: ") + e.what());
   }
-  r.operations = json.at("operations");
+  r.operations = json.at(run_json::kOperations);
   return r;
 }
 
@@ -58,18 +64,19 @@ Run readSweepPoint(const std::string& file, const std::string& indexText, const 
   const sweep::ResultsFile results = sweep::readResults(file);
   for (const sweep::ResultRecord& rec : results.records) {
     if (rec.index != index) continue;
-    const sweep::JsonNode node(rec.json, spelled);
+    const JsonNode node(rec.json, spelled);
     if (!rec.ok) node.fail("point " + indexText + " failed; nothing to compare");
     Run r;
-    r.label = spelled + " (" + node.member("accelerator").string() + ", " + node.member("system_config").string() +
-              ", " + node.member("memory_mode").string();
-    for (const auto& [key, value] : node.member("effective").members()) {
+    namespace rj = sweep::results_json;
+    r.label = spelled + " (" + node.member(rj::kAccelerator).string() + ", " + node.member(rj::kSystemConfig).string() +
+              ", " + node.member(rj::kMemoryMode).string();
+    for (const auto& [key, value] : node.member(rj::kEffective).members()) {
       r.label += ", " + key + "=" + sweep::valueText(value.value());
     }
     r.label += ")";
-    r.totalCycles = node.member("total_cycles").integer();
-    r.byType = node.member("cycles_by_type").value();
-    r.byBound = node.member("cycles_by_bound").value();
+    r.totalCycles = node.member(rj::kTotalCycles).integer();
+    r.byType = node.member(rj::kCyclesByType).value();
+    r.byBound = node.member(rj::kCyclesByBound).value();
     return r;
   }
   throwForKey(spelled, "@", "no point with index " + indexText + " in " + file);
@@ -98,12 +105,17 @@ bool sameStream(const Run& a, const Run& b) {
   const auto& y = b.operations;
   if (x.is_null() || y.is_null() || x.size() != y.size()) return false;
   for (size_t i = 0; i < x.size(); ++i) {
-    if (x[i].at("kind") != y[i].at("kind") || x[i].value("macs", 0) != y[i].value("macs", 0)) return false;
+    if (x[i].at(run_json::kKind) != y[i].at(run_json::kKind) ||
+        x[i].value(run_json::kMacs, 0) != y[i].value(run_json::kMacs, 0)) {
+      return false;
+    }
   }
   return true;
 }
 
-int64_t cyclesOf(const ordered_json& op) { return op.at("end_cycle").get<int64_t>() - op.at("start_cycle").get<int64_t>(); }
+int64_t cyclesOf(const ordered_json& op) {
+  return op.at(run_json::kEndCycle).get<int64_t>() - op.at(run_json::kStartCycle).get<int64_t>();
+}
 
 } // namespace
 
@@ -144,7 +156,7 @@ int compareRuns(const std::string& fileA, const std::string& fileB, size_t rows,
   std::vector<size_t> kernels;
   std::map<std::pair<std::string, std::string>, size_t> shifts;
   for (size_t i = 0; i < opsA.size(); ++i) {
-    const std::string ba = opsA[i].value("bound", ""), bb = opsB[i].value("bound", "");
+    const std::string ba = opsA[i].value(run_json::kBound, ""), bb = opsB[i].value(run_json::kBound, "");
     if (ba.empty()) continue;
     kernels.push_back(i);
     if (ba != bb) ++shifts[{ba, bb}];
@@ -158,10 +170,10 @@ int compareRuns(const std::string& fileA, const std::string& fileB, size_t rows,
   for (size_t k = 0; k < kernels.size() && k < rows; ++k) {
     const auto& x = opsA[kernels[k]];
     const auto& y = opsB[kernels[k]];
-    table.push_back({std::to_string(x.at("network_operator").get<size_t>()) + "." + std::to_string(kernels[k]),
-                     x.at("kind").get<std::string>(), std::to_string(cyclesOf(x)), std::to_string(cyclesOf(y)),
+    table.push_back({std::to_string(x.at(run_json::kNetworkOperator).get<size_t>()) + "." + std::to_string(kernels[k]),
+                     x.at(run_json::kKind).get<std::string>(), std::to_string(cyclesOf(x)), std::to_string(cyclesOf(y)),
                      speedup(cyclesOf(x), cyclesOf(y)),
-                     x.at("bound").get<std::string>() + " -> " + y.at("bound").get<std::string>()});
+                     x.at(run_json::kBound).get<std::string>() + " -> " + y.at(run_json::kBound).get<std::string>()});
   }
   writeAligned(out, table, "  ");
   size_t shifted = 0;

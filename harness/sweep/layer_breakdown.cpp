@@ -5,11 +5,14 @@
 #include <cstdint>
 #include <vector>
 
+#include "harness/report/run_json.h"
 #include "sim/io/decoded_network.h"
 #include "sim/io/demo_network.h"
 
 namespace npusim::sweep {
 namespace {
+
+namespace run_json = report::run_json;
 
 constexpr const char* kTypes[] = {"conv", "depthwise", "pooling", "elementwise", "fully_connected", "cpu", "other"};
 
@@ -48,9 +51,9 @@ OperationTypes operationTypes(const std::string& modelPath) {
 nlohmann::ordered_json cyclesByType(const nlohmann::ordered_json& run, const OperationTypes& types) {
   std::map<std::string, int64_t> cycles;
   // 1. CPU operators.
-  for (const auto& op : run.at("network_operators")) {
-    if (op.at("kind") == "cpu") {
-      cycles["cpu"] += op.at("end_cycle").get<int64_t>() - op.at("start_cycle").get<int64_t>();
+  for (const auto& op : run.at(run_json::kNetworkOperators)) {
+    if (op.at(run_json::kKind) == run_json::kKindCpu) {
+      cycles["cpu"] += op.at(run_json::kEndCycle).get<int64_t>() - op.at(run_json::kStartCycle).get<int64_t>();
     }
   }
   // 2. Kernel operations in start order, each from where the previous one ended.
@@ -59,10 +62,10 @@ nlohmann::ordered_json cyclesByType(const nlohmann::ordered_json& run, const Ope
     std::string type;
   };
   std::vector<Span> spans;
-  for (const auto& op : run.at("operations")) {
-    const auto it = types.find({op.at("network_operator").get<size_t>(), op.at("index").get<size_t>()});
+  for (const auto& op : run.at(run_json::kOperations)) {
+    const auto it = types.find({op.at(run_json::kNetworkOperator).get<size_t>(), op.at(run_json::kIndex).get<size_t>()});
     if (it == types.end()) continue;
-    spans.push_back({op.at("start_cycle").get<int64_t>(), op.at("end_cycle").get<int64_t>(), it->second});
+    spans.push_back({op.at(run_json::kStartCycle).get<int64_t>(), op.at(run_json::kEndCycle).get<int64_t>(), it->second});
   }
   std::stable_sort(spans.begin(), spans.end(), [](const Span& a, const Span& b) { return a.start < b.start; });
   int64_t covered = 0;
@@ -74,7 +77,7 @@ nlohmann::ordered_json cyclesByType(const nlohmann::ordered_json& run, const Ope
   // 3. The rest.
   int64_t assigned = 0;
   for (const auto& [type, n] : cycles) assigned += n;
-  cycles["other"] = run.at("total_cycles").get<int64_t>() - assigned;
+  cycles["other"] = run.at(run_json::kTotalCycles).get<int64_t>() - assigned;
   nlohmann::ordered_json out = nlohmann::ordered_json::object();
   for (const char* type : kTypes) out[type] = cycles[type];
   return out;
@@ -82,9 +85,11 @@ nlohmann::ordered_json cyclesByType(const nlohmann::ordered_json& run, const Ope
 
 nlohmann::ordered_json cyclesByBound(const nlohmann::ordered_json& run) {
   std::map<std::string, int64_t> cycles;
-  for (const auto& op : run.at("operations")) {
-    const std::string bound = op.value("bound", "");
-    if (!bound.empty()) cycles[bound] += op.at("end_cycle").get<int64_t>() - op.at("start_cycle").get<int64_t>();
+  for (const auto& op : run.at(run_json::kOperations)) {
+    const std::string bound = op.value(run_json::kBound, "");
+    if (!bound.empty()) {
+      cycles[bound] += op.at(run_json::kEndCycle).get<int64_t>() - op.at(run_json::kStartCycle).get<int64_t>();
+    }
   }
   nlohmann::ordered_json out = nlohmann::ordered_json::object();
   for (const auto& [bound, n] : cycles) out[bound] = n;

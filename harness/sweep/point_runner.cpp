@@ -7,9 +7,12 @@
 #include <cstdio>
 
 #include "harness/process/process_pool.h"
+#include "harness/report/run_json.h"
 
 namespace npusim::sweep {
 namespace {
+
+namespace run_json = report::run_json;
 
 std::string lastLine(const std::string& text) {
   size_t end = text.find_last_not_of("\r\n");
@@ -22,16 +25,17 @@ std::string lastLine(const std::string& text) {
 
 // The members of an `npusim run --json` document that sweep results use.
 bool isRunResult(const nlohmann::ordered_json& j) {
-  if (!j.is_object() || !j.contains("config") || !j["config"].contains("accelerator")) {
+  if (!j.is_object() || !j.contains(run_json::kConfig) || !j[run_json::kConfig].contains(run_json::kAccelerator)) {
     return false;
   }
-  for (const char* key : {"total_cycles", "npu_active_cycles", "pmu", "ports"}) {
+  for (const char* key : {run_json::kTotalCycles, run_json::kNpuActiveCycles, run_json::kPmu, run_json::kPorts}) {
     if (!j.contains(key)) {
       return false;
     }
   }
-  return std::all_of(j["ports"].begin(), j["ports"].end(), [](const nlohmann::ordered_json& p) {
-    return p.contains("port") && p.contains("memory") && p.contains("read_bytes") && p.contains("write_bytes");
+  return std::all_of(j[run_json::kPorts].begin(), j[run_json::kPorts].end(), [](const nlohmann::ordered_json& p) {
+    return p.contains(run_json::kPort) && p.contains(run_json::kMemory) && p.contains(run_json::kReadBytes) &&
+           p.contains(run_json::kWriteBytes);
   });
 }
 

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <map>
 
+#include "harness/report/run_json.h"
 #include "sim/common/error.h"
 #include "sim/config/text_file.h"
 
@@ -18,8 +19,9 @@ namespace npusim::sweep {
 namespace {
 
 using nlohmann::ordered_json;
+namespace run_json = report::run_json;
+namespace rj = results_json;
 
-constexpr std::string_view kWallKey = "wall_s";
 
 [[noreturn]] void fileError(const std::string& path, const std::string& message) {
   InputError::Location loc;
@@ -35,15 +37,15 @@ ResultRecord parseRecord(std::string line, const std::string& path, uint64_t off
     throwAtOffset(path, offset, "not a JSON line");
   }
   const auto& j = r.json;
-  if (!j.is_object() || !j.contains("id") || !j["id"].is_string() || !j.contains("index") ||
-      !j["index"].is_number_unsigned() || !j.contains("sweep_points") || !j["sweep_points"].is_number_unsigned() ||
-      !j.contains("status") || !j["status"].is_string()) {
+  if (!j.is_object() || !j.contains(rj::kId) || !j[rj::kId].is_string() || !j.contains(rj::kIndex) ||
+      !j[rj::kIndex].is_number_unsigned() || !j.contains(rj::kSweepPoints) ||
+      !j[rj::kSweepPoints].is_number_unsigned() || !j.contains(rj::kStatus) || !j[rj::kStatus].is_string()) {
     throwAtOffset(path, offset, "not a sweep result record (needs id, index, sweep_points and status)");
   }
-  r.id = j["id"].get<std::string>();
-  r.index = j["index"].get<size_t>();
-  r.sweepPoints = j["sweep_points"].get<size_t>();
-  r.ok = j["status"] == "ok";
+  r.id = j[rj::kId].get<std::string>();
+  r.index = j[rj::kIndex].get<size_t>();
+  r.sweepPoints = j[rj::kSweepPoints].get<size_t>();
+  r.ok = j[rj::kStatus] == rj::kStatusOk;
   r.line = std::move(line);
   return r;
 }
@@ -72,47 +74,47 @@ double roundedMilliseconds(double seconds) { return std::round(seconds * 1000.0)
 
 std::string resultLine(const Point& point, size_t sweepPoints, const PointOutcome& outcome) {
   ordered_json j;
-  j["id"] = point.id;
-  j["index"] = point.index;
-  j["sweep_points"] = sweepPoints;
-  j["model"] = point.model.label;
-  j["system_config"] = point.model.systemConfig;
-  j["memory_mode"] = point.model.memoryMode;
+  j[rj::kId] = point.id;
+  j[rj::kIndex] = point.index;
+  j[rj::kSweepPoints] = sweepPoints;
+  j[rj::kModel] = point.model.label;
+  j[rj::kSystemConfig] = point.model.systemConfig;
+  j[rj::kMemoryMode] = point.model.memoryMode;
   if (!point.model.velaIni.empty()) {
-    j["vela_ini"] = point.model.velaIni;
+    j[rj::kVelaIni] = point.model.velaIni;
   }
   ordered_json params = ordered_json::object();
   for (const Param& p : point.params) {
     params[p.key] = p.value;
   }
-  j["params"] = params;
-  j["effective"] = point.effective;
-  j["baseline"] = point.baseline;
-  j["status"] = outcome.ok ? "ok" : "failed";
-  j["exit_code"] = outcome.exitCode;
+  j[rj::kParams] = params;
+  j[rj::kEffective] = point.effective;
+  j[rj::kBaseline] = point.baseline;
+  j[rj::kStatus] = outcome.ok ? rj::kStatusOk : rj::kStatusFailed;
+  j[rj::kExitCode] = outcome.exitCode;
   const ordered_json& r = outcome.result;
-  j["accelerator"] = outcome.ok ? r.at("config").at("accelerator") : ordered_json();
-  j["total_cycles"] = outcome.ok ? r.at("total_cycles") : ordered_json();
-  j["time_s"] = outcome.ok ? r.at("time_s") : ordered_json();
-  j["npu_active_cycles"] = outcome.ok ? r.at("npu_active_cycles") : ordered_json();
-  j["pmu"] = outcome.ok ? r.at("pmu") : ordered_json::object();
+  j[rj::kAccelerator] = outcome.ok ? r.at(run_json::kConfig).at(run_json::kAccelerator) : ordered_json();
+  j[rj::kTotalCycles] = outcome.ok ? r.at(run_json::kTotalCycles) : ordered_json();
+  j[rj::kTimeSeconds] = outcome.ok ? r.at(run_json::kTimeSeconds) : ordered_json();
+  j[rj::kNpuActiveCycles] = outcome.ok ? r.at(run_json::kNpuActiveCycles) : ordered_json();
+  j[rj::kPmu] = outcome.ok ? r.at(run_json::kPmu) : ordered_json::object();
   ordered_json ports = ordered_json::array();
   if (outcome.ok) {
-    for (const auto& p : r.at("ports")) {
-      ports.push_back({{"port", p.at("port")}, {"memory", p.at("memory")}, {"read_bytes", p.at("read_bytes")},
-                       {"write_bytes", p.at("write_bytes")}});
+    for (const auto& p : r.at(run_json::kPorts)) {
+      ports.push_back({{rj::kPort, p.at(run_json::kPort)}, {rj::kMemory, p.at(run_json::kMemory)},
+                       {rj::kReadBytes, p.at(run_json::kReadBytes)}, {rj::kWriteBytes, p.at(run_json::kWriteBytes)}});
     }
   }
-  j["ports"] = ports;
-  j["error"] = outcome.ok ? ordered_json() : ordered_json(outcome.error);
+  j[rj::kPorts] = ports;
+  j[rj::kError] = outcome.ok ? ordered_json() : ordered_json(outcome.error);
   return j.dump();
 }
 
 std::string timingLine(const Point& point, const PointOutcome& outcome) {
   ordered_json j;
-  j["id"] = point.id;
-  j["index"] = point.index;
-  j[std::string(kWallKey)] = roundedMilliseconds(outcome.wallSeconds);
+  j[rj::kId] = point.id;
+  j[rj::kIndex] = point.index;
+  j[rj::kWallSeconds] = roundedMilliseconds(outcome.wallSeconds);
   return j.dump();
 }
 
@@ -169,7 +171,7 @@ void ResultsAppender::append(const std::string& line) {
 }
 
 std::string stableText(const std::string& line) {
-  const size_t pos = line.rfind(",\"" + std::string(kWallKey) + "\":");
+  const size_t pos = line.rfind(",\"" + std::string(rj::kWallSeconds) + "\":");
   return pos == std::string::npos ? line : line.substr(0, pos) + "}";
 }
 

@@ -15,10 +15,44 @@
 
 #include <nlohmann/json.hpp>
 
+#include "harness/report/run_json.h"
 #include "harness/sweep/point_runner.h"
 #include "harness/sweep/sweep_spec.h"
 
 namespace npusim::sweep {
+
+// The member names of a result line: the one spelling shared by its writer and its readers
+// (sweep report, compare-runs). Members copied from `npusim run --json` keep its names.
+namespace results_json {
+constexpr char kId[] = "id";
+constexpr char kIndex[] = "index";
+constexpr char kSweepPoints[] = "sweep_points";
+constexpr char kModel[] = "model";
+constexpr char kSystemConfig[] = "system_config";
+constexpr char kMemoryMode[] = "memory_mode";
+constexpr char kVelaIni[] = "vela_ini";
+constexpr char kParams[] = "params";
+constexpr char kEffective[] = "effective";
+constexpr char kBaseline[] = "baseline";
+constexpr char kStatus[] = "status";
+constexpr char kStatusOk[] = "ok";
+constexpr char kStatusFailed[] = "failed";
+constexpr char kExitCode[] = "exit_code";
+constexpr char kError[] = "error";
+constexpr char kCyclesByType[] = "cycles_by_type";
+constexpr char kCyclesByBound[] = "cycles_by_bound";
+constexpr char kWallSeconds[] = "wall_s";   // timing lines only
+using report::run_json::kAccelerator;
+using report::run_json::kMemory;
+using report::run_json::kNpuActiveCycles;
+using report::run_json::kPmu;
+using report::run_json::kPort;
+using report::run_json::kPorts;
+using report::run_json::kReadBytes;
+using report::run_json::kTimeSeconds;
+using report::run_json::kTotalCycles;
+using report::run_json::kWriteBytes;
+} // namespace results_json
 
 // The result line of a point (no trailing newline). `sweepPoints` is the size of the whole
 // sweep (not of a shard), so that merging can tell which points are missing.

@@ -62,8 +62,8 @@ private:
     auto it = types_.find(point.model.path);
     if (it == types_.end()) it = types_.emplace(point.model.path, operationTypes(point.model.path)).first;
     nlohmann::ordered_json j = nlohmann::ordered_json::parse(line);
-    j["cycles_by_type"] = cyclesByType(outcome.result, it->second);
-    j["cycles_by_bound"] = cyclesByBound(outcome.result);
+    j[results_json::kCyclesByType] = cyclesByType(outcome.result, it->second);
+    j[results_json::kCyclesByBound] = cyclesByBound(outcome.result);
     return j.dump();
   }
 

@@ -9,12 +9,14 @@
 #include <set>
 #include <unordered_map>
 
+#include "sim/common/csv.h"
 #include "sim/common/text_table.h"
 
 namespace npusim::sweep {
 namespace {
 
 using nlohmann::ordered_json;
+namespace rj = results_json;
 
 // One record with its parameter values laid out by parameter column.
 struct Row {
@@ -134,7 +136,7 @@ Analysis analyze(const MergedResults& results, const ReportOptions& options) {
   // 1. Parameter columns in order of first appearance; rows grouped by model and configuration.
   std::map<std::string, size_t> columnOf;
   for (const ResultRecord& r : results.records) {
-    for (const char* member : {"effective", "params"}) {
+    for (const char* member : {rj::kEffective, rj::kParams}) {
       if (!r.json.contains(member) || !r.json[member].is_object()) continue;
       for (const auto& item : r.json[member].items()) {
         if (columnOf.emplace(item.key(), a.parameters.size()).second) a.parameters.push_back(item.key());
@@ -147,22 +149,22 @@ Analysis analyze(const MergedResults& results, const ReportOptions& options) {
     row.record = &r;
     row.values.assign(a.parameters.size(), "");
     // The effective values (results since the "effective" member); set params where those are absent.
-    for (const char* member : {"params", "effective"}) {
+    for (const char* member : {rj::kParams, rj::kEffective}) {
       if (!r.json.contains(member) || !r.json[member].is_object()) continue;
       for (const auto& item : r.json[member].items()) row.values[columnOf[item.key()]] = valueText(item.value());
     }
-    row.baseline = r.json.value("baseline", false);
-    if (r.ok && r.json.contains("total_cycles") && r.json["total_cycles"].is_number()) {
-      row.cycles = r.json["total_cycles"].get<int64_t>();
+    row.baseline = r.json.value(rj::kBaseline, false);
+    if (r.ok && r.json.contains(rj::kTotalCycles) && r.json[rj::kTotalCycles].is_number()) {
+      row.cycles = r.json[rj::kTotalCycles].get<int64_t>();
     }
-    const std::string key = field(r.json, "model") + '\x1f' + field(r.json, "system_config") + '\x1f' +
-                            field(r.json, "memory_mode") + '\x1f' + field(r.json, "vela_ini");
+    const std::string key = field(r.json, rj::kModel) + '\x1f' + field(r.json, rj::kSystemConfig) + '\x1f' +
+                            field(r.json, rj::kMemoryMode) + '\x1f' + field(r.json, rj::kVelaIni);
     const auto [it, inserted] = groupOf.emplace(key, a.groups.size());
     if (inserted) {
       ModelSensitivity g;
-      g.model = field(r.json, "model");
-      g.systemConfig = field(r.json, "system_config");
-      g.memoryMode = field(r.json, "memory_mode");
+      g.model = field(r.json, rj::kModel);
+      g.systemConfig = field(r.json, rj::kSystemConfig);
+      g.memoryMode = field(r.json, rj::kMemoryMode);
       a.groups.push_back(g);
     }
     row.group = it->second;
@@ -242,11 +244,11 @@ std::vector<std::string> tableHeader(const Analysis& a) {
 
 std::vector<std::string> tableRow(const Analysis& a, const Row& row) {
   const ordered_json& j = row.record->json;
-  std::vector<std::string> cells{std::to_string(row.record->index), row.record->id, field(j, "model")};
+  std::vector<std::string> cells{std::to_string(row.record->index), row.record->id, field(j, rj::kModel)};
   for (const std::string& v : row.values) cells.push_back(shownValue(v));
-  cells.push_back(field(j, "status"));
+  cells.push_back(field(j, rj::kStatus));
   cells.push_back(row.cycles ? std::to_string(*row.cycles) : "-");
-  const ordered_json active = j.value("npu_active_cycles", ordered_json());
+  const ordered_json active = j.value(rj::kNpuActiveCycles, ordered_json());
   cells.push_back(active.is_number() ? std::to_string(active.get<int64_t>()) : "-");
   cells.push_back(changeText(a, row) + (row.baseline ? " (baseline)" : ""));
   return cells;
@@ -279,13 +281,6 @@ std::string summaryLine(const std::string& source, const MergedResults& results,
   text += "); model configurations: " + std::to_string(a.groups.size()) +
           ", parameters: " + std::to_string(a.parameters.size());
   return text;
-}
-
-std::string csvCell(const std::string& s) {
-  if (s.find_first_of(",\"\n") == std::string::npos) return s;
-  std::string out = "\"";
-  for (const char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
 }
 
 std::string mdCell(const std::string& s) {
@@ -346,12 +341,12 @@ void writeReportCsv(std::ostream& os, const MergedResults& results, const Report
   std::set<std::string> pmuNames;
   std::vector<std::string> ports;
   for (const ResultRecord& r : results.records) {
-    if (r.json.contains("pmu") && r.json["pmu"].is_object()) {
-      for (const auto& item : r.json["pmu"].items()) pmuNames.insert(item.key());
+    if (r.json.contains(rj::kPmu) && r.json[rj::kPmu].is_object()) {
+      for (const auto& item : r.json[rj::kPmu].items()) pmuNames.insert(item.key());
     }
-    if (r.json.contains("ports") && r.json["ports"].is_array()) {
-      for (const auto& p : r.json["ports"]) {
-        const std::string name = field(p, "port");
+    if (r.json.contains(rj::kPorts) && r.json[rj::kPorts].is_array()) {
+      for (const auto& p : r.json[rj::kPorts]) {
+        const std::string name = field(p, rj::kPort);
         if (std::find(ports.begin(), ports.end(), name) == ports.end()) ports.push_back(name);
       }
     }
@@ -369,27 +364,28 @@ void writeReportCsv(std::ostream& os, const MergedResults& results, const Report
   std::vector<std::vector<std::string>> rows{header};
   for (const Row& row : a.rows) {
     const ordered_json& j = row.record->json;
-    std::vector<std::string> cells{std::to_string(row.record->index), row.record->id, field(j, "model"),
-                                   field(j, "system_config"), field(j, "memory_mode"), jsonCell(j.value("accelerator", ordered_json()))};
+    std::vector<std::string> cells{std::to_string(row.record->index), row.record->id, field(j, rj::kModel),
+                                   field(j, rj::kSystemConfig), field(j, rj::kMemoryMode),
+                                   jsonCell(j.value(rj::kAccelerator, ordered_json()))};
     cells.insert(cells.end(), row.values.begin(), row.values.end());
-    cells.insert(cells.end(), {field(j, "status"), jsonCell(j.value("exit_code", ordered_json())),
-                               jsonCell(j.value("total_cycles", ordered_json())),
-                               jsonCell(j.value("npu_active_cycles", ordered_json())), relativeText(a, row)});
-    const ordered_json pmu = j.value("pmu", ordered_json::object());
+    cells.insert(cells.end(), {field(j, rj::kStatus), jsonCell(j.value(rj::kExitCode, ordered_json())),
+                               jsonCell(j.value(rj::kTotalCycles, ordered_json())),
+                               jsonCell(j.value(rj::kNpuActiveCycles, ordered_json())), relativeText(a, row)});
+    const ordered_json pmu = j.value(rj::kPmu, ordered_json::object());
     for (const std::string& name : pmuNames) cells.push_back(jsonCell(pmu.value(name, ordered_json())));
     for (const std::string& name : ports) {
       ordered_json port;
-      for (const auto& p : j.value("ports", ordered_json::array())) {
-        if (field(p, "port") == name) port = p;
+      for (const auto& p : j.value(rj::kPorts, ordered_json::array())) {
+        if (field(p, rj::kPort) == name) port = p;
       }
-      cells.push_back(port.is_null() ? "" : jsonCell(port.value("read_bytes", ordered_json())));
-      cells.push_back(port.is_null() ? "" : jsonCell(port.value("write_bytes", ordered_json())));
+      cells.push_back(port.is_null() ? "" : jsonCell(port.value(rj::kReadBytes, ordered_json())));
+      cells.push_back(port.is_null() ? "" : jsonCell(port.value(rj::kWriteBytes, ordered_json())));
     }
-    cells.push_back(jsonCell(j.value("error", ordered_json())));
+    cells.push_back(jsonCell(j.value(rj::kError, ordered_json())));
     rows.push_back(std::move(cells));
   }
   for (const auto& cells : rows) {
-    for (size_t c = 0; c < cells.size(); ++c) os << (c ? "," : "") << csvCell(cells[c]);
+    for (size_t c = 0; c < cells.size(); ++c) os << (c ? "," : "") << csvField(cells[c]);
     os << '\n';
   }
 }

@@ -13,12 +13,13 @@
 #include <set>
 #include <unordered_set>
 
-#include "harness/sweep/json_input.h"
 #include "sim/common/error.h"
+#include "sim/common/json_node.h"
 #include "sim/config/config.h"
 #include "sim/config/config_builder.h"
 #include "sim/config/config_schema.h"
 #include "sim/config/presets.h"
+#include "sim/config/text_file.h"
 
 namespace npusim::sweep {
 namespace {
@@ -457,7 +458,7 @@ std::string pointId(const ModelRef& model, const ParamSet& params) {
 }
 
 SweepSpec loadSpec(const std::string& path) {
-  const nlohmann::ordered_json root = readJsonFile(path, "sweep spec");
+  const nlohmann::ordered_json root = parseJsonText(config::readTextFile(path, "sweep spec"), path);
   const JsonNode spec(root, path);
   spec.allowOnly({"description", "models", "grid", "zip", "link", "points", "baseline"});
   if (spec.has("description")) {

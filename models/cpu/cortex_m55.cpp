@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "models/cpu/cortex_m55.h"
 
-#include "models/npu/ethos_u55.h"
+#include "models/npu/npu_registers.h"
 
 namespace npusim::cpu {
 namespace {

@@ -17,6 +17,8 @@
 
 #include "models/npu/command_policy.h"
 #include "models/npu/npu_observer.h"
+#include "models/npu/npu_registers.h"
+#include "models/npu/npu_stats.h"
 #include "models/npu/npu_units.h"
 #include "sim/cmdstream/decoder.h"
 #include "sim/config/system_params.h"
@@ -41,33 +43,6 @@ struct NpuProgram {
   const std::vector<cmd::Command>* commands = nullptr;
   const std::vector<cmd::Operation>* operations = nullptr;
 };
-
-// What happened to one NPU operation.
-struct OperationRecord {
-  uint32_t invocation = 0;      // which start of the NPU (one per ethos-u operator run)
-  uint32_t index = 0;           // index in the program's operations
-  cmd::OpKind kind = cmd::OpKind::Stop;
-  uint32_t commandOffset = 0;
-  double issue = 0, start = 0, end = 0;
-  double macCycles = 0, outputCycles = 0;
-  uint64_t blocks = 0, macs = 0;
-  double stallIfm = 0, stallWeights = 0, stallOutput = 0, stallBlockdep = 0;
-  double ccWait = 0;            // command processor stalled before dispatching it
-  double fetchWait = 0;         // command processor waiting for command-stream fetch since the previous operation
-  double writeTail = 0;         // kernel: end minus the last block's output-unit end (final OFM write)
-  PortBytes bytes;
-};
-
-struct NpuStats {
-  std::vector<OperationRecord> operations;
-  std::vector<double> activeCycles; // per invocation: start -> end of stream
-  double commandFetchBytes = 0;
-};
-
-// NPU register offsets the host programs (1.1.0 layout).
-namespace reg {
-constexpr uint64_t kCmd = 0x008, kQbase = 0x010, kQsize = 0x020, kBasep = 0x080;
-} // namespace reg
 
 class EthosU55 : public sc_core::sc_module {
 public:

@@ -1,20 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
-#include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <map>
 
-#include "harness/analytic/network_estimate.h"
-#include "harness/analytic/vela_debug_db.h"
 #include "harness/compare/compare_report.h"
+#include "harness/compare/compare_run.h"
 #include "harness/process/process_pool.h"
 #include "sim/cli/choice.h"
 #include "sim/cli/commands.h"
-#include "sim/cli/output.h"
 #include "sim/cli/config_options.h"
+#include "sim/cli/output.h"
 #include "sim/cli/workload.h"
-#include "sim/common/error.h"
-#include "sim/platform/platform.h"
 
 namespace npusim::cli {
 namespace {
@@ -26,72 +21,32 @@ struct CompareOptions {
   config::ConfigRequest config;
 };
 
-
-// Simulates and estimates one model in this process (one SystemC elaboration).
-compare::ModelComparison compareOne(const CompareOptions& o) {
+// One model (or the built-in demo network), simulated and estimated in this process.
+int compareOne(const CompareOptions& o) {
   const io::CompiledNetwork net = loadWorkload(o.model);
-  const auto decoded = io::decodeAll(net);
-  const config::SystemParams params = platform::resolveForModel(o.config, net);
-  // Layer names first: a debug database that does not describe the model only warns, and the
-  // estimate then groups rows without it.
-  std::vector<std::string> warnings;
-  const report::LayerMap names = report::mapLayers(net, decoded, &warnings);
-  for (const std::string& w : warnings) std::cerr << "npusim: warning: " << w << '\n';
-  std::optional<analytic::VelaDebugDb> db;
-  if (names.fromDebugDb) {
-    db = analytic::readVelaDebugDb(analytic::velaDebugDbPath(net.path));
-  }
-  const analytic::NetworkEstimate estimate = analytic::estimateNetwork(net, decoded, params, db ? &*db : nullptr);
-  const platform::RunResult run = platform::simulate(net, decoded, params);
-  std::optional<std::vector<compare::VelaLayerRow>> rows;
-  std::optional<double> velaTotal;
-  const auto csv = !o.velaCsv.empty() ? std::optional<std::string>(o.velaCsv)
-                   : o.model.empty()  ? std::nullopt
-                                      : compare::findBeside(o.model, "_per-layer");
-  if (csv) rows = compare::readVelaPerLayerCsv(*csv);
-  if (!o.model.empty()) {
-    if (const auto summary = compare::findBeside(o.model, "_summary_")) {
-      const auto values = compare::readVelaSummaryCsv(*summary);
-      if (const auto it = values.find("cycles_total"); it != values.end()) velaTotal = std::stod(it->second);
-    }
-  }
-  return compare::buildComparison(run, estimate, rows ? &*rows : nullptr, velaTotal, &names);
+  const compare::ModelComparison c = compare::compareModel(
+      net, o.model, o.velaCsv, o.config, [](const std::string& w) { std::cerr << "npusim: warning: " << w << '\n'; });
+  compare::writeModelComparison(std::cout, c, o.format);
+  return 0;
 }
 
-// Runs `npusim compare` for every model of a fixture-style tree, in parallel child processes.
+// Every model of a fixture-style tree, in parallel child processes (npusim itself).
 int compareTree(const CompareOptions& o) {
   const compare::TreeListing listing = compare::findTreeModels(o.tree);
-  const auto& models = listing.models;
   for (const std::string& s : listing.skipped) {
     std::cerr << "npusim: skipped " << s << '\n';
   }
-  std::vector<std::vector<std::string>> commands;
-  const std::string self = process::selfExecutable();
-  for (const auto& m : models) {
-    commands.push_back({self, "compare", m.path, "--system-config", m.systemConfig, "--memory-mode", m.memoryMode,
-                        "--format", "json"});
-  }
   const unsigned jobs = o.jobs > 0 ? o.jobs : process::availableCores();
-  const auto results = process::runAll(commands, jobs);
-  std::vector<compare::ModelComparison> comparisons;
-  int failures = 0;
-  for (size_t i = 0; i < results.size(); ++i) {
-    if (results[i].exitCode != 0) {
-      ++failures;
-      const std::string& err = results[i].err;
-      std::cerr << "npusim: error: " << models[i].path << ": "
-                << (err.empty() ? "exit " + std::to_string(results[i].exitCode) + "\n" : err)
-                << (err.empty() || err.back() == '\n' ? "" : "\n");
-      continue;
-    }
-    comparisons.push_back(compare::comparisonFromJson(nlohmann::json::parse(results[i].out)));
+  const compare::TreeComparison tree = compare::compareTreeModels(listing, process::selfExecutable(), jobs);
+  for (const std::string& f : tree.failures) {
+    std::cerr << "npusim: error: " << f << '\n';
   }
-  compare::writeTreeComparison(std::cout, comparisons, o.format);
+  compare::writeTreeComparison(std::cout, tree.comparisons, o.format);
   if (!o.csv.empty()) {
     auto out = openOutput(o.csv);
-    compare::writeLayerCsv(out, comparisons);
+    compare::writeLayerCsv(out, tree.comparisons);
   }
-  return failures > 0 ? 1 : 0;
+  return tree.failures.empty() ? 0 : 1;
 }
 
 } // namespace
@@ -113,11 +68,7 @@ void addCompare(CLI::App& app, Registry& registry) {
   addConfigOptions(sub, opts->config);
   sub->callback([opts, &registry] {
     registry.select([opts] {
-      if (!opts->tree.empty()) {
-        return compareTree(*opts);
-      }
-      compare::writeModelComparison(std::cout, compareOne(*opts), opts->format);
-      return 0;
+      return opts->tree.empty() ? compareOne(*opts) : compareTree(*opts);
     });
   });
 }

@@ -1,20 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
 // npusim command line: subcommands parse their options, call the libraries and print.
 
-#include <cstdlib>
 #include <iostream>
 
 #include <CLI/CLI.hpp>
-#include <systemc>
 
 #include "sim/cli/commands.h"
 #include "sim/common/error.h"
+#include "sim/platform/systemc_entry.h"
 
 // SystemC's library references sc_main: main() hands over to SystemC, which calls it.
-int main(int argc, char** argv) {
-  setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
-  return sc_core::sc_elab_and_sim(argc, argv);
-}
+int main(int argc, char** argv) { return npusim::platform::runUnderSystemC(argc, argv); }
 
 int sc_main(int argc, char** argv) { return npusim::cli::runCommandLine(argc, argv); }
 

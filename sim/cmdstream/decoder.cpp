@@ -3,6 +3,9 @@
 
 #include <algorithm>
 #include <sstream>
+#include <stdexcept>
+#include <string>
+#include <utility>
 
 #include "sim/common/error.h"
 
@@ -162,6 +165,25 @@ uint32_t convExtent(uint32_t ofm, uint32_t stride, uint32_t dilatedKernel, uint3
   return static_cast<uint32_t>(std::max<int64_t>(ext, 1));
 }
 
+// The operation kind of each NPU_OP_* command.
+constexpr std::pair<CommandCode, OpKind> kOperationKinds[] = {
+    {CommandCode::OpStop, OpKind::Stop},           {CommandCode::OpIrq, OpKind::Irq},
+    {CommandCode::OpConv, OpKind::Conv},           {CommandCode::OpDepthwise, OpKind::Depthwise},
+    {CommandCode::OpPool, OpKind::Pool},           {CommandCode::OpElementwise, OpKind::Elementwise},
+    {CommandCode::OpDmaStart, OpKind::DmaStart},   {CommandCode::OpDmaWait, OpKind::DmaWait},
+    {CommandCode::OpKernelWait, OpKind::KernelWait}, {CommandCode::OpPmuMask, OpKind::PmuMask},
+};
+
+OpKind operationKind(CommandCode code) {
+  for (const auto& [operation, kind] : kOperationKinds) {
+    if (operation == code) {
+      return kind;
+    }
+  }
+  throw std::logic_error("snapshotOperation: command " + std::string(commandInfo(code).name) +
+                         " is not an NPU_OP_*");
+}
+
 } // namespace
 
 Operation snapshotOperation(const RegisterFile& regs, const Command& command) {
@@ -170,18 +192,7 @@ Operation snapshotOperation(const RegisterFile& regs, const Command& command) {
   op.commandIndex = command.index;
   op.byteOffset = command.offset;
   op.param = command.param;
-  switch (command.code()) {
-  case CommandCode::OpConv: op.kind = OpKind::Conv; break;
-  case CommandCode::OpDepthwise: op.kind = OpKind::Depthwise; break;
-  case CommandCode::OpPool: op.kind = OpKind::Pool; break;
-  case CommandCode::OpElementwise: op.kind = OpKind::Elementwise; break;
-  case CommandCode::OpDmaStart: op.kind = OpKind::DmaStart; break;
-  case CommandCode::OpDmaWait: op.kind = OpKind::DmaWait; break;
-  case CommandCode::OpKernelWait: op.kind = OpKind::KernelWait; break;
-  case CommandCode::OpStop: op.kind = OpKind::Stop; break;
-  case CommandCode::OpIrq: op.kind = OpKind::Irq; break;
-  default: op.kind = OpKind::PmuMask; break;
-  }
+  op.kind = operationKind(command.code());
   op.waitCount = command.param & (op.kind == OpKind::KernelWait ? 0x3u : 0xFu);
   op.irqMask = command.param;
 

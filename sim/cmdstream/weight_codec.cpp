@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "sim/common/error.h"
+#include "sim/common/int_math.h"
 
 namespace npusim::cmd {
 
@@ -744,7 +745,7 @@ WeightValues decodeWeightStream(const uint8_t* data, size_t size, const std::str
   if (tailBits > 0 && in.get(static_cast<int>(tailBits), "end-of-stream alignment") != (1u << tailBits) - 1) {
     in.fail(markerByte, "weight stream end-of-stream byte is not padded with 1 bits");
   }
-  const size_t end = (markerByte / kStreamAlignment + 1) * kStreamAlignment;
+  const size_t end = roundUp(markerByte + 1, kStreamAlignment);
   for (size_t i = markerByte + 1; i < size; ++i) {
     if (i >= end || data[i] != 0xff) {
       in.fail(i, "weight stream has trailing bytes after its end (expected 0xff padding up to stream byte " +
@@ -761,7 +762,6 @@ WeightValues decodeWeightStream(const uint8_t* data, size_t size, const std::str
 std::optional<std::vector<int64_t>> brickOrder(const BrickLayout& l, size_t maxLength) {
   std::vector<int64_t> order;
   const uint32_t ifmBlockDepth = l.partKernelFirst || l.ifmBits == 16 ? 16 : 32;
-  const auto roundUp = [](uint32_t v, uint32_t q) { return (v + q - 1) / q * q; };
   for (uint32_t ofmBlock = 0; ofmBlock < l.ofmDepth; ofmBlock += l.ofmBlockDepth) {
     const uint32_t ofmInBlock = std::min(l.ofmBlockDepth, l.ofmDepth - ofmBlock);
     for (uint32_t ifmBlock = 0; ifmBlock < (l.depthwise ? 1 : l.ifmDepth); ifmBlock += ifmBlockDepth) {
@@ -775,9 +775,9 @@ std::optional<std::vector<int64_t>> brickOrder(const BrickLayout& l, size_t maxL
           // Kernel elements are padded to the MAC array's kernel quantum.
           uint32_t elements = subWidth * subHeight;
           if (l.partKernelFirst) {
-            elements = roundUp(elements, l.ifmBits == 16 ? 2 : 4);
+            elements = roundUp(elements, l.ifmBits == 16 ? 2u : 4u);
           } else if (l.depthwise) {
-            elements = roundUp(elements, 4);
+            elements = roundUp(elements, 4u);
           }
           // Part-kernel-first walks IFM micro-blocks outside the kernel elements, depth-first inside.
           const uint32_t ifmOuter = l.partKernelFirst ? ifmInBlock : 1;

@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "models/npu/ethos_u55.h"
+#include "models/npu/npu_stats.h"
 #include "sim/cmdstream/operation.h"
 #include "sim/config/system_params.h"
 

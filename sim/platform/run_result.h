@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "models/npu/ethos_u55.h"
+#include "models/npu/npu_stats.h"
 #include "sim/platform/bound.h"
 #include "sim/config/system_params.h"
 
@@ -24,9 +24,9 @@ struct NetworkOpRecord {
   double pmuStart = 0, pmuEnd = 0;  // ethos-u: the driver's inference_begin / inference_end callbacks
 };
 
-// Traffic and stalls of one initiator link.
+// Traffic and stalls of one NPU AXI port (the Cortex-M55's data port is not reported).
 struct PortReport {
-  std::string name;                 // axi0, axi1, cpu
+  std::string name;                 // axi0, axi1
   std::string memory;               // memory on that port
   uint64_t readBytes = 0, writeBytes = 0, readBeats = 0, writeBeats = 0, readBursts = 0, writeBursts = 0;
   double readLimitStall = 0, writeLimitStall = 0, contention = 0;
@@ -35,7 +35,7 @@ struct PortReport {
 
 // One NPU Operation with the network operator it belongs to and what bound it.
 struct OperationReport {
-  size_t networkOp = 0;
+  size_t networkOp = 0;             // index of its ethos-u operator in the network
   npu::OperationRecord record;
   std::string bound;                // kernels: the label of boundCycles' largest share; empty otherwise
   BoundCycles boundCycles;          // kernels: charged cycles by cause (docs/outputs.md)

@@ -102,7 +102,7 @@ struct Stats {
 bool checkFolder(const fs::path& dir, Stats& stats) {
   // 1. Folder name -> accelerator, system config, memory mode.
   static const std::regex kName(
-      R"((ethos-u55-(\d+))_(Ethos_U55_[A-Za-z_]+?_Embedded)_(Shared_Sram|Sram_Only)(_optimiseSize)?)");
+      R"((ethos-u(?:55|65)-(\d+))_(Ethos_U(?:55|65)_[A-Za-z_]+?)_(Shared_Sram|Sram_Only|Dedicated_Sram)(_optimiseSize)?)");
   std::smatch m;
   const std::string folder = dir.filename().string();
   const std::optional<fs::path> tflite = findFile(dir, "_vela.tflite");
@@ -116,8 +116,11 @@ bool checkFolder(const fs::path& dir, Stats& stats) {
   INFO(where);
 
   // 2. Estimate with the built-in preset the folder was compiled for.
-  npusim::config::SystemParams params = npusim::config::builtinPreset(m[3].str(), m[4].str());
-  params.accelerator = m[1].str();
+  npusim::config::ConfigRequest request;
+  request.systemConfig = m[3].str();
+  request.memoryMode = m[4].str();
+  request.accelerator = m[1].str();
+  const npusim::config::SystemParams params = npusim::config::resolveConfig(request);
   const npusim::io::CompiledNetwork net = npusim::io::loadNetwork(tflite->string());
   const auto decoded = npusim::io::decodeAll(net);
   const npusim::analytic::VelaDebugDb db =
@@ -262,9 +265,5 @@ TEST_CASE("estimator reproduces Vela's per-layer and summary estimates on every 
 }
 
 TEST_CASE("estimator reproduces Vela's per-layer and summary estimates on every vela-u65 fixture folder") {
-  // The estimator knows the Ethos-U55 only (accelerator tables, memory areas, folder names);
-  // the U65 tree is checked once U65 support lands.
-  if (npusim::test::fixtureOrSkip("vela-u65")) {
-    npusim::test::skip("vela-u65 fixtures present, but the estimator does not support the Ethos-U65 yet");
-  }
+  checkTree("vela-u65");
 }

@@ -82,9 +82,12 @@ std::optional<fs::path> fixtureOrSkip(const std::string& relative) {
   return path;
 }
 
-std::vector<VelaFolder> velaFolders(const fs::path& root) {
+std::vector<VelaFolder> velaFolders(const fs::path& root, const std::string& tree) {
   std::vector<VelaFolder> folders;
-  for (const auto& model : fs::directory_iterator(root / "vela")) {
+  if (!fs::is_directory(root / tree)) {
+    return folders;
+  }
+  for (const auto& model : fs::directory_iterator(root / tree)) {
     if (!model.is_directory()) {
       continue;
     }
@@ -102,11 +105,11 @@ std::vector<VelaFolder> velaFolders(const fs::path& root) {
   return folders;
 }
 
-std::vector<VelaFolder> velaFoldersOrSkip(const fs::path& root) {
-  std::vector<VelaFolder> folders = velaFolders(root);
+std::vector<VelaFolder> velaFoldersOrSkip(const fs::path& root, const std::string& tree) {
+  std::vector<VelaFolder> folders = velaFolders(root, tree);
   if (folders.empty()) {
     skip("no compiled model folders (<model>/<config>/ with a _vela.tflite and a register listing) under " +
-         (root / "vela").string());
+         (root / tree).string());
   }
   return folders;
 }

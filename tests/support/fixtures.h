@@ -36,12 +36,12 @@ struct VelaFolder {
   std::string name() const { return model + "/" + config; }
 };
 
-// Every folder under <root>/vela/*/* that holds both a _vela.tflite and a register listing,
-// sorted by model then config.
-std::vector<VelaFolder> velaFolders(const std::filesystem::path& root);
+// Every folder under <root>/<tree>/*/* that holds both a _vela.tflite and a register listing,
+// sorted by model then config (tree: vela, vela-u65, vela-rnn).
+std::vector<VelaFolder> velaFolders(const std::filesystem::path& root, const std::string& tree = "vela");
 
-// velaFolders(root), calling skip() when there is none (a test looping over them checks nothing).
-std::vector<VelaFolder> velaFoldersOrSkip(const std::filesystem::path& root);
+// velaFolders(root, tree), calling skip() when there is none (a test looping over them checks nothing).
+std::vector<VelaFolder> velaFoldersOrSkip(const std::filesystem::path& root, const std::string& tree = "vela");
 
 // The folder of `model` compiled for `config`; throws std::runtime_error when absent.
 VelaFolder velaFolder(const std::filesystem::path& root, const std::string& model, const std::string& config);

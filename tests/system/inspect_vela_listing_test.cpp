@@ -44,14 +44,12 @@ std::string libraryListing(const test::VelaFolder& folder, size_t* npuOperators)
   return os.str();
 }
 
-} // namespace
-
-TEST_CASE("vela listing: every fixture folder matches Vela's register-level command stream") {
+void checkTree(const std::string& tree) {
   const auto root = test::fixturesDirOrSkip();
   if (!root) {
     return;
   }
-  const std::vector<test::VelaFolder> folders = test::velaFoldersOrSkip(*root);
+  const std::vector<test::VelaFolder> folders = test::velaFoldersOrSkip(*root, tree);
   size_t listings = 0;
   for (const test::VelaFolder& folder : folders) {
     INFO("fixture folder ", folder.name());
@@ -63,7 +61,15 @@ TEST_CASE("vela listing: every fixture folder matches Vela's register-level comm
     checkSameListings(expected, output);
     listings += expected.size();
   }
-  MESSAGE("compared " << listings << " listings in " << folders.size() << " fixture folders");
+  MESSAGE("compared " << listings << " listings in " << folders.size() << " " << tree << " fixture folders");
+}
+
+} // namespace
+
+TEST_CASE("vela listing: every fixture folder matches Vela's register-level command stream") { checkTree("vela"); }
+
+TEST_CASE("vela listing: every Ethos-U65 fixture folder matches Vela's listing (product 1, parallel mode)") {
+  checkTree("vela-u65");
 }
 
 TEST_CASE("vela listing: the npusim binary prints the same listing") {

@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "harness/sweep/json_input.h"
+#include "sim/common/json_node.h"
 
 #include <cctype>
 
+#include "sim/common/edit_distance.h"
 #include "sim/common/error.h"
-#include "sim/config/config_schema.h"
-#include "sim/config/text_file.h"
 
-namespace npusim::sweep {
+namespace npusim {
 namespace {
 
 bool isIdentifier(std::string_view name) {
@@ -28,13 +27,12 @@ std::string typeText(const nlohmann::ordered_json& v) {
 
 } // namespace
 
-nlohmann::ordered_json readJsonFile(const std::string& path, std::string_view what) {
-  const std::string text = config::readTextFile(path, what);
+nlohmann::ordered_json parseJsonText(const std::string& text, const std::string& file) {
   try {
     return nlohmann::ordered_json::parse(text);
   } catch (const nlohmann::json::parse_error& e) {
     // nlohmann counts bytes from 1 (the last byte read); report a 0-based offset.
-    throwAtOffset(path, e.byte == 0 ? 0 : e.byte - 1, "malformed JSON");
+    throwAtOffset(file, e.byte == 0 ? 0 : e.byte - 1, "malformed JSON");
   }
 }
 
@@ -70,7 +68,7 @@ void JsonNode::allowOnly(std::initializer_list<std::string_view> names) const {
         allowed += (allowed.empty() ? "" : ", ") + std::string(n);
       }
       member(name).fail("unknown key; did you mean '" +
-                        config::nearestName(name, std::vector<std::string_view>(names)) + "'? (allowed here: " +
+                        nearestName(name, std::vector<std::string_view>(names)) + "'? (allowed here: " +
                         allowed + ")");
     }
   }
@@ -131,4 +129,4 @@ void JsonNode::fail(const std::string& message) const {
   throwForKey(file_, path_, message);
 }
 
-} // namespace npusim::sweep
+} // namespace npusim

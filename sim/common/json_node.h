@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// Reading JSON input files (sweep specs, regression baselines) with errors that name the file
-// and the JSON key path of the offending value.
+// Reading JSON input (sweep specs, regression baselines, run results) with errors that name the
+// file and the JSON key path of the offending value.
 
 #include <cstdint>
 #include <initializer_list>
@@ -12,11 +12,11 @@
 
 #include <nlohmann/json.hpp>
 
-namespace npusim::sweep {
+namespace npusim {
 
-// Whole file parsed as JSON. Throws InputError naming `path` (and the byte offset for malformed
-// JSON); `what` names the kind of file ("sweep spec").
-nlohmann::ordered_json readJsonFile(const std::string& path, std::string_view what);
+// `text` (the contents of `file`) parsed as JSON. Throws InputError naming `file` and the byte
+// offset when it is malformed.
+nlohmann::ordered_json parseJsonText(const std::string& text, const std::string& file);
 
 // One JSON value with the file it came from and its key path from the root (e.g.
 // `models[2].path`, `grid["system.sram.read_latency"][1]`). Contract: every accessor that finds
@@ -49,4 +49,4 @@ private:
   std::string path_;
 };
 
-} // namespace npusim::sweep
+} // namespace npusim

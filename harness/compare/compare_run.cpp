@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "harness/compare/compare_run.h"
+
+#include <optional>
+
+#include "harness/analytic/network_estimate.h"
+#include "harness/analytic/vela_debug_db.h"
+#include "harness/compare/vela_reports.h"
+#include "harness/process/process_pool.h"
+#include "harness/report/layer_map.h"
+#include "sim/io/decoded_network.h"
+#include "sim/platform/platform.h"
+
+namespace npusim::compare {
+
+ModelComparison compareModel(const io::CompiledNetwork& net, const std::string& modelPath, const std::string& velaCsv,
+                             const config::ConfigRequest& config, const std::function<void(const std::string&)>& warn) {
+  const auto decoded = io::decodeAll(net);
+  const config::SystemParams params = platform::resolveForModel(config, net);
+  // Layer names first: a debug database that does not describe the model only warns, and the
+  // estimate then groups rows without it.
+  std::vector<std::string> warnings;
+  const report::LayerMap names = report::mapLayers(net, decoded, &warnings);
+  for (const std::string& w : warnings) warn(w);
+  std::optional<analytic::VelaDebugDb> db;
+  if (names.fromDebugDb) {
+    db = analytic::readVelaDebugDb(analytic::velaDebugDbPath(net.path));
+  }
+  const analytic::NetworkEstimate estimate = analytic::estimateNetwork(net, decoded, params, db ? &*db : nullptr);
+  const platform::RunResult run = platform::simulate(net, decoded, params);
+  std::optional<std::vector<VelaLayerRow>> rows;
+  std::optional<double> velaTotal;
+  const auto csv = !velaCsv.empty()    ? std::optional<std::string>(velaCsv)
+                   : modelPath.empty() ? std::nullopt
+                                       : findBeside(modelPath, "_per-layer");
+  if (csv) rows = readVelaPerLayerCsv(*csv);
+  if (!modelPath.empty()) {
+    if (const auto summary = findBeside(modelPath, "_summary_")) {
+      const auto values = readVelaSummaryCsv(*summary);
+      if (const auto it = values.find("cycles_total"); it != values.end()) velaTotal = std::stod(it->second);
+    }
+  }
+  return buildComparison(run, estimate, rows ? &*rows : nullptr, velaTotal, &names);
+}
+
+TreeComparison compareTreeModels(const TreeListing& listing, const std::string& executable, unsigned jobs) {
+  std::vector<std::vector<std::string>> commands;
+  for (const TreeModel& m : listing.models) {
+    commands.push_back({executable, "compare", m.path, "--system-config", m.systemConfig, "--memory-mode",
+                        m.memoryMode, "--format", "json"});
+  }
+  const std::vector<process::ChildResult> results = process::runAll(commands, jobs);
+  TreeComparison out;
+  for (size_t i = 0; i < results.size(); ++i) {
+    if (results[i].exitCode != 0) {
+      const std::string& err = results[i].err;
+      std::string message = err.empty() ? "exit " + std::to_string(results[i].exitCode) : err;
+      if (message.back() == '\n') message.pop_back();
+      out.failures.push_back(listing.models[i].path + ": " + message);
+      continue;
+    }
+    out.comparisons.push_back(comparisonFromJson(nlohmann::json::parse(results[i].out)));
+  }
+  return out;
+}
+
+} // namespace npusim::compare

@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// `npusim compare` orchestration: one model simulated and estimated in this process, or every
+// model of a fixture-style tree, each in a child process of the process pool.
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "harness/compare/compare_report.h"
+#include "harness/compare/comparison.h"
+#include "sim/config/config.h"
+#include "sim/io/compiled_network.h"
+
+namespace npusim::compare {
+
+// Simulates (one SystemC elaboration: once per process) and estimates `net` with the
+// configuration `config`, next to Vela's per-layer CSV (`velaCsv`, or the first CSV beside
+// `modelPath` whose name contains "_per-layer") and cycles_total of its summary CSV (name
+// containing "_summary_") when there are any; an empty `modelPath` looks for nothing beside.
+// `warn` receives warnings as they arise (a debug database that does not describe the model:
+// rows are then grouped without it).
+ModelComparison compareModel(const io::CompiledNetwork& net, const std::string& modelPath, const std::string& velaCsv,
+                             const config::ConfigRequest& config, const std::function<void(const std::string&)>& warn);
+
+// Comparisons of a tree's models, in listing order, and the models that could not be compared.
+struct TreeComparison {
+  std::vector<ModelComparison> comparisons;
+  std::vector<std::string> failures;   // "<model path>: <the child's error message or exit status>"
+};
+
+// Runs `<executable> compare <model> --system-config S --memory-mode M --format json` for every
+// model of `listing`, `jobs` at a time, and reads the comparisons the children print.
+TreeComparison compareTreeModels(const TreeListing& listing, const std::string& executable, unsigned jobs);
+
+} // namespace npusim::compare
