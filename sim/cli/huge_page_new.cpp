@@ -5,7 +5,7 @@
 // Why: loading Debian's libsystemc runs a static initialiser that allocates and zero-fills a
 // 3 MB heap. glibc maps so large a block freshly, and the zero fill then takes one page fault
 // per 4 KiB page, about 770 of them: the largest part of every npusim process's start-up
-// (docs/validation.md "Speed"). The dynamic linker binds the library's calls of `operator new`
+// (docs/validation.md "Start-up"). The dynamic linker binds the library's calls of `operator new`
 // to this definition, since the executable defines it, and it needs no initialisation of its
 // own, so it is in place before any library initialiser runs. Asked with MADV_HUGEPAGE
 // (transparent huge pages are often enabled for `madvise` only), the kernel backs that block
