@@ -19,6 +19,7 @@
 #include <sys/mman.h>
 
 #include <cstdlib>
+#include <limits>
 #include <new>
 
 #include "sim/common/int_math.h"
@@ -45,6 +46,9 @@ constexpr std::size_t kHugePageBytes = std::size_t{2} << 20;
 
 // A block of `size` (>= one huge page) bytes on whole huge pages, or null when malloc has none.
 void* allocateOnHugePages(std::size_t size) {
+  if (size > std::numeric_limits<std::size_t>::max() - kHugePageBytes) {
+    return nullptr; // rounding up would wrap: no such block exists
+  }
   const std::size_t bytes = npusim::roundUp(size, kHugePageBytes);
   void* block = nullptr;
   if (posix_memalign(&block, kHugePageBytes, bytes) != 0) {
