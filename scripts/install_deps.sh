@@ -12,7 +12,7 @@ PACKAGES=(
   libflatbuffers-dev flatbuffers-compiler    # reading .tflite files (schema compiled by flatc)
   nlohmann-json3-dev                         # JSON configs and reports
   libcli11-dev                               # command line
-  libssl-dev                                 # SHA-256 of model files (regression baselines)
+  libmd-dev                                  # SHA-256 of model files (regression baselines)
   zlib1g-dev                                 # gzip-compressed timeline traces (run --trace F.json.gz)
   doctest-dev                                # tests
   libbenchmark-dev                           # benchmarks

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// SHA-256 digests of files (OpenSSL's libcrypto computes them), used to record which model
-// bytes a regression baseline was taken from.
+// SHA-256 digests of files (libmd, the BSD message-digest library, computes them), used to record
+// which model bytes a regression baseline was taken from.
 
 #include <string>
 

@@ -1,9 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
 // The memory timing's bookkeeping: the outstanding-transaction window and the data-path
 // timeline, checked on small hand-worked schedules (values derived on paper from the rules in
-// memory_timing.h, not from the code).
+// memory_timing.h, not from the code) and on random schedules against those rules written out
+// by brute force.
 
 #include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <functional>
+#include <random>
+#include <vector>
 
 #include "models/mem/memory_timing.h"
 
@@ -60,6 +67,61 @@ TEST_CASE("CompletionWindow: many transactions, retired in order") {
   CHECK(CompletionWindow::slotFree(995.5, 11, w) == 995.5);
   CHECK(CompletionWindow::slotFree(995.5, 10, w) == 996);
   CHECK(CompletionWindow::slotFree(995.5, 1, w) == 1005);
+}
+
+namespace {
+
+// The rule of CompletionWindow::slotFree written out by brute force: sort the completions of
+// every transaction in flight at t (start <= t < done), latest first; with `limit` or more of
+// them the limit-th frees the slot, else t is free.
+double slotFreeByDefinition(double t, uint32_t limit, const std::vector<std::pair<double, double>>& all) {
+  std::vector<double> inFlight;
+  for (const auto& [start, done] : all) {
+    if (start <= t && t < done) {
+      inFlight.push_back(done);
+    }
+  }
+  std::sort(inFlight.begin(), inFlight.end(), std::greater<double>());
+  return inFlight.size() >= limit ? inFlight[limit - 1] : t;
+}
+
+} // namespace
+
+TEST_CASE("CompletionWindow: transactions booked ahead of the query do not count") {
+  // As units book whole blocks ahead of simulated time, a window holds transactions issued
+  // after the time a later query asks about, interleaved in completion order with the ones in
+  // flight. Random schedules on whole cycles (exact in double), compared with the rule
+  // written out by brute force, one window and two windows counted together.
+  std::mt19937 random(12345);
+  auto cycles = [&](int lo, int hi) { return double(std::uniform_int_distribution<int>(lo, hi)(random)); };
+  CompletionWindow reads, writes;
+  std::vector<std::pair<double, double>> readList, writeList, both;
+  double now = 0;
+  int checked = 0, bookedAheadSeen = 0;
+  for (int step = 0; step < 3000; ++step) {
+    const double start = now + cycles(0, 200); // up to 200 cycles ahead of simulated time
+    const double done = start + cycles(1, 60);
+    const bool read = cycles(0, 2) != 0;
+    (read ? reads : writes).add(start, done);
+    (read ? readList : writeList).emplace_back(start, done);
+    both.emplace_back(start, done);
+    if (step % 5 == 0) {
+      now += cycles(0, 20);
+      reads.retire(now);
+      writes.retire(now);
+    }
+    const double t = now + cycles(0, 200);
+    const uint32_t limit = static_cast<uint32_t>(cycles(1, 8));
+    for (const auto& [s, d] : readList) {
+      bookedAheadSeen += (s > t && d > t) ? 1 : 0;
+    }
+    REQUIRE(CompletionWindow::slotFree(t, limit, reads) == slotFreeByDefinition(t, limit, readList));
+    REQUIRE(CompletionWindow::slotFree(t, limit, writes) == slotFreeByDefinition(t, limit, writeList));
+    REQUIRE(CompletionWindow::slotFree(t, limit, reads, &writes) == slotFreeByDefinition(t, limit, both));
+    checked += 3;
+  }
+  CHECK(checked == 9000);
+  CHECK(bookedAheadSeen > 0); // the schedules did put transactions ahead of the queries
 }
 
 TEST_CASE("BusyTimeline: first come first served by data-ready time") {
