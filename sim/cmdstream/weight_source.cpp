@@ -19,19 +19,20 @@ std::optional<size_t> feedingDma(const std::vector<Operation>& ops, size_t befor
   return std::nullopt;
 }
 
-std::optional<uint64_t> weightStreamInConstants(const std::vector<Operation>& ops, size_t index) {
+std::optional<uint64_t> weightStreamInConstants(const std::vector<Operation>& ops, size_t index, size_t core) {
   const Operation& op = ops[index];
-  if (!hasWeightStream(op)) {
+  if (!hasWeightStream(op) || core >= op.cores) {
     return std::nullopt;
   }
-  if (op.weights.region == kConstantRegion) {
-    return op.weights.base;
+  const Stream& stream = core == 0 ? op.weights : op.weights1;
+  if (stream.region == kConstantRegion) {
+    return stream.base;
   }
-  const std::optional<size_t> dma = feedingDma(ops, index, op.weights.region, op.weights.base, op.weights.length);
+  const std::optional<size_t> dma = feedingDma(ops, index, stream.region, stream.base, stream.length);
   if (!dma || ops[*dma].dma.srcInternal || ops[*dma].dma.srcRegion != kConstantRegion) {
     return std::nullopt;
   }
-  return ops[*dma].dma.src + (op.weights.base - ops[*dma].dma.dst);
+  return ops[*dma].dma.src + (stream.base - ops[*dma].dma.dst);
 }
 
 } // namespace npusim::cmd

@@ -66,30 +66,34 @@ void roundTripTree(const std::string& tree) {
       std::set<uint64_t> seen;   // a stream shared by several operations (height stripes) once
       const auto& ops = decoded.operations;
       for (size_t i = 0; i < ops.size(); ++i) {
-        const std::optional<uint64_t> offset = npusim::cmd::weightStreamInConstants(ops, i);
-        if (!offset || !seen.insert(*offset).second) {
-          continue;
+        // Each core of a two-core NPU (U65-512) has its own stream with its share of the OFM channels.
+        for (size_t core = 0; core < ops[i].cores; ++core) {
+          const std::optional<uint64_t> offset = npusim::cmd::weightStreamInConstants(ops, i, core);
+          if (!offset || !seen.insert(*offset).second) {
+            continue;
+          }
+          const uint64_t length = (core == 0 ? ops[i].weights : ops[i].weights1).length;
+          REQUIRE(*offset + length <= flash.size);
+          const uint8_t* data = net.at(flash) + *offset;
+          const npusim::cmd::WeightValues values =
+              npusim::cmd::decodeWeightStream(data, length, net.path, flash.offset + *offset);
+          // The stream holds every weight of its channels (brick padding adds zeros).
+          const auto& op = ops[i];
+          const uint64_t kernel = uint64_t{op.kernel.width} * op.kernel.height;
+          const uint64_t needed = op.kind == npusim::cmd::OpKind::Depthwise
+                                      ? kernel * op.ofm.shape.depth
+                                      : kernel * op.ifm.shape.depth * op.ofm.shape.depth;
+          CHECK_MESSAGE(values.size() * op.cores >= needed, "stream at constant offset " << *offset);
+          const std::vector<uint8_t> encoded = npusim::cmd::encodeWeightStream(values);
+          const bool same = encoded.size() == length && std::equal(encoded.begin(), encoded.end(), data);
+          CHECK_MESSAGE(same, "stream at constant offset " << *offset << " (" << length
+                                                           << " bytes) re-encodes to " << encoded.size()
+                                                           << " different bytes");
+          ++counts.streams;
+          counts.identical += same ? 1 : 0;
+          counts.bytes += length;
+          counts.weights += values.size();
         }
-        const uint64_t length = ops[i].weights.length;
-        REQUIRE(*offset + length <= flash.size);
-        const uint8_t* data = net.at(flash) + *offset;
-        const npusim::cmd::WeightValues values =
-            npusim::cmd::decodeWeightStream(data, length, net.path, flash.offset + *offset);
-        // The stream holds every weight of the operation (brick padding adds zeros).
-        const auto& op = ops[i];
-        const uint64_t kernel = uint64_t{op.kernel.width} * op.kernel.height;
-        const uint64_t needed = op.kind == npusim::cmd::OpKind::Depthwise
-                                    ? kernel * op.ofm.shape.depth
-                                    : kernel * op.ifm.shape.depth * op.ofm.shape.depth;
-        CHECK_MESSAGE(values.size() >= needed, "stream at constant offset " << *offset);
-        const std::vector<uint8_t> encoded = npusim::cmd::encodeWeightStream(values);
-        const bool same = encoded.size() == length && std::equal(encoded.begin(), encoded.end(), data);
-        CHECK_MESSAGE(same, "stream at constant offset " << *offset << " (" << length << " bytes) re-encodes to "
-                                                         << encoded.size() << " different bytes");
-        ++counts.streams;
-        counts.identical += same ? 1 : 0;
-        counts.bytes += length;
-        counts.weights += values.size();
       }
     }
     ++counts.models;
@@ -106,9 +110,4 @@ TEST_CASE("weight codec round-trips every weight stream of the vela fixtures") {
 
 TEST_CASE("weight codec round-trips every weight stream of the vela-rnn fixtures") { roundTripTree("vela-rnn"); }
 
-TEST_CASE("weight codec round-trips every weight stream of the vela-u65 fixtures") {
-  // The loader refuses Ethos-U65 command streams (COP1 CONFIG product 1) until U65 support lands.
-  if (npusim::test::fixtureOrSkip("vela-u65")) {
-    npusim::test::skip("vela-u65 fixtures present, but npusim does not load Ethos-U65 models yet");
-  }
-}
+TEST_CASE("weight codec round-trips every weight stream of the vela-u65 fixtures") { roundTripTree("vela-u65"); }
