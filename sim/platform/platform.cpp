@@ -12,7 +12,7 @@
 #include "models/cpu/cortex_m55.h"
 #include "models/cpu/cpu_op_cost.h"
 #include "models/mem/memory_system.h"
-#include "models/npu/ethos_u55.h"
+#include "models/npu/ethos_u.h"
 #include "models/npu/work_bounds.h"
 #include "sim/common/counts.h"
 #include "sim/common/error.h"
@@ -257,7 +257,7 @@ RunResult simulate(const io::CompiledNetwork& net, const std::vector<io::Decoded
   npuParams.arenaPort = params.mode.arenaMemArea;
   npuParams.cachePort = params.mode.cacheMemArea;
   npuParams.commandStreamPort = params.commandStreamPort;
-  npu::EthosU55 npuModule("ethos_u55", npuParams);
+  npu::EthosU npuModule("ethos_u", npuParams);
   cpu::CortexM55 host("cortex_m55", params, npuModule.irq);
   npuModule.axi0.bind(memory.npuAxi0);
   npuModule.axi1.bind(memory.npuAxi1);

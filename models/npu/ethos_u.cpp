@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "models/npu/ethos_u55.h"
+#include "models/npu/ethos_u.h"
 
 #include <algorithm>
 #include <optional>
@@ -10,9 +10,9 @@
 namespace npusim::npu {
 
 // Books unit traffic on the AXI sockets: region -> port (REGIONCFG) and address (BASEP).
-class EthosU55::Transport : public NpuTransport {
+class EthosU::Transport : public NpuTransport {
 public:
-  explicit Transport(EthosU55& npu) : npu_(npu) {}
+  explicit Transport(EthosU& npu) : npu_(npu) {}
 
   config::AxiPort portFor(uint8_t region) const {
     switch (region) {
@@ -53,11 +53,11 @@ public:
   }
 
 private:
-  EthosU55& npu_;
+  EthosU& npu_;
 };
 
 // Forwards a kernel unit's block events to the observer with the operation's record index.
-class EthosU55::BlockForwarder : public BlockSink {
+class EthosU::BlockForwarder : public BlockSink {
 public:
   BlockForwarder(NpuObserver& observer, const size_t& record) : observer_(observer), record_(record) {}
   void block(const BlockEvent& event) override { observer_.block(record_, event); }
@@ -68,28 +68,28 @@ private:
 };
 
 // Advances the calling SystemC thread to a unit's next step.
-class EthosU55::Clock : public UnitClock {
+class EthosU::Clock : public UnitClock {
 public:
-  explicit Clock(EthosU55& npu) : npu_(npu) {}
+  explicit Clock(EthosU& npu) : npu_(npu) {}
   void sync(double t) override { npu_.syncTo(t); }
 
 private:
-  EthosU55& npu_;
+  EthosU& npu_;
 };
 
-EthosU55::EthosU55(sc_core::sc_module_name name, const NpuModuleParams& params)
+EthosU::EthosU(sc_core::sc_module_name name, const NpuModuleParams& params)
     : sc_module(name), axi0("axi0"), axi1("axi1"), apb("apb"), params_(params),
       period_(sc_core::sc_time(1.0 / params.clockHz, sc_core::SC_SEC)) {
   if (params.hardware == nullptr) {
-    throw std::logic_error("EthosU55: no hardware configuration");
+    throw std::logic_error("EthosU: no hardware configuration");
   }
-  apb.register_b_transport(this, &EthosU55::registerWrite);
+  apb.register_b_transport(this, &EthosU::registerWrite);
   SC_THREAD(commandProcessor);
   SC_THREAD(kernelThread);
   SC_THREAD(dmaThread);
 }
 
-void EthosU55::registerWrite(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
+void EthosU::registerWrite(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
   trans.set_response_status(tlm::TLM_OK_RESPONSE);
   if (!trans.is_write() || trans.get_data_length() < 4) {
     return;
@@ -108,7 +108,7 @@ void EthosU55::registerWrite(tlm::tlm_generic_payload& trans, sc_core::sc_time& 
   }
 }
 
-void EthosU55::waitOutstanding(UnitQueue& unit, size_t allowed) {
+void EthosU::waitOutstanding(UnitQueue& unit, size_t allowed) {
   // Wake at the earliest known end or when the unit books another operation, whichever comes
   // first, and count again.
   for (;;) {
@@ -124,13 +124,13 @@ void EthosU55::waitOutstanding(UnitQueue& unit, size_t allowed) {
   }
 }
 
-void EthosU55::shutdown() {
+void EthosU::shutdown() {
   stopping_ = true;
   shutdown_.notify(sc_core::SC_ZERO_TIME);
 }
 
 template <typename Execute>
-void EthosU55::serve(UnitQueue& unit, Execute&& execute) {
+void EthosU::serve(UnitQueue& unit, Execute&& execute) {
   for (;;) {
     while (unit.pending.empty()) {
       if (stopping_) {
@@ -148,7 +148,7 @@ void EthosU55::serve(UnitQueue& unit, Execute&& execute) {
   }
 }
 
-void EthosU55::kernelThread() {
+void EthosU::kernelThread() {
   Transport transport(*this);
   Clock clock(*this);
   KernelUnit kernel(*params_.hardware, transport, clock);
@@ -177,7 +177,7 @@ void EthosU55::kernelThread() {
   });
 }
 
-void EthosU55::dmaThread() {
+void EthosU::dmaThread() {
   Transport transport(*this);
   Clock clock(*this);
   DmaUnit dma(transport, clock, params_.hardware->dmaChunkBytes);
@@ -191,14 +191,14 @@ void EthosU55::dmaThread() {
   });
 }
 
-void EthosU55::syncTo(double t) {
+void EthosU::syncTo(double t) {
   const double n = now();
   if (t > n) {
     wait(period_ * (t - n));
   }
 }
 
-double EthosU55::fetchCommands(uint64_t qbase, uint32_t streamBytes, uint32_t upTo, double t) {
+double EthosU::fetchCommands(uint64_t qbase, uint32_t streamBytes, uint32_t upTo, double t) {
   // Request chunks up to `upTo` plus the prefetch window, one after another from time t.
   Transport transport(*this);
   const uint32_t chunkBytes = params_.hardware->commandFetchBytes;
@@ -215,7 +215,7 @@ double EthosU55::fetchCommands(uint64_t qbase, uint32_t streamBytes, uint32_t up
   return std::max(t, chunkDone_[std::min(chunk, chunkDone_.size() - 1)]);
 }
 
-void EthosU55::commandProcessor() {
+void EthosU::commandProcessor() {
   for (;;) {
     wait(start_ | shutdown_);
     if (stopping_) {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The EthosU55 module with the memory system and a minimal APB driver (no host model). Each
+// The EthosU module with the memory system and a minimal APB driver (no host model). Each
 // TEST_CASE elaborates SystemC once; CTest runs every case in its own process.
 
 #include <doctest/doctest.h>
@@ -10,7 +10,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include "models/mem/memory_system.h"
-#include "models/npu/ethos_u55.h"
+#include "models/npu/ethos_u.h"
 #include "sim/config/config.h"
 #include "support/npu_model.h"
 #include "support/hardware.h"
@@ -76,7 +76,7 @@ struct Bench {
     npuParams.arenaPort = params.mode.arenaMemArea;
     npuParams.cachePort = params.mode.cacheMemArea;
     npuParams.commandStreamPort = params.commandStreamPort;
-    npu::EthosU55 npuModule("npu", npuParams);
+    npu::EthosU npuModule("npu", npuParams);
     Driver driver("driver");
     npuModule.axi0.bind(memory.npuAxi0);
     npuModule.axi1.bind(memory.npuAxi1);

@@ -44,14 +44,14 @@ struct NpuProgram {
   const std::vector<cmd::Operation>* operations = nullptr;
 };
 
-class EthosU55 : public sc_core::sc_module {
+class EthosU : public sc_core::sc_module {
 public:
-  tlm_utils::simple_initiator_socket<EthosU55> axi0;
-  tlm_utils::simple_initiator_socket<EthosU55> axi1;
-  tlm_utils::simple_target_socket<EthosU55> apb;
+  tlm_utils::simple_initiator_socket<EthosU> axi0;
+  tlm_utils::simple_initiator_socket<EthosU> axi1;
+  tlm_utils::simple_target_socket<EthosU> apb;
   sc_core::sc_event irq;        // end of stream (NPU_OP_STOP)
 
-  EthosU55(sc_core::sc_module_name name, const NpuModuleParams& params);
+  EthosU(sc_core::sc_module_name name, const NpuModuleParams& params);
 
   void addProgram(const NpuProgram& program) { programs_.push_back(program); }
   // Ends the NPU's threads once the host is done (their stacks unwind, nothing leaks); the
@@ -71,7 +71,7 @@ private:
     OutstandingOps outstanding;
     sc_core::sc_event queued, progress;
   };
-  SC_HAS_PROCESS(EthosU55);
+  SC_HAS_PROCESS(EthosU);
   void registerWrite(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
   void commandProcessor();
   void kernelThread();
