@@ -18,7 +18,9 @@ namespace {
 // Vela 3.10's architecture_features), 1.3 and 5.1 (U65: 128-bit AXI, two outstanding DMAs,
 // AXI_LIMIT 64 reads / 32 writes; U55: 64-bit, one DMA, 32 / 16). Queue depths are Vela's wait
 // model (max_outstanding_kernels / max_outstanding_dma); the fetch and DMA chunk sizes are the
-// driver's AXI_LIMIT burst split and the DMA buffer docs/timing-model.md derives; the command
+// driver's AXI_LIMIT burst split and the DMA buffer docs/timing-model.md derives from the U55's
+// FVP counts (the U65 keeps it for want of a U65 measurement; behind DRAM it dominates, see
+// docs/validation.md "Ethos-U65"); the command
 // FIFO's prefetch and parse rate are npusim's reading of the command processor (timing doc 5.2),
 // the same on both variants for want of a source that says otherwise.
 std::vector<NpuConfig> buildTable() {
