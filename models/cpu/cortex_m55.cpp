@@ -11,10 +11,10 @@ constexpr double kApbWriteCycles = 4;
 
 } // namespace
 
-CortexM55::CortexM55(sc_core::sc_module_name name, const config::SystemParams& params, sc_core::sc_event& npuIrq)
+CortexM55::CortexM55(sc_core::sc_module_name name, const CortexM55Params& params, sc_core::sc_event& npuIrq)
     : sc_module(name), apb("apb"), axi("axi"), params_(params), npuIrq_(npuIrq),
-      npuPeriod_(sc_core::sc_time(1.0 / params.coreClockHz, sc_core::SC_SEC)),
-      hostPeriod_(sc_core::sc_time(1.0 / (params.host.clockHz > 0 ? params.host.clockHz : params.coreClockHz),
+      npuPeriod_(sc_core::sc_time(1.0 / params.npuClockHz, sc_core::SC_SEC)),
+      hostPeriod_(sc_core::sc_time(1.0 / (params.host.clockHz > 0 ? params.host.clockHz : params.npuClockHz),
                                    sc_core::SC_SEC)) {
   SC_THREAD(run);
 }

@@ -33,12 +33,19 @@ struct HostRecord {
   double pmuStart = 0, pmuEnd = 0;        // inference_begin / inference_end callbacks (ethos-u)
 };
 
+// What the host model needs of the system: the NPU clock its times are counted in, and the
+// host's own parameters (clock, driver overheads).
+struct CortexM55Params {
+  double npuClockHz = 500e6;
+  config::HostParams host;
+};
+
 class CortexM55 : public sc_core::sc_module {
 public:
   tlm_utils::simple_initiator_socket<CortexM55> apb;  // to the NPU's registers
   tlm_utils::simple_initiator_socket<CortexM55> axi;  // data port to the memory system
 
-  CortexM55(sc_core::sc_module_name name, const config::SystemParams& params, sc_core::sc_event& npuIrq);
+  CortexM55(sc_core::sc_module_name name, const CortexM55Params& params, sc_core::sc_event& npuIrq);
 
   void setProgram(std::vector<HostStep> steps) { steps_ = std::move(steps); }
   const std::vector<HostRecord>& records() const { return records_; }
@@ -49,7 +56,7 @@ private:
   void run();
   void writeRegister(uint64_t address, uint32_t value, sc_core::sc_time& delay);
   void dataTransfer(uint64_t address, uint64_t bytes, bool write, sc_core::sc_time& delay);
-  const config::SystemParams& params_;
+  CortexM55Params params_;
   sc_core::sc_event& npuIrq_;
   sc_core::sc_time npuPeriod_, hostPeriod_;
   std::vector<HostStep> steps_;

@@ -15,22 +15,25 @@ uint64_t memoryBase(config::MemoryKind kind) {
   return 0;
 }
 
-MemorySystem::MemorySystem(sc_core::sc_module_name name, const config::SystemParams& params)
+MemorySystem::MemorySystem(sc_core::sc_module_name name, const MemorySystemParams& params)
     : sc_module(name), npuAxi0("npu_axi0"), npuAxi1("npu_axi1"), cpu("cpu"),
-      period_(sc_core::sc_time(1.0 / params.coreClockHz, sc_core::SC_SEC)) {
+      period_(sc_core::sc_time(1.0 / params.clockHz, sc_core::SC_SEC)) {
+  const auto memoryOn = [&params](config::AxiPort p) { return params.ports[static_cast<size_t>(p)].memory; };
+  const auto port = [&params](config::AxiPort p) -> const config::AxiPortParams& {
+    return params.ports[static_cast<size_t>(p)];
+  };
   // A memory's bandwidth follows Vela: bytes/cycle = AXI width / 8 x clock scale, using the
   // width of the port it sits on (AXI0 when it is on both or neither).
   for (config::MemoryKind kind : config::kMemoryKinds) {
-    const config::AxiPort port =
-        params.memoryOn(config::AxiPort::Axi1) == kind && params.memoryOn(config::AxiPort::Axi0) != kind
-            ? config::AxiPort::Axi1
-            : config::AxiPort::Axi0;
-    const config::MemoryParams& m = params.memory(kind);
+    const config::AxiPort on = memoryOn(config::AxiPort::Axi1) == kind && memoryOn(config::AxiPort::Axi0) != kind
+                                   ? config::AxiPort::Axi1
+                                   : config::AxiPort::Axi0;
+    const config::MemoryParams& m = params.memories[static_cast<size_t>(kind)];
     memories_[static_cast<size_t>(kind)] = std::make_unique<MemoryTiming>(
-        params.port(port).dataWidthBits / 8.0 * m.clockScale, m.readLatency, m.writeLatency, m.separateReadWrite);
+        port(on).dataWidthBits / 8.0 * m.clockScale, m.readLatency, m.writeLatency, m.separateReadWrite);
   }
   auto linkFor = [&](config::AxiPort p) {
-    const config::AxiPortParams& a = params.port(p);
+    const config::AxiPortParams& a = port(p);
     return std::make_unique<AxiPortTiming>(a.dataWidthBits / 8, a.maxBurstBytes, a.maxOutstandingReads,
                                            a.maxOutstandingWrites, a.adapter);
   };

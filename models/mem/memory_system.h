@@ -35,13 +35,21 @@ struct TransferExtension : tlm::tlm_extension<TransferExtension> {
 
 enum class Link : uint8_t { NpuAxi0, NpuAxi1, Cpu };
 
+// What the memory system needs of the system: the clock, each memory's timing and the two NPU
+// ports (which memory each reaches, width, limits, timing adapter).
+struct MemorySystemParams {
+  double clockHz = 500e6;
+  std::array<config::MemoryParams, 4> memories{};   // indexed by MemoryKind
+  std::array<config::AxiPortParams, 2> ports{};     // indexed by AxiPort
+};
+
 class MemorySystem : public sc_core::sc_module {
 public:
   tlm_utils::simple_target_socket_tagged<MemorySystem> npuAxi0;
   tlm_utils::simple_target_socket_tagged<MemorySystem> npuAxi1;
   tlm_utils::simple_target_socket_tagged<MemorySystem> cpu;
 
-  MemorySystem(sc_core::sc_module_name name, const config::SystemParams& params);
+  MemorySystem(sc_core::sc_module_name name, const MemorySystemParams& params);
 
   const PortCounters& counters(Link link) const { return links_[static_cast<size_t>(link)]->counters(); }
   // Reports every burst of `link` to `observer` (null: none). Call before running.

@@ -249,7 +249,7 @@ RunResult simulate(const io::CompiledNetwork& net, const std::vector<io::Decoded
   const double period = 1.0 / params.coreClockHz;
 
   // 1. Elaborate: memory system, NPU, host; wire sockets.
-  mem::MemorySystem memory("memory", params);
+  mem::MemorySystem memory("memory", {params.coreClockHz, params.memories, params.axi});
   npu::NpuModuleParams npuParams;
   npuParams.hardware = params.hardware();
   npuParams.clockHz = params.coreClockHz;
@@ -258,7 +258,7 @@ RunResult simulate(const io::CompiledNetwork& net, const std::vector<io::Decoded
   npuParams.cachePort = params.mode.cacheMemArea;
   npuParams.commandStreamPort = params.commandStreamPort;
   npu::EthosU npuModule("ethos_u", npuParams);
-  cpu::CortexM55 host("cortex_m55", params, npuModule.irq);
+  cpu::CortexM55 host("cortex_m55", {params.coreClockHz, params.host}, npuModule.irq);
   npuModule.axi0.bind(memory.npuAxi0);
   npuModule.axi1.bind(memory.npuAxi1);
   npuModule.setObserver(observers.npu);

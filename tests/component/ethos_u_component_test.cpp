@@ -68,7 +68,7 @@ struct Bench {
 
   // Elaborates, runs to completion, returns the NPU's statistics and the IRQ time.
   std::pair<npu::NpuStats, double> run() {
-    mem::MemorySystem memory("memory", params);
+    mem::MemorySystem memory("memory", {params.coreClockHz, params.memories, params.axi});
     npu::NpuModuleParams npuParams;
     npuParams.hardware = &test::u55(128);
     npuParams.clockHz = params.coreClockHz;
