@@ -34,6 +34,12 @@ struct NpuModuleParams {
   config::AxiPort arenaPort = config::AxiPort::Axi0;   // region 1 and regions 3-7 (the arena, tensors)
   config::AxiPort cachePort = config::AxiPort::Axi0;   // region 2 (Vela's fast scratch: the cache)
   config::AxiPort commandStreamPort = config::AxiPort::Axi1;
+
+  // The module's view of a bound system configuration.
+  static NpuModuleParams of(const config::SystemParams& p) {
+    return {p.hardware(), p.coreClockHz, p.mode.constMemArea, p.mode.arenaMemArea, p.mode.cacheMemArea,
+            p.commandStreamPort};
+  }
 };
 
 // A decoded command stream the NPU runs when started with QBASE = `qbase`.

@@ -70,21 +70,18 @@ std::vector<std::string> configMismatches(const CompileTarget& t, const config::
   std::vector<std::string> out;
   const config::AxiPort constPort = params.mode.constMemArea;
   const config::AxiPort arenaPort = params.mode.arenaMemArea;
-  // 1. Weights buffered for slow constants, but the mode puts the constants in the arena's memory.
-  if (t.weightsBufferedInArena && params.memoryOn(constPort) == params.memoryOn(arenaPort)) {
-    out.push_back("the model was compiled for constants in a memory slower than the arena (its stream copies "
-                  "weights from region 0 into the arena by DMA, as Vela does for Shared_Sram), but memory mode " +
-                  params.memoryMode + " puts the constants in " + memoryOf(params, constPort) +
-                  ", the arena's memory: those copies are ones Vela would not have emitted");
-  }
-  //    Likewise for copies into the cache (region 2).
-  const config::AxiPort cachePort = params.mode.cacheMemArea;
-  if (t.weightsBufferedInCache && params.memoryOn(constPort) == params.memoryOn(cachePort)) {
-    out.push_back("the model was compiled for constants in a memory slower than its SRAM cache (its stream copies "
-                  "weights from region 0 into region 2 by DMA, as Vela does for Dedicated_Sram), but memory mode " +
-                  params.memoryMode + " puts the constants in " + memoryOf(params, constPort) +
-                  ", the cache's memory: those copies are ones Vela would not have emitted");
-  }
+  // 1. Weights buffered for slow constants, but the mode puts the constants in the memory they
+  //    are copied into (the arena, or the SRAM cache of region 2).
+  const auto copiedIntoSameMemory = [&](bool buffered, config::AxiPort into, const char* what, const char* mode) {
+    if (buffered && params.memoryOn(constPort) == params.memoryOn(into)) {
+      out.push_back(std::string("the model was compiled for constants in a memory slower than ") + what +
+                    " (its stream copies weights from region 0 into it by DMA, as Vela does for " + mode +
+                    "), but memory mode " + params.memoryMode + " puts the constants in " +
+                    memoryOf(params, constPort) + ", that memory: those copies are ones Vela would not have emitted");
+    }
+  };
+  copiedIntoSameMemory(t.weightsBufferedInArena, arenaPort, "the arena", "Shared_Sram");
+  copiedIntoSameMemory(t.weightsBufferedInCache, params.mode.cacheMemArea, "its SRAM cache", "Dedicated_Sram");
   // 2. An arena larger than the memory the mode gives it.
   const uint64_t cache = params.mode.arenaCacheSize;
   if (cache > 0 && t.scratchFastBytes > cache) {

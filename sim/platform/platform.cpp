@@ -250,14 +250,7 @@ RunResult simulate(const io::CompiledNetwork& net, const std::vector<io::Decoded
 
   // 1. Elaborate: memory system, NPU, host; wire sockets.
   mem::MemorySystem memory("memory", {params.coreClockHz, params.memories, params.axi});
-  npu::NpuModuleParams npuParams;
-  npuParams.hardware = params.hardware();
-  npuParams.clockHz = params.coreClockHz;
-  npuParams.constPort = params.mode.constMemArea;
-  npuParams.arenaPort = params.mode.arenaMemArea;
-  npuParams.cachePort = params.mode.cacheMemArea;
-  npuParams.commandStreamPort = params.commandStreamPort;
-  npu::EthosU npuModule("ethos_u", npuParams);
+  npu::EthosU npuModule("ethos_u", npu::NpuModuleParams::of(params));
   cpu::CortexM55 host("cortex_m55", {params.coreClockHz, params.host}, npuModule.irq);
   npuModule.axi0.bind(memory.npuAxi0);
   npuModule.axi1.bind(memory.npuAxi1);

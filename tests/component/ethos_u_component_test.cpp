@@ -69,14 +69,7 @@ struct Bench {
   // Elaborates, runs to completion, returns the NPU's statistics and the IRQ time.
   std::pair<npu::NpuStats, double> run() {
     mem::MemorySystem memory("memory", {params.coreClockHz, params.memories, params.axi});
-    npu::NpuModuleParams npuParams;
-    npuParams.hardware = &test::u55(128);
-    npuParams.clockHz = params.coreClockHz;
-    npuParams.constPort = params.mode.constMemArea;
-    npuParams.arenaPort = params.mode.arenaMemArea;
-    npuParams.cachePort = params.mode.cacheMemArea;
-    npuParams.commandStreamPort = params.commandStreamPort;
-    npu::EthosU npuModule("npu", npuParams);
+    npu::EthosU npuModule("npu", npu::NpuModuleParams::of(params));
     Driver driver("driver");
     npuModule.axi0.bind(memory.npuAxi0);
     npuModule.axi1.bind(memory.npuAxi1);
