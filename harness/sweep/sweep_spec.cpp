@@ -20,6 +20,8 @@
 #include "sim/config/config_schema.h"
 #include "sim/config/presets.h"
 #include "sim/config/text_file.h"
+#include "sim/io/compiled_network.h"
+#include "sim/io/demo_network.h"
 
 namespace npusim::sweep {
 namespace {
@@ -206,6 +208,25 @@ void addFixtureModels(const JsonNode& entry, const ModelRef& config, const fs::p
   }
 }
 
+// The accelerator `m`'s model was compiled for ("" when it has no ethos-u operator).
+std::string compiledAccelerator(const ModelRef& m) {
+  const io::CompiledNetwork net = m.path.empty() ? io::loadNetworkFromBytes(io::buildDemoNetworkTflite(), "<demo>")
+                                                 : io::loadNetwork(m.path);
+  for (const io::Operator& op : net.operators) {
+    if (op.kind == io::OperatorKind::Npu) return std::string(op.npu.header.hardware->name);
+  }
+  return "";
+}
+
+config::ConfigRequest requestFor(const ModelRef& m) {
+  config::ConfigRequest request;
+  request.systemConfig = m.systemConfig;
+  request.memoryMode = m.memoryMode;
+  request.velaIni = m.velaIni;
+  request.accelerator = m.accelerator;
+  return request;
+}
+
 std::vector<ModelRef> parseModels(const JsonNode& models, const fs::path& base) {
   std::vector<ModelRef> out;
   for (const JsonNode& entry : models.elements(true)) {
@@ -229,17 +250,7 @@ std::vector<ModelRef> parseModels(const JsonNode& models, const fs::path& base) 
     if (entry.has("system_config")) config.systemConfig = entry.member("system_config").string();
     if (entry.has("memory_mode")) config.memoryMode = entry.member("memory_mode").string();
     if (entry.has("vela_ini")) config.velaIni = fs::absolute(resolvePath(base, entry.member("vela_ini").string())).string();
-    if (!fixtures) {
-      config::ConfigRequest request;
-      request.systemConfig = config.systemConfig;
-      request.memoryMode = config.memoryMode;
-      request.velaIni = config.velaIni;
-      try {
-        config::resolveConfig(request);
-      } catch (const InputError& e) {
-        entry.fail(e.what());
-      }
-    }
+    const size_t first = out.size();
     if (entry.has("demo")) {
       if (!entry.member("demo").boolean()) {
         entry.member("demo").fail("expected true (the built-in demo network)");
@@ -250,6 +261,20 @@ std::vector<ModelRef> parseModels(const JsonNode& models, const fs::path& base) 
       addFixtureModels(entry, config, base, out);
     } else {
       addPathModels(entry, config, base, out);
+    }
+    // Each model's accelerator, Vela's default sections for it where the entry names none, and
+    // a configuration that resolves for it (a fixture folder's name gives its own sections).
+    for (size_t i = first; i < out.size(); ++i) {
+      ModelRef& m = out[i];
+      try {
+        m.accelerator = compiledAccelerator(m);
+        const auto [system, mode] = config::defaultSections(m.accelerator);
+        if (m.systemConfig.empty()) m.systemConfig = system;
+        if (m.memoryMode.empty()) m.memoryMode = mode;
+        config::resolveConfig(requestFor(m));
+      } catch (const InputError& e) {
+        entry.fail(e.what());
+      }
     }
   }
   return out;
@@ -392,10 +417,7 @@ void parseParamSets(const JsonNode& spec, SweepSpec& out) {
 // Every swept key's value in the point's resolved configuration (the model's system config and
 // memory mode with the point's overrides).
 nlohmann::ordered_json effectiveValues(const Point& p, const std::vector<std::string>& keys) {
-  config::ConfigRequest request;
-  request.systemConfig = p.model.systemConfig;
-  request.memoryMode = p.model.memoryMode;
-  request.velaIni = p.model.velaIni;
+  config::ConfigRequest request = requestFor(p.model);
   for (const Param& param : p.params) request.overrides.push_back(param.key + "=" + param.text);
   nlohmann::ordered_json values = nlohmann::ordered_json::object();
   try {

@@ -38,8 +38,9 @@ namespace npusim::sweep {
 struct ModelRef {
   std::string label;         // how results name it: path as written/matched, "<model>/<config folder>", "<demo>"
   std::string path;          // file to simulate; empty for the built-in demo network
-  std::string systemConfig = "Ethos_U55_High_End_Embedded";
-  std::string memoryMode = "Shared_Sram";
+  std::string systemConfig;  // as given, else Vela's default for the model's accelerator
+  std::string memoryMode;
+  std::string accelerator;   // what the model was compiled for (its COP1 header)
   std::string velaIni;       // optional vela.ini the sections are read from
 };
 
