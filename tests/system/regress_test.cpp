@@ -6,10 +6,12 @@
 
 #include <algorithm>
 #include <fstream>
+#include <set>
 
 #include <nlohmann/json.hpp>
 
 #include "support/fixtures.h"
+#include "support/skip.h"
 
 namespace npusim {
 namespace {
@@ -201,6 +203,36 @@ TEST_CASE("regress: bad baselines and tolerances are refused in one line, and le
   std::ofstream(baseline) << good;
   refused({"--tolerance=-2"}, "key '--tolerance': a tolerance is a percentage >= 0, got -2");
   refused({"--tolerance", "abc"}, "key '--tolerance': expected a percentage (e.g. 0.5), got 'abc'");
+}
+
+TEST_CASE("regress: Ethos-U65 fixture entries record and pass, with their accelerator and sections") {
+  const auto root = test::fixturesDirOrSkip();
+  if (!root) {
+    return;
+  }
+  if (!fs::is_directory(*root / "vela-u65" / "kws_ref_model")) {
+    test::skip("no vela-u65/kws_ref_model under " + root->string());
+    return;
+  }
+  const test::TempDir dir;
+  const fs::path spec = dir.path() / "u65.json";
+  std::ofstream(spec) << R"({"models": [{"fixtures": ")" << (*root / "vela-u65").string()
+                      << R"(", "models": ["kws_ref_model"], "configs": ["ethos-u65-*_High_End_*"]}], "points": [{}]})";
+  const fs::path baseline = dir.path() / "baseline.json";
+  const test::ProcessResult record =
+      test::runNpusim({"regress", "--update", "--spec", spec.string(), "--baseline", baseline.string()});
+  INFO(record.out, record.err);
+  REQUIRE(record.exitCode == 0);
+  const nlohmann::json b = readJson(baseline);
+  REQUIRE(b.at("entries").size() == 4);  // U65-256 and U65-512, Shared_Sram and Dedicated_Sram
+  std::set<std::string> accelerators;
+  for (const auto& e : b.at("entries")) {
+    accelerators.insert(e.at("accelerator").get<std::string>());
+    CHECK(e.at("system_config") == "Ethos_U65_High_End");
+    CHECK(e.at("total_cycles").get<double>() > 0);
+  }
+  CHECK(accelerators == std::set<std::string>{"ethos-u65-256", "ethos-u65-512"});
+  CHECK(test::runNpusim({"regress", "--baseline", baseline.string()}).exitCode == 0);
 }
 
 } // namespace npusim
