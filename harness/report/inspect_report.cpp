@@ -168,7 +168,7 @@ void writeInspect(std::ostream& os, const io::CompiledNetwork& net, const std::v
       }
       const io::NpuOp& npu = op.npu;
       const io::DecodedNpuOp* d = findDecoded(decoded, op.index);
-      os << " (NPU) ethos-u55-" << npu.header.macs << ", arch " << npu.header.archMajor << '.' << npu.header.archMinor
+      os << " (NPU) " << npu.header.hardware->name << ", arch " << npu.header.archMajor << '.' << npu.header.archMinor
          << '.' << npu.header.archPatch << ", " << (d ? d->commands.size() : 0) << " commands, "
          << npu.commands.size << " stream bytes, flash " << npu.flashSize << " B, scratch " << npu.scratchSize
          << " B, scratch_fast " << npu.scratchFastSize << " B\n";
@@ -198,6 +198,7 @@ void writeInspect(std::ostream& os, const io::CompiledNetwork& net, const std::v
       if (op.kind == io::OperatorKind::Npu) {
         const io::NpuOp& npu = op.npu;
         o["cop1"] = {{"config_word", npu.header.configWord}, {"id_word", npu.header.idWord},
+                     {"accelerator", std::string(npu.header.hardware->name)},
                      {"macs", npu.header.macs}, {"shram_kb", npu.header.shramKb},
                      {"arch", std::to_string(npu.header.archMajor) + "." + std::to_string(npu.header.archMinor) + "." +
                                   std::to_string(npu.header.archPatch)},
