@@ -5,14 +5,13 @@
 #include <string>
 
 #include "sim/cmdstream/builder.h"
+#include "sim/common/int_math.h"
 #include "sim/io/tflite_writer.h"
 
 namespace npusim::io {
 namespace {
 
 using namespace npusim::cmd;
-
-constexpr uint64_t round16(uint64_t v) { return (v + 15) / 16 * 16; }
 
 FeatureMap featureMap(uint64_t base, Shape3 shape, DataFormat format) {
   return denseFeatureMap(1, base, shape, format);
@@ -26,8 +25,10 @@ struct WeightBlock {
 
 class FlashImage {
 public:
+  explicit FlashImage(const npu::NpuConfig& npu) : scaleBytesPerChannel_(npu.scaleBytesPerChannel) {}
   WeightBlock add(uint64_t weights, uint32_t channels) {
-    WeightBlock b{bytes_.size(), round16(10ull * channels), round16(weights * 7 / 8)};
+    WeightBlock b{bytes_.size(), roundUp(uint64_t{scaleBytesPerChannel_} * channels, 16ull),
+                  roundUp(uint64_t{weights} * 7 / 8, 16ull)};
     for (uint64_t i = 0; i < b.total(); ++i) {
       state_ = state_ * 1664525u + 1013904223u; // deterministic LCG
       bytes_.push_back(static_cast<uint8_t>(state_ >> 24));
@@ -37,6 +38,7 @@ public:
   const std::vector<uint8_t>& bytes() const { return bytes_; }
 
 private:
+  uint32_t scaleBytesPerChannel_;
   std::vector<uint8_t> bytes_;
   uint32_t state_ = 12345;
 };
@@ -95,7 +97,7 @@ std::vector<uint8_t> buildDemoNetworkTflite(uint32_t macs) {
   const FeatureMap fm4 = featureMap(kFm4, {8, 8, 32}, DataFormat::Nhcwb16);
   const FeatureMap out = featureMap(kOut, {8, 8, 64}, DataFormat::Nhwc);
 
-  FlashImage flash;
+  FlashImage flash(npu);
   const WeightBlock w1 = flash.add(3 * 3 * 3 * 16, 16);
   const WeightBlock w2 = flash.add(3 * 3 * 16, 16);
   const WeightBlock w3 = flash.add(16 * 32, 32);

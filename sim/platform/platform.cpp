@@ -16,12 +16,11 @@
 #include "models/npu/work_bounds.h"
 #include "sim/common/counts.h"
 #include "sim/common/error.h"
+#include "sim/common/int_math.h"
 #include "sim/platform/sanitizer_stack.h"
 
 namespace npusim::platform {
 namespace {
-
-uint64_t round16(uint64_t v) { return (v + 15) / 16 * 16; }
 
 cpu::CpuOpDesc describeCpuOp(const io::CompiledNetwork& net, const io::Operator& op) {
   cpu::CpuOpDesc d;
@@ -65,7 +64,7 @@ cpu::HostStep hostStep(const io::CompiledNetwork& net, const io::Operator& op, c
     const auto& t = net.tensors[static_cast<size_t>(tensor)];
     return arenaBase + static_cast<uint64_t>(std::max<int64_t>(t.arenaOffset.value_or(0), 0));
   };
-  step.basep.push_back(modelBase + round16(op.npu.flash.offset));
+  step.basep.push_back(modelBase + roundUp(op.npu.flash.offset, uint64_t{16}));
   step.basep.push_back(arenaAddress(op.npu.scratchTensorIndex));
   // Vela's fast scratch (region 2) is the NPU's SRAM cache: in the arena when the cache shares the
   // arena's port (Shared_Sram, Sram_Only), else at the start of the cache memory (Dedicated_Sram).
