@@ -155,17 +155,17 @@ double blockMacCycles(const NpuConfig& npu, const MacBlock& b) {
   return cycles * b.ifmDepthBlocks / npu.cores;
 }
 
+MacTraversal macTraversal(bool pooling, bool depthwise, bool partKernelFirstConvolution) {
+  if (pooling) return MacTraversal::Pooling;
+  if (depthwise) return MacTraversal::Depthwise;
+  return partKernelFirstConvolution ? MacTraversal::PartKernelFirst : MacTraversal::DepthFirst;
+}
+
 MacBlock macBlockOf(const cmd::Operation& op, const cmd::Shape3& block) {
   MacBlock b;
   const bool pool = op.kind == cmd::OpKind::Pool && op.poolMode != cmd::PoolMode::ReduceSum;
   const bool depthwise = op.kind == cmd::OpKind::Depthwise;
-  if (pool) {
-    b.traversal = MacTraversal::Pooling;
-  } else if (depthwise) {
-    b.traversal = MacTraversal::Depthwise;
-  } else if (op.kind == cmd::OpKind::Conv && op.kernel.partKernelFirst) {
-    b.traversal = MacTraversal::PartKernelFirst;
-  }
+  b.traversal = macTraversal(pool, depthwise, op.kind == cmd::OpKind::Conv && op.kernel.partKernelFirst);
   b.wideIfm = op.ifm.elementBits == 16;
   b.acc40 = usesAcc40(op);
   b.ofmShape = op.ofm.shape;

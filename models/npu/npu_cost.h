@@ -32,6 +32,10 @@ OutputStage outputStageOf(const cmd::Operation& op);
 // fully connected and REDUCE_SUM).
 enum class MacTraversal { Pooling, Depthwise, PartKernelFirst, DepthFirst };
 
+// The traversal of a pooling (not REDUCE_SUM), depthwise or other operation; a convolution walks
+// part-kernel-first when its stream (or Vela's choice) says so.
+MacTraversal macTraversal(bool pooling, bool depthwise, bool partKernelFirstConvolution);
+
 // One OFM block as the MAC array sees it (timing doc 3.3).
 struct MacBlock {
   MacTraversal traversal = MacTraversal::DepthFirst;
