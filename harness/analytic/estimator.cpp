@@ -64,10 +64,12 @@ LayerEstimate Estimator::estimateLayer(const Layer& layer, double previousSlack)
   LayerEstimate e;
   const LayerQuery& q = layer.query;
   if (blockTypeOf(q.op) == BlockType::Dma) {
-    // A Memcpy between areas costs Vela one memory-to-memory transfer, and moves its bytes as
+    // A Memcpy between areas costs Vela one memory-to-memory transfer, less the previous
+    // layer's slack (like any DMA of a layer without buffered weights), and moves its bytes as
     // feature-map traffic; one within an area costs nothing.
     if (layer.copy && layer.copy->source != layer.copy->destination) {
-      e.npuCycles = model_.mem2mem(layer.copy->source, layer.copy->destination, layer.copy->bytes);
+      const double transfer = model_.mem2mem(layer.copy->source, layer.copy->destination, layer.copy->bytes);
+      e.npuCycles = std::max(transfer - previousSlack, 0.0);
       e.totalCycles = e.npuCycles;
       const double bytes = static_cast<double>(layer.copy->bytes);
       e.traffic[areaIndex(layer.copy->source)].featureMapRead += bytes;
