@@ -121,14 +121,20 @@ BlockConfig blockConfigOf(const cmd::Operation& op, const LayerQuery& q, const V
   return b;
 }
 
+// One core's weight stream of a depth slice: its offset in the constant region (nullopt when
+// it does not come from there) and size.
+struct CoreStream {
+  std::optional<uint64_t> source;
+  uint64_t bytes = 0;
+};
+
 // One depth slice of an operation's weights.
 struct Slice {
   std::pair<uint8_t, uint64_t> key;   // region and address the encoded slice is read from
   std::optional<size_t> dma;          // DMA that buffered it
   uint64_t bytes = 0;
   uint32_t depth = 0;
-  // Per core (Ethos-U65-512: two), the weight stream's offset in the constant region and size.
-  std::vector<std::pair<std::optional<uint64_t>, uint64_t>> coreStreams;
+  std::vector<CoreStream> coreStreams;   // one per core (Ethos-U65-512: two)
 };
 
 // Channels of `depth` that core `core` of `cores` handles: every cores-th, starting at `core`
@@ -163,13 +169,13 @@ SliceMap collectSlices(const std::vector<cmd::Operation>& ops, const RowSpec& ro
     s.depth = op.ofm.shape.depth;
     // The second core's stream follows the first core's in the same buffer and DMA.
     const std::optional<uint64_t> core0 = cmd::weightStreamInConstants(ops, index);
-    s.coreStreams.emplace_back(core0, op.weights.length);
+    s.coreStreams.push_back({core0, op.weights.length});
     if (op.cores > 1) {
       const bool sameBuffer = op.weights1.region == op.weights.region && op.weights1.base >= op.weights.base &&
                               (!s.dma || op.weights1.base + op.weights1.length <= ops[*s.dma].dma.dst + s.bytes);
       const std::optional<uint64_t> core1 =
           core0 && sameBuffer ? std::optional<uint64_t>(*core0 + (op.weights1.base - op.weights.base)) : std::nullopt;
-      s.coreStreams.emplace_back(core1, op.weights1.length);
+      s.coreStreams.push_back({core1, op.weights1.length});
     }
     auto it = std::find_if(map.slices.begin(), map.slices.end(), [&](const Slice& x) { return x.key == s.key; });
     map.sliceOfOp.push_back(static_cast<size_t>(it - map.slices.begin()));
@@ -211,18 +217,20 @@ uint64_t onePieceBytes(const std::vector<Slice>& slices, const cmd::Operation& f
       return 0;
     }
     parts.emplace_back();
-    for (const auto& [source, bytes] : s.coreStreams) {
-      if (!source) {
+    for (const CoreStream& stream : s.coreStreams) {
+      if (!stream.source) {
         return 0;
       }
-      if (*source > constants.size || bytes > constants.size - *source) {
-        throwAtOffset(constants.file, constants.fileOffset + std::min<uint64_t>(*source, constants.size),
-                      "weight stream at constant-region offset " + std::to_string(*source) + " (" +
+      const uint64_t source = *stream.source;
+      const uint64_t bytes = stream.bytes;
+      if (source > constants.size || bytes > constants.size - source) {
+        throwAtOffset(constants.file, constants.fileOffset + std::min<uint64_t>(source, constants.size),
+                      "weight stream at constant-region offset " + std::to_string(source) + " (" +
                           std::to_string(bytes) + " bytes) lies outside the constant region (" +
                           std::to_string(constants.size) + " bytes)");
       }
       parts.back().push_back(
-          cmd::decodeWeightStream(constants.data + *source, bytes, constants.file, constants.fileOffset + *source));
+          cmd::decodeWeightStream(constants.data + source, bytes, constants.file, constants.fileOffset + source));
       decoded += parts.back().back().size();
     }
   }
