@@ -45,6 +45,10 @@ void EstimateTotals::add(const LayerEstimate& e) {
   }
 }
 
+MemArea Estimator::schedulingArea(MemArea area) const {
+  return area == system_.fastArea() ? system_.arenaArea() : area;
+}
+
 std::vector<LayerEstimate> Estimator::estimate(const std::vector<Layer>& layers) const {
   std::vector<LayerEstimate> out;
   out.reserve(layers.size());
@@ -60,10 +64,12 @@ LayerEstimate Estimator::estimateLayer(const Layer& layer, double previousSlack)
   LayerEstimate e;
   const LayerQuery& q = layer.query;
   if (blockTypeOf(q.op) == BlockType::Dma) {
-    // A Memcpy between areas costs Vela one memory-to-memory transfer, and moves its bytes as
+    // A Memcpy between areas costs Vela one memory-to-memory transfer, less the previous
+    // layer's slack (like any DMA of a layer without buffered weights), and moves its bytes as
     // feature-map traffic; one within an area costs nothing.
     if (layer.copy && layer.copy->source != layer.copy->destination) {
-      e.npuCycles = model_.mem2mem(layer.copy->source, layer.copy->destination, layer.copy->bytes);
+      const double transfer = model_.mem2mem(layer.copy->source, layer.copy->destination, layer.copy->bytes);
+      e.npuCycles = std::max(transfer - previousSlack, 0.0);
       e.totalCycles = e.npuCycles;
       const double bytes = static_cast<double>(layer.copy->bytes);
       e.traffic[areaIndex(layer.copy->source)].featureMapRead += bytes;
@@ -76,10 +82,17 @@ LayerEstimate Estimator::estimateLayer(const Layer& layer, double previousSlack)
   e.computeCycles = model_.computeCycles(q);
   e.macs = model_.macs(q);
   // 2. Slack offered to the next layer: the scheduler's estimate with scales in fast storage,
-  //    of the last depth slice when the weights were split.
+  //    of the last depth slice when the weights were split. The scheduler estimates before it
+  //    moves feature maps into fast storage: they are still in the arena then (Dedicated_Sram:
+  //    DRAM, not the SRAM cache the stream uses).
   LayerQuery slackQuery = q;
   if (q.hasBias) {
     slackQuery.constArea = system_.fastArea();
+  }
+  slackQuery.ifm.area = schedulingArea(q.ifm.area);
+  slackQuery.ofm.area = schedulingArea(q.ofm.area);
+  if (slackQuery.ifm2) {
+    slackQuery.ifm2->area = schedulingArea(q.ifm2->area);
   }
   if (w.depthSlices > 1) {
     slackQuery.ofm.shape.depth = w.lastSliceDepth;

@@ -62,6 +62,9 @@ public:
   const PerformanceModel& model() const { return model_; }
 
 private:
+  // Where the scheduler saw a feature map now in `area` when it estimated the schedule.
+  MemArea schedulingArea(MemArea area) const;
+
   const VelaSystem& system_;
   PerformanceModel model_;
 };
