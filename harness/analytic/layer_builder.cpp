@@ -167,15 +167,10 @@ SliceMap collectSlices(const std::vector<cmd::Operation>& ops, const RowSpec& ro
       s.bytes = op.scales.length + op.weights.length + op.scales1.length + op.weights1.length;
     }
     s.depth = op.ofm.shape.depth;
-    // The second core's stream follows the first core's in the same buffer and DMA.
-    const std::optional<uint64_t> core0 = cmd::weightStreamInConstants(ops, index);
-    s.coreStreams.push_back({core0, op.weights.length});
-    if (op.cores > 1) {
-      const bool sameBuffer = op.weights1.region == op.weights.region && op.weights1.base >= op.weights.base &&
-                              (!s.dma || op.weights1.base + op.weights1.length <= ops[*s.dma].dma.dst + s.bytes);
-      const std::optional<uint64_t> core1 =
-          core0 && sameBuffer ? std::optional<uint64_t>(*core0 + (op.weights1.base - op.weights.base)) : std::nullopt;
-      s.coreStreams.push_back({core1, op.weights1.length});
+    // Each core's stream where it lies in the constant region (two cores on the U65-512).
+    for (size_t core = 0; core < op.cores; ++core) {
+      s.coreStreams.push_back(
+          {cmd::weightStreamInConstants(ops, index, core), (core == 0 ? op.weights : op.weights1).length});
     }
     auto it = std::find_if(map.slices.begin(), map.slices.end(), [&](const Slice& x) { return x.key == s.key; });
     map.sliceOfOp.push_back(static_cast<size_t>(it - map.slices.begin()));

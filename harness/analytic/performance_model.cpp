@@ -185,13 +185,8 @@ double PerformanceModel::convCycles(const LayerQuery& q) const {
   const cmd::Shape3 ofmBlock = minShape(q.ofm.shape, q.block.ofmBlock);
   // 2. MAC-array cycles per OFM block (the simulator's formula), with Vela's kernel traversal.
   npu::MacBlock mac;
-  if (type == BlockType::Pooling) {
-    mac.traversal = npu::MacTraversal::Pooling;
-  } else if (type == BlockType::ConvolutionDepthWise) {
-    mac.traversal = npu::MacTraversal::Depthwise;
-  } else if (type == BlockType::ConvolutionMxN && q.block.partKernel) {
-    mac.traversal = npu::MacTraversal::PartKernelFirst;
-  }
+  mac.traversal = npu::macTraversal(type == BlockType::Pooling, type == BlockType::ConvolutionDepthWise,
+                                    type == BlockType::ConvolutionMxN && q.block.partKernel);
   mac.wideIfm = q.ifm.bits == 16;
   mac.acc40 = q.block.acc40;
   mac.ofmShape = q.ofm.shape;
