@@ -101,8 +101,7 @@ void decodeInProcess(benchmark::State& state, const Workload& w) {
     state.SkipWithError("fixture absent (set NPUSIM_FIXTURES)");
     return;
   }
-  const auto net = model.empty() ? npusim::io::loadNetworkFromBytes(npusim::io::buildDemoNetworkTflite(), "<demo>")
-                                 : npusim::io::loadNetwork(model);
+  const auto net = npusim::io::loadModelOrDemo(model);
   size_t ops = 0;
   for (auto _ : state) {
     const auto decoded = npusim::io::decodeAll(net);

@@ -35,9 +35,7 @@ std::string typeOf(const cmd::Operation& op) {
 } // namespace
 
 OperationTypes operationTypes(const std::string& modelPath) {
-  const io::CompiledNetwork net = modelPath.empty()
-                                      ? io::loadNetworkFromBytes(io::buildDemoNetworkTflite(), "<demo>")
-                                      : io::loadNetwork(modelPath);
+  const io::CompiledNetwork net = io::loadModelOrDemo(modelPath);
   OperationTypes types;
   for (const io::DecodedNpuOp& d : io::decodeAll(net)) {
     for (size_t i = 0; i < d.operations.size(); ++i) {

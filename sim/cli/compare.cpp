@@ -10,6 +10,7 @@
 #include "sim/cli/config_options.h"
 #include "sim/cli/output.h"
 #include "sim/cli/workload.h"
+#include "sim/io/demo_network.h"
 
 namespace npusim::cli {
 namespace {
@@ -23,7 +24,7 @@ struct CompareOptions {
 
 // One model (or the built-in demo network), simulated and estimated in this process.
 int compareOne(const CompareOptions& o) {
-  const io::CompiledNetwork net = loadWorkload(o.model);
+  const io::CompiledNetwork net = io::loadModelOrDemo(o.model);
   const compare::ModelComparison c = compare::compareModel(
       net, o.model, o.velaCsv, o.config, [](const std::string& w) { std::cerr << "npusim: warning: " << w << '\n'; });
   compare::writeModelComparison(std::cout, c, o.format);

@@ -10,6 +10,7 @@
 #include "sim/cli/output.h"
 #include "sim/cli/config_options.h"
 #include "sim/cli/workload.h"
+#include "sim/io/demo_network.h"
 #include "sim/common/error.h"
 #include "sim/config/config.h"
 #include "sim/platform/platform.h"
@@ -36,7 +37,7 @@ void addEstimate(CLI::App& app, Registry& registry) {
   sub->callback([opts, &registry] {
     registry.select([opts] {
       // 1. Model, command streams and the system it runs on (MACs from the COP1 header).
-      const io::CompiledNetwork net = loadWorkload(opts->model);
+      const io::CompiledNetwork net = io::loadModelOrDemo(opts->model);
       const config::SystemParams params = platform::resolveForModel(opts->request, net);
       const auto decoded = decodeChecked(net, params);
       // 2. Vela's row grouping, when its debug database is there.

@@ -7,6 +7,7 @@
 #include "sim/cli/commands.h"
 #include "sim/platform/compile_target.h"
 #include "sim/cli/workload.h"
+#include "sim/io/demo_network.h"
 #include "sim/config/config.h"
 #include "sim/platform/platform.h"
 
@@ -28,7 +29,7 @@ void addInspect(CLI::App& app, Registry& registry) {
   sub->add_flag("--weights", opts->weights, "with --format json: each operation's decoded weights, in stream order");
   sub->callback([opts, &registry] {
     registry.select([opts] {
-      const io::CompiledNetwork net = loadWorkload(opts->model);
+      const io::CompiledNetwork net = io::loadModelOrDemo(opts->model);
       const auto decoded = decodeChecked(net, platform::resolveForModel({}, net));
       report::writeInspect(std::cout, net, decoded, opts->format, opts->weights);
       if (opts->format == report::InspectFormat::Text) {

@@ -11,6 +11,7 @@
 #include "sim/cli/output.h"
 #include "sim/cli/config_options.h"
 #include "sim/cli/workload.h"
+#include "sim/io/demo_network.h"
 #include "sim/common/error.h"
 #include "sim/config/config.h"
 #include "sim/platform/compile_target.h"
@@ -39,7 +40,7 @@ void addRun(CLI::App& app, Registry& registry) {
   sub->callback([opts, &registry] {
     registry.select([opts] {
       const auto wallStart = std::chrono::steady_clock::now();
-      const io::CompiledNetwork net = loadWorkload(opts->model);
+      const io::CompiledNetwork net = io::loadModelOrDemo(opts->model);
       const auto decoded = io::decodeAll(net);
       const config::SystemParams params = platform::resolveForModel(opts->config, net);
       for (const std::string& mismatch : platform::configMismatches(platform::compileTarget(net, decoded), params)) {

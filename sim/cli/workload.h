@@ -11,8 +11,6 @@
 
 namespace npusim::cli {
 
-io::CompiledNetwork loadWorkload(const std::string& path);
-
 // The network's decoded command streams, refused with an InputError when simulating them on
 // `params` (bound to the network) would take unreasonable work or leave the memory map
 // (platform::checkSimulationWork): inspect and estimate refuse the same files as run.

@@ -149,4 +149,8 @@ std::vector<uint8_t> buildDemoNetworkTflite(uint32_t macs) {
   return writeTflite(spec);
 }
 
+CompiledNetwork loadModelOrDemo(const std::string& path) {
+  return path.empty() ? loadNetworkFromBytes(buildDemoNetworkTflite(), "<demo>") : loadNetwork(path);
+}
+
 } // namespace npusim::io

@@ -3,7 +3,10 @@
 // The built-in demo network: a small synthetic CNN compiled by hand into a Vela-style model.
 
 #include <cstdint>
+#include <string>
 #include <vector>
+
+#include "sim/io/compiled_network.h"
 
 namespace npusim::io {
 
@@ -13,5 +16,8 @@ namespace npusim::io {
 // Weight and scale bytes are deterministic pseudo-random data of realistic length; their
 // values are not meaningful.
 std::vector<uint8_t> buildDemoNetworkTflite(uint32_t macs = 128);
+
+// The model at `path`, or the demo network (named "<demo>") when `path` is empty.
+CompiledNetwork loadModelOrDemo(const std::string& path);
 
 } // namespace npusim::io
