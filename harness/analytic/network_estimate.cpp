@@ -219,7 +219,7 @@ NetworkEstimate estimateNetwork(const io::CompiledNetwork& net, const std::vecto
   }
   NetworkEstimate result;
   result.model = net.path;
-  result.hardware = net.operators[decoded.front().operatorIndex].npu.header.hardware;
+  result.hardware = net.hardware();
   result.systemConfig = params.systemConfig;
   result.memoryMode = params.memoryMode;
   result.coreClockHz = params.coreClockHz;

@@ -20,7 +20,6 @@
 #include "sim/config/config_schema.h"
 #include "sim/config/presets.h"
 #include "sim/config/text_file.h"
-#include "sim/io/compiled_network.h"
 #include "sim/io/demo_network.h"
 
 namespace npusim::sweep {
@@ -210,12 +209,8 @@ void addFixtureModels(const JsonNode& entry, const ModelRef& config, const fs::p
 
 // The accelerator `m`'s model was compiled for ("" when it has no ethos-u operator).
 std::string compiledAccelerator(const ModelRef& m) {
-  const io::CompiledNetwork net = m.path.empty() ? io::loadNetworkFromBytes(io::buildDemoNetworkTflite(), "<demo>")
-                                                 : io::loadNetwork(m.path);
-  for (const io::Operator& op : net.operators) {
-    if (op.kind == io::OperatorKind::Npu) return std::string(op.npu.header.hardware->name);
-  }
-  return "";
+  const npu::NpuConfig* hw = io::loadModelOrDemo(m.path).hardware();
+  return hw != nullptr ? std::string(hw->name) : std::string();
 }
 
 config::ConfigRequest requestFor(const ModelRef& m) {

@@ -178,6 +178,13 @@ uint64_t TensorInfo::elements() const {
   return n;
 }
 
+const npu::NpuConfig* CompiledNetwork::hardware() const {
+  for (const Operator& op : operators) {
+    if (op.kind == OperatorKind::Npu) return op.npu.header.hardware;
+  }
+  return nullptr;
+}
+
 size_t CompiledNetwork::npuOperatorCount() const {
   size_t n = 0;
   for (const Operator& op : operators) {

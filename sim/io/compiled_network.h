@@ -77,6 +77,8 @@ struct CompiledNetwork {
 
   const uint8_t* at(const FileRange& r) const { return bytes.data() + r.offset; }
   size_t npuOperatorCount() const;
+  // The configuration the first ethos-u operator was compiled for; null without one.
+  const npu::NpuConfig* hardware() const;
 };
 
 // Loads and verifies a Vela-compiled .tflite. Throws InputError naming the file and byte

@@ -26,15 +26,9 @@ std::string memoryOf(const config::SystemParams& params, config::AxiPort port) {
 
 CompileTarget compileTarget(const io::CompiledNetwork& net, const std::vector<io::DecodedNpuOp>& decoded) {
   CompileTarget t;
-  bool first = true;
+  t.hardware = net.hardware();
   for (const io::Operator& op : net.operators) {
     if (op.kind != io::OperatorKind::Npu) continue;
-    if (first) {
-      t.hardware = op.npu.header.hardware;
-      t.macs = op.npu.header.macs;
-      t.shramKb = op.npu.header.shramKb;
-      first = false;
-    }
     t.flashBytes = std::max(t.flashBytes, op.npu.flashSize);
     t.scratchBytes = std::max(t.scratchBytes, op.npu.scratchSize);
     t.scratchFastBytes = std::max(t.scratchFastBytes, op.npu.scratchFastSize);
@@ -56,7 +50,7 @@ CompileTarget compileTarget(const io::CompiledNetwork& net, const std::vector<io
 }
 
 std::string describe(const CompileTarget& t) {
-  std::string s = std::string(t.hardware->name) + " (SHRAM " + std::to_string(t.shramKb) + " KiB); arena " +
+  std::string s = std::string(t.hardware->name) + " (SHRAM " + std::to_string(t.hardware->shramKb) + " KiB); arena " +
                   std::to_string(t.scratchBytes) + " B, fast arena " + std::to_string(t.scratchFastBytes) + " B";
   if (t.offlinePlanBytes > 0) s += ", offline plan " + std::to_string(t.offlinePlanBytes) + " B";
   return s + "; constants " + std::to_string(t.flashBytes) + " B, " +

@@ -17,8 +17,6 @@ namespace npusim::platform {
 // memory mode; the placement is inferred from the stream.
 struct CompileTarget {
   const npu::NpuConfig* hardware = nullptr; // COP1 header of the first ethos-u operator
-  uint32_t macs = 0;
-  uint32_t shramKb = 0;
   uint64_t flashBytes = 0;           // region 0 tensor (constants), largest over ethos-u operators
   uint64_t scratchBytes = 0;         // region 1 tensor (the arena)
   uint64_t scratchFastBytes = 0;     // region 2 tensor (the fast-storage arena)

@@ -139,10 +139,8 @@ private:
 } // namespace
 
 config::SystemParams resolveForModel(config::ConfigRequest request, const io::CompiledNetwork& net) {
-  const auto first = std::find_if(net.operators.begin(), net.operators.end(),
-                                  [](const io::Operator& op) { return op.kind == io::OperatorKind::Npu; });
-  if (first != net.operators.end()) {
-    request.accelerator = first->npu.header.hardware->name;
+  if (const npu::NpuConfig* hw = net.hardware()) {
+    request.accelerator = hw->name;
   }
   config::SystemParams params = config::resolveConfig(request);
   for (const io::Operator& op : net.operators) {

@@ -37,7 +37,7 @@ TEST_CASE("config safety: the compile target agrees with the folder name and Vel
     const io::CompiledNetwork net = test::loadModel(folder);
     const platform::CompileTarget t = platform::compileTarget(net, io::decodeAll(net));
     INFO(config);
-    CHECK(t.macs == 128);
+    CHECK(t.hardware->macs == 128);
     CHECK(t.weightsBufferedInArena == listingReadsWeightsFromArena(folder));
     CHECK(t.scratchBytes > 0);
     // `inspect` prints it.
