@@ -14,64 +14,60 @@ std::string_view variantName(NpuVariant variant) {
 namespace {
 
 // Timing doc 1.1 (micro-blocks, SHRAM, weight-path floor, sub-kernel limit; the 10-byte packed
-// bias/scale entry is Vela's weight encoder's and the command-stream doc's), 1.2 (output and activation tables,
-// Vela 3.10's architecture_features), 1.3 and 5.1 (U65: 128-bit AXI, two outstanding DMAs,
-// AXI_LIMIT 64 reads / 32 writes; U55: 64-bit, one DMA, 32 / 16). Queue depths are Vela's wait
-// model (max_outstanding_kernels / max_outstanding_dma); the fetch and DMA chunk sizes are the
-// driver's AXI_LIMIT burst split and the DMA buffer docs/timing-model.md derives from the U55's
-// FVP counts (the U65 keeps it for want of a U65 measurement; behind DRAM it dominates, see
-// docs/validation.md "Ethos-U65"); the command
-// FIFO's prefetch and parse rate are npusim's reading of the command processor (timing doc 5.2),
-// the same on both variants for want of a source that says otherwise.
+// bias/scale entry is Vela's weight encoder's and the command-stream doc's), 1.2 (output and
+// activation tables, Vela 3.10's architecture_features), 1.3 and 5.1 (U65: 128-bit AXI, two
+// outstanding DMAs, AXI_LIMIT 64 reads / 32 writes; U55: 64-bit, one DMA, 32 / 16). Queue depths
+// are Vela's wait model (max_outstanding_kernels / max_outstanding_dma); the fetch and DMA chunk
+// sizes are the driver's AXI_LIMIT burst split and the DMA buffer docs/timing-model.md derives
+// from the U55's FVP counts (the U65 keeps it for want of a U65 measurement; behind DRAM it
+// dominates, see docs/validation.md "Ethos-U65"); the command FIFO's prefetch and parse rate are
+// npusim's reading of the command processor (timing doc 5.2), the same on both variants for want
+// of a source that says otherwise.
 std::vector<NpuConfig> buildTable() {
-  using V = NpuVariant;
-  // Fields every configuration shares keep NpuConfig's member initializers.
-  const auto u55 = [](std::string_view name, uint32_t macs, uint32_t shramKb, cmd::Shape3 ublock,
-                      std::array<double, 8> out, std::array<double, 3> act) {
+  // Fields every configuration shares keep NpuConfig's member initializers; what a variant fixes
+  // (product, AXI width and limits, DMA queue) is set once per variant.
+  const auto entry = [](NpuVariant variant, std::string_view name, uint32_t macs, uint32_t cores, uint32_t shramKb,
+                        cmd::Shape3 ublock, std::array<double, 8> out, std::array<double, 3> act) {
     NpuConfig c;
-    c.variant = V::U55;
+    c.variant = variant;
     c.name = name;
-    c.product = 0;
-    c.macs = macs;
-    c.shramKb = shramKb;
-    c.ofmUblock = ublock;
-    c.weightStepCycles = 4 * ublock.depth;
-    c.outputCycles = out;
-    c.activationCycles = act;
-    c.axiDataBits = 64;
-    c.axiMaxReads = 32;
-    c.axiMaxWrites = 16;
-    c.dmaQueue = 1;
-    return c;
-  };
-  const auto u65 = [](std::string_view name, uint32_t macs, uint32_t cores, std::array<double, 8> out,
-                      std::array<double, 3> act) {
-    NpuConfig c;
-    c.variant = V::U65;
-    c.name = name;
-    c.product = 1;
     c.macs = macs;
     c.cores = cores;
-    c.shramKb = 48 * cores;
-    c.ofmUblock = {2, 2, 8};
-    c.weightStepCycles = 32;
+    c.shramKb = shramKb;
+    c.ofmUblock = ublock;
     c.outputCycles = out;
     c.activationCycles = act;
-    c.axiDataBits = 128;
-    c.axiMaxReads = 64;
-    c.axiMaxWrites = 32;
-    c.dmaQueue = 2;
+    switch (variant) {
+    case NpuVariant::U55:
+      c.product = 0;
+      c.axiDataBits = 64;
+      c.axiMaxReads = 32;
+      c.axiMaxWrites = 16;
+      c.dmaQueue = 1;
+      break;
+    case NpuVariant::U65:
+      c.product = 1;
+      c.axiDataBits = 128;
+      c.axiMaxReads = 64;
+      c.axiMaxWrites = 32;
+      c.dmaQueue = 2;
+      break;
+    }
     return c;
   };
+  constexpr auto kU55 = NpuVariant::U55;
+  constexpr auto kU65 = NpuVariant::U65;
   const std::array<double, 8> out256{0.625, 1.125, 0.5, 0.375, 0.5, 0.75, 0.125, 0.25};
   const std::array<double, 3> act256{1.0, 0.25, 0.0};
   return {
-      u55("ethos-u55-32", 32, 16, {1, 1, 4}, {2.0, 3.0, 3.0, 3.0, 4.0, 6.0, 1.0, 2.0}, {1.0, 1.0, 0.0}),
-      u55("ethos-u55-64", 64, 16, {1, 1, 8}, {1.0, 1.5, 1.5, 1.5, 2.0, 3.0, 0.5, 1.0}, {1.0, 1.0, 0.0}),
-      u55("ethos-u55-128", 128, 24, {1, 2, 8}, {0.75, 1.25, 0.75, 0.75, 1.0, 1.5, 0.25, 0.5}, {1.0, 0.5, 0.0}),
-      u55("ethos-u55-256", 256, 48, {2, 2, 8}, out256, act256),
-      u65("ethos-u65-256", 256, 1, out256, act256),
-      u65("ethos-u65-512", 512, 2, {0.3125, 0.5625, 0.25, 0.1875, 0.25, 0.375, 0.0625, 0.125}, {0.5, 0.125, 0.0}),
+      entry(kU55, "ethos-u55-32", 32, 1, 16, {1, 1, 4}, {2.0, 3.0, 3.0, 3.0, 4.0, 6.0, 1.0, 2.0}, {1.0, 1.0, 0.0}),
+      entry(kU55, "ethos-u55-64", 64, 1, 16, {1, 1, 8}, {1.0, 1.5, 1.5, 1.5, 2.0, 3.0, 0.5, 1.0}, {1.0, 1.0, 0.0}),
+      entry(kU55, "ethos-u55-128", 128, 1, 24, {1, 2, 8}, {0.75, 1.25, 0.75, 0.75, 1.0, 1.5, 0.25, 0.5},
+            {1.0, 0.5, 0.0}),
+      entry(kU55, "ethos-u55-256", 256, 1, 48, {2, 2, 8}, out256, act256),
+      entry(kU65, "ethos-u65-256", 256, 1, 48, {2, 2, 8}, out256, act256),
+      entry(kU65, "ethos-u65-512", 512, 2, 96, {2, 2, 8}, {0.3125, 0.5625, 0.25, 0.1875, 0.25, 0.375, 0.0625, 0.125},
+            {0.5, 0.125, 0.0}),
   };
 }
 

@@ -29,7 +29,6 @@ struct NpuConfig {
   uint32_t ifmUblockDepth = 8;      // IFM micro-block depth: channels per MAC step
   uint32_t subKernelMax = 8;        // largest sub-kernel side; bigger kernels are decomposed
   uint32_t scaleBytesPerChannel = 10; // packed bias (40-bit) + scale (32-bit) + shift per OFM channel
-  uint32_t weightStepCycles = 32;   // cyc_wb = 4 x ublock depth: weight-path floor per kernel step
   std::array<double, 8> outputCycles{};     // cycles per OFM element, indices O0..O7 (timing doc 1.2)
   std::array<double, 3> activationCycles{}; // A0 LUT/sigmoid/tanh, A1 ReLU family, A2 none
   uint32_t axiDataBits = 64;        // both AXI manager ports
@@ -43,6 +42,8 @@ struct NpuConfig {
   uint32_t dmaChunkBytes = 256;     // DMA engine buffer: bytes read, then written, per step
 
   uint32_t macsPerCore() const { return macs / cores; }
+  // cyc_wb: the weight path's floor per kernel step, 4 cycles per OFM micro-block channel.
+  uint32_t weightStepCycles() const { return 4 * ofmUblock.depth; }
   uint64_t shramBytes() const { return uint64_t{shramKb} * 1024; }
 };
 

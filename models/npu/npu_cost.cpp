@@ -88,7 +88,7 @@ namespace {
 // pipeline delays included (timing doc 3.3 steps 3-5).
 double subKernelMacCycles(const NpuConfig& npu, const MacBlock& b, double nx, double ny, double nz, double ibSlices,
                           uint32_t elements) {
-  // 1. Kernel steps and their cycles; the weight path needs weightStepCycles per step at least.
+  // 1. Kernel steps and their cycles; the weight path needs weightStepCycles() per step at least.
   const double nxy = nx * ny;
   const bool u55x32 = npu.variant == NpuVariant::U55 && npu.macsPerCore() == 32;
   double steps = 1;
@@ -99,15 +99,15 @@ double subKernelMacCycles(const NpuConfig& npu, const MacBlock& b, double nx, do
     break;
   case MacTraversal::Depthwise:
     steps = (elements + 3) / 4;
-    cycles = std::max<double>(npu.weightStepCycles, 4.0 * nxy * (b.wideIfm ? 2 : 1)) * steps * nz;
+    cycles = std::max<double>(npu.weightStepCycles(), 4.0 * nxy * (b.wideIfm ? 2 : 1)) * steps * nz;
     break;
   case MacTraversal::PartKernelFirst:
     steps = b.wideIfm ? (elements + 1) / 2 : (elements + 3) / 4;
-    cycles = std::max<double>(npu.weightStepCycles, 4.0 * nxy) * steps * ibSlices * nz;
+    cycles = std::max<double>(npu.weightStepCycles(), 4.0 * nxy) * steps * ibSlices * nz;
     break;
   case MacTraversal::DepthFirst:
     steps = elements;
-    cycles = std::max<double>(npu.weightStepCycles, 4.0 * nxy) * steps * nz;
+    cycles = std::max<double>(npu.weightStepCycles(), 4.0 * nxy) * steps * nz;
     break;
   }
   // 2. Pipeline delay per kernel step, visible when the block is one micro-block wide and high
