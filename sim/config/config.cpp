@@ -95,26 +95,23 @@ SystemParams resolveConfig(const ConfigRequest& request) {
   //    Built-in sections made for one NPU variant (Vela's U55 and U65 systems, the U65-only
   //    Dedicated_Sram modes) refuse the other.
   if (const npu::NpuConfig* hw = builder.params().hardware(); hw != nullptr && request.velaIni.empty()) {
-    const auto refuse = [hw](const char* option, const std::string& name, npu::NpuVariant variant) {
+    const auto check = [hw](const char* option, const std::string& prefix, const std::string& name) {
+      const PresetSection* section = findPreset(prefix + name);
+      if (section == nullptr || !section->variant || *section->variant == hw->variant) {
+        return;
+      }
       std::string valid;
       for (const PresetSection& p : presetTable()) {
-        const bool sameKind = p.name.rfind(option[2] == 's' ? "System_Config." : "Memory_Mode.", 0) == 0;
-        if (sameKind && (!p.variant || *p.variant == hw->variant)) {
-          valid += (valid.empty() ? "" : ", ") + std::string(p.name.substr(p.name.find('.') + 1));
+        if (p.name.rfind(prefix, 0) == 0 && (!p.variant || *p.variant == hw->variant)) {
+          valid += (valid.empty() ? "" : ", ") + std::string(p.name.substr(prefix.size()));
         }
       }
       throwAt(Origin{option, "", ""}, name,
-              name + " is an " + std::string(npu::variantName(variant)) + " section, but the accelerator is " +
-                  std::string(hw->name) + "; valid for it: " + valid);
+              name + " is an " + std::string(npu::variantName(*section->variant)) +
+                  " section, but the accelerator is " + std::string(hw->name) + "; valid for it: " + valid);
     };
-    const PresetSection* system = findPreset("System_Config." + systemConfig);
-    if (system != nullptr && system->variant && *system->variant != hw->variant) {
-      refuse("--system-config", systemConfig, *system->variant);
-    }
-    const PresetSection* mode = findPreset("Memory_Mode." + memoryMode);
-    if (mode != nullptr && mode->variant && *mode->variant != hw->variant) {
-      refuse("--memory-mode", memoryMode, *mode->variant);
-    }
+    check("--system-config", "System_Config.", systemConfig);
+    check("--memory-mode", "Memory_Mode.", memoryMode);
   }
   return builder.finish(systemConfig, memoryMode);
 }

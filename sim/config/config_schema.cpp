@@ -60,6 +60,23 @@ ConfigKey key(std::string_view path, std::string_view unit, std::string_view def
   return k;
 }
 
+// An AXI_LIMIT outstanding-transaction key of port P (reads or writes): the key's range is the
+// widest AXI_LIMIT (the U65's; the bound accelerator's own maximum is checked when the
+// configuration is finished), its default the U55 platform's value or the U65 driver's default.
+template <AxiPort P, bool Reads, uint32_t U55Default>
+ConfigKey axiLimitKey(std::string_view path, std::string_view description, std::string_view source) {
+  return key(path, "txns", "=accelerator", description, source,
+             [](SystemParams& p) -> FieldRef {
+               return Reads ? &axi(p, P).maxOutstandingReads : &axi(p, P).maxOutstandingWrites;
+             })
+      .range(1, Reads ? 64 : 32)
+      .derivedFrom([](const SystemParams& p) {
+        const npu::NpuConfig& hw = hardwareOf(p);
+        return std::to_string(hw.variant == npu::NpuVariant::U55 ? U55Default
+                                                                 : (Reads ? hw.axiMaxReads : hw.axiMaxWrites));
+      });
+}
+
 // The eight timing-adapter registers of one NPU port (timing doc 5.4), as npu.<port>.ta.*. Widths
 // from the adapter's register fields: 6-bit pending limits, 12-bit latencies, 16-bit pulse and cap.
 template <AxiPort P>
@@ -228,24 +245,14 @@ std::vector<ConfigKey> buildTable() {
                   [](SystemParams& p) -> FieldRef { return &axi(p, A::Axi0).dataWidthBits; })
                   .pow2(64, 128)
                   .derivedFrom([](const SystemParams& p) { return std::to_string(hardwareOf(p).axiDataBits); }));
-  t.push_back(key("npu.axi0.max_outstanding_reads", "txns", "=accelerator",
-                  "AXI0 outstanding read limit (AXI_LIMIT: U55 1..32, U65 1..64); U55 8, U65 the driver default",
-                  "U55: Arm FPGA/FVP U55 high-end timing adapter TA0_MAXR=8 (timing doc 5.1); U65: Ethos-U driver AXI_LIMIT default (timing doc 5.1)",
-                  [](SystemParams& p) -> FieldRef { return &axi(p, A::Axi0).maxOutstandingReads; })
-                  .range(1, 64)
-                  .derivedFrom([](const SystemParams& p) {
-                    const npu::NpuConfig& hw = hardwareOf(p);
-                    return std::to_string(hw.variant == npu::NpuVariant::U55 ? 8u : hw.axiMaxReads);
-                  }));
-  t.push_back(key("npu.axi0.max_outstanding_writes", "txns", "=accelerator",
-                  "AXI0 outstanding write limit (AXI_LIMIT: U55 1..16, U65 1..32); U55 8, U65 the driver default",
-                  "U55: Arm FPGA/FVP U55 high-end timing adapter TA0_MAXW=8 (timing doc 5.1); U65: Ethos-U driver AXI_LIMIT default (timing doc 5.1)",
-                  [](SystemParams& p) -> FieldRef { return &axi(p, A::Axi0).maxOutstandingWrites; })
-                  .range(1, 32)
-                  .derivedFrom([](const SystemParams& p) {
-                    const npu::NpuConfig& hw = hardwareOf(p);
-                    return std::to_string(hw.variant == npu::NpuVariant::U55 ? 8u : hw.axiMaxWrites);
-                  }));
+  t.push_back(axiLimitKey<A::Axi0, true, 8>(
+      "npu.axi0.max_outstanding_reads",
+      "AXI0 outstanding read limit (AXI_LIMIT: U55 1..32, U65 1..64); U55 8, U65 the driver default",
+      "U55: Arm FPGA/FVP U55 high-end timing adapter TA0_MAXR=8 (timing doc 5.1); U65: Ethos-U driver AXI_LIMIT default (timing doc 5.1)"));
+  t.push_back(axiLimitKey<A::Axi0, false, 8>(
+      "npu.axi0.max_outstanding_writes",
+      "AXI0 outstanding write limit (AXI_LIMIT: U55 1..16, U65 1..32); U55 8, U65 the driver default",
+      "U55: Arm FPGA/FVP U55 high-end timing adapter TA0_MAXW=8 (timing doc 5.1); U65: Ethos-U driver AXI_LIMIT default (timing doc 5.1)"));
   t.push_back(key("npu.axi0.max_burst_bytes", "bytes", "64", "AXI0 burst split alignment (AXI_LIMIT max_beats: 64|128|256)",
                   kSrcAxiLimitBurst, [](SystemParams& p) -> FieldRef { return &axi(p, A::Axi0).maxBurstBytes; })
                   .pow2(64, 256));
@@ -253,24 +260,14 @@ std::vector<ConfigKey> buildTable() {
                   [](SystemParams& p) -> FieldRef { return &axi(p, A::Axi1).dataWidthBits; })
                   .pow2(64, 128)
                   .derivedFrom([](const SystemParams& p) { return std::to_string(hardwareOf(p).axiDataBits); }));
-  t.push_back(key("npu.axi1.max_outstanding_reads", "txns", "=accelerator",
-                  "AXI1 outstanding read limit (AXI_LIMIT: U55 1..32, U65 1..64); U55 2, U65 the driver default",
-                  "U55: Arm FPGA/FVP U55 high-end timing adapter TA1_MAXR=2 (timing doc 5.1); U65: Ethos-U driver AXI_LIMIT default (timing doc 5.1)",
-                  [](SystemParams& p) -> FieldRef { return &axi(p, A::Axi1).maxOutstandingReads; })
-                  .range(1, 64)
-                  .derivedFrom([](const SystemParams& p) {
-                    const npu::NpuConfig& hw = hardwareOf(p);
-                    return std::to_string(hw.variant == npu::NpuVariant::U55 ? 2u : hw.axiMaxReads);
-                  }));
-  t.push_back(key("npu.axi1.max_outstanding_writes", "txns", "=accelerator",
-                  "AXI1 outstanding write limit (AXI_LIMIT: U55 1..16, U65 1..32); U55 16, U65 the driver default",
-                  "U55: timing adapter TA1_MAXW=0 (no limit), so the U55 maximum = driver AXI_LIMIT default (timing doc 5.1); U65: Ethos-U driver AXI_LIMIT default (timing doc 5.1)",
-                  [](SystemParams& p) -> FieldRef { return &axi(p, A::Axi1).maxOutstandingWrites; })
-                  .range(1, 32)
-                  .derivedFrom([](const SystemParams& p) {
-                    const npu::NpuConfig& hw = hardwareOf(p);
-                    return std::to_string(hw.variant == npu::NpuVariant::U55 ? 16u : hw.axiMaxWrites);
-                  }));
+  t.push_back(axiLimitKey<A::Axi1, true, 2>(
+      "npu.axi1.max_outstanding_reads",
+      "AXI1 outstanding read limit (AXI_LIMIT: U55 1..32, U65 1..64); U55 2, U65 the driver default",
+      "U55: Arm FPGA/FVP U55 high-end timing adapter TA1_MAXR=2 (timing doc 5.1); U65: Ethos-U driver AXI_LIMIT default (timing doc 5.1)"));
+  t.push_back(axiLimitKey<A::Axi1, false, 16>(
+      "npu.axi1.max_outstanding_writes",
+      "AXI1 outstanding write limit (AXI_LIMIT: U55 1..16, U65 1..32); U55 16, U65 the driver default",
+      "U55: timing adapter TA1_MAXW=0 (no limit), so the U55 maximum = driver AXI_LIMIT default (timing doc 5.1); U65: Ethos-U driver AXI_LIMIT default (timing doc 5.1)"));
   t.push_back(key("npu.axi1.max_burst_bytes", "bytes", "64", "AXI1 burst split alignment (AXI_LIMIT max_beats: 64|128|256)",
                   kSrcAxiLimitBurst, [](SystemParams& p) -> FieldRef { return &axi(p, A::Axi1).maxBurstBytes; })
                   .pow2(64, 256));
