@@ -88,6 +88,26 @@ void makePipe(int fds[2]) {
   ::_exit(status);
 }
 
+// The parent's side of a started (or failed) child: closes the pipes' write ends and keeps their
+// read ends, or closes those too and sets `error` to "`what`: <reason>" when `failure` (an errno
+// value) is not 0.
+bool adopt(Running& child, int outPipe[2], int errPipe[2], int channelPipe[2], int failure, const std::string& what,
+           std::string& error) {
+  for (int* writeEnd : {&outPipe[1], &errPipe[1], &channelPipe[1]}) closeFd(*writeEnd);
+  child.out = outPipe[0];
+  child.err = errPipe[0];
+  child.channel = channelPipe[0];
+  child.start = Clock::now();
+  if (failure != 0) {
+    closeFd(child.out);
+    closeFd(child.err);
+    closeFd(child.channel);
+    error = what + ": " + std::strerror(failure);
+    return false;
+  }
+  return true;
+}
+
 // Starts `args` with stdin on /dev/null, stdout, stderr and the result channel on fresh pipes
 // (stdout on /dev/null unless captured); false with `error` set when it cannot be started.
 bool spawn(const std::vector<std::string>& args, const PoolOptions& options, Running& child, std::string& error) {
@@ -104,19 +124,8 @@ bool spawn(const std::vector<std::string>& args, const PoolOptions& options, Run
       runForked(args, options, outPipe, errPipe, channelPipe);
     }
     const int forkError = errno;
-    for (int* writeEnd : {&outPipe[1], &errPipe[1], &channelPipe[1]}) closeFd(*writeEnd);
-    child.out = outPipe[0];
-    child.err = errPipe[0];
-    child.channel = channelPipe[0];
-    child.start = Clock::now();
-    if (child.pid < 0) {
-      closeFd(child.out);
-      closeFd(child.err);
-      closeFd(child.channel);
-      error = "cannot fork for " + args.front() + ": " + std::strerror(forkError);
-      return false;
-    }
-    return true;
+    return adopt(child, outPipe, errPipe, channelPipe, child.pid < 0 ? forkError : 0, "cannot fork for " + args.front(),
+                 error);
   }
 
   posix_spawn_file_actions_t actions;
@@ -137,19 +146,7 @@ bool spawn(const std::vector<std::string>& args, const PoolOptions& options, Run
   argv.push_back(nullptr);
   const int rc = ::posix_spawn(&child.pid, argv[0], &actions, nullptr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
-  for (int* writeEnd : {&outPipe[1], &errPipe[1], &channelPipe[1]}) closeFd(*writeEnd);
-  child.out = outPipe[0];
-  child.err = errPipe[0];
-  child.channel = channelPipe[0];
-  child.start = Clock::now();
-  if (rc != 0) {
-    closeFd(child.out);
-    closeFd(child.err);
-    closeFd(child.channel);
-    error = "cannot start " + args.front() + ": " + std::strerror(rc);
-    return false;
-  }
-  return true;
+  return adopt(child, outPipe, errPipe, channelPipe, rc, "cannot start " + args.front(), error);
 }
 
 // Reads what is available; closes the descriptor at end of file (or on a read error).
