@@ -30,12 +30,15 @@ struct Table {
 
 
 Table readTable(std::string_view text, const std::string& name, const std::string& file, uint64_t* tableOffset) {
-  const std::string open = "<table name=\"" + name + "\"><![CDATA[";
+  // Vela 3.x writes `<table name="x"><![CDATA[` on one line, Vela 5.x puts a line break between.
+  const std::string open = "<table name=\"" + name + "\">";
   const size_t start = text.find(open);
-  if (start == std::string_view::npos) {
+  const size_t cdata = start == std::string_view::npos ? start : text.find_first_not_of(" \t\r\n", start + open.size());
+  const std::string_view cdataOpen = "<![CDATA[";
+  if (cdata == std::string_view::npos || text.substr(cdata, cdataOpen.size()) != cdataOpen) {
     throwAtOffset(file, 0, "debug database has no table '" + name + "'");
   }
-  const size_t body = start + open.size();
+  const size_t body = cdata + cdataOpen.size();
   const size_t end = text.find("]]>", body);
   if (end == std::string_view::npos) {
     throwAtOffset(file, body, "debug database table '" + name + "' is not terminated");
@@ -134,9 +137,8 @@ VelaDebugDb parseVelaDebugDb(std::string_view text, const std::string& displayNa
                         static_cast<int>(toInt(f[1], displayName, off)),
                         static_cast<int>(toInt(f[2], displayName, off))});
   });
-  rowsOf("cmdstream", {"id", "file_offset"}, [&](const std::vector<std::string>& f, uint64_t off) {
-    db.streams.push_back({static_cast<int>(toInt(f[0], displayName, off)),
-                          static_cast<uint64_t>(toInt(f[1], displayName, off))});
+  rowsOf("cmdstream", {"id"}, [&](const std::vector<std::string>& f, uint64_t off) {
+    db.streams.push_back({static_cast<int>(toInt(f[0], displayName, off))});
   });
   return db;
 }

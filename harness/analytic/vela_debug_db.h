@@ -26,9 +26,10 @@ struct VelaDebugDb {
     int streamId = 0;
     int optimisedId = 0;
   };
+  // Vela 3.x also records a `file_offset` per stream; it is not reliable (computed before the
+  // final file layout) and Vela 5.x no longer writes it, so it is not read.
   struct StreamEntry {
     int id = 0;
-    uint64_t fileOffset = 0;   // as recorded; not reliable (computed before the final file layout)
   };
   std::vector<SourceOp> source;
   std::vector<OptimisedOp> optimised;

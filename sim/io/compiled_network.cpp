@@ -274,6 +274,12 @@ CopHeader parseCopHeader(const uint8_t* data, size_t size, const std::string& fi
   };
   const auto sameProduct = std::find_if(npu::npuConfigs().begin(), npu::npuConfigs().end(),
                                         [&h](const npu::NpuConfig& c) { return c.product == h.product; });
+  // The Ethos-U85's product number (shared/docs/ethos-u85.md 2.2): recognised, not modelled yet.
+  constexpr uint32_t kEthosU85Product = 2;
+  if (sameProduct == npu::npuConfigs().end() && h.product == kEthosU85Product) {
+    fail(8, "CONFIG word " + hex32(h.configWord) + " is an Ethos-U85 model (product 2); npusim does not " +
+                "support the Ethos-U85 yet (it models products " + products() + ")");
+  }
   if (sameProduct == npu::npuConfigs().end()) {
     fail(8, "CONFIG word " + hex32(h.configWord) + " targets product " + std::to_string(h.product) +
                 "; npusim models products " + products());

@@ -254,7 +254,37 @@ TEST_CASE("debug database: tables, path and TFLite operator names") {
   CHECK(db.findOptimised(0)->type == "SHR");
   CHECK(db.findSource(db.findOptimised(1)->sourceId)->type == "Conv2DBias");
   CHECK(db.queue.at(0).offset == 332);
-  CHECK(db.streams.at(0).fileOffset == 37216);
+  CHECK(db.streams.at(0).id == 0);
+  // Vela 5.x: a line break between the table element and its CDATA, no file_offset column.
+  const VelaDebugDb db5 = parseVelaDebugDb(R"(<debug source="x">
+<table name="source">
+<![CDATA[
+"id","operator","ext_key"
+1,"Conv2D",0
+]]>
+</table>
+<table name="optimised">
+<![CDATA[
+"id","source_id","operator"
+1,1,"Relu"
+]]>
+</table>
+<table name="queue">
+<![CDATA[
+"offset","cmdstream_id","optimised_id","scheduled_id"
+328,1,1,130
+]]>
+</table>
+<table name="cmdstream">
+<![CDATA[
+"id"
+1
+]]>
+</table>
+</debug>)", "<test>");
+  CHECK(db5.findSource(1)->type == "Conv2D");
+  CHECK(db5.queue.at(0).offset == 328);
+  CHECK(db5.streams.at(0).id == 1);
   CHECK_THROWS_AS(parseVelaDebugDb("<debug></debug>", "<test>"), InputError);
   CHECK(velaDebugDbPath("dir/kws_vela.tflite") == "dir/kws_debug.xml");
   CHECK(tfliteOperatorName("Conv2DBias") == "CONV_2D");

@@ -219,7 +219,8 @@ TEST_CASE("bad input: unsupported CONFIG word") {
     const char* text;
   };
   const Case cases[] = {
-      {0x20001807, "targets product 2"},   // neither U55 (0) nor U65 (1)
+      {0x20001807, "is an Ethos-U85 model (product 2); npusim does not support the Ethos-U85 yet"},
+      {0x30001807, "targets product 3"},   // no Ethos-U product
       {0x10001807, "128 MACs/cycle; the Ethos-U65 comes as ethos-u65-256, ethos-u65-512"},
       {0x00001809, "512 MACs/cycle; the Ethos-U55 comes as ethos-u55-32, ethos-u55-64"},
       {0x10001808, "24 KB SHRAM; ethos-u65-256 has 48 KB"},
