@@ -40,6 +40,18 @@ constexpr const char* kGridSpec = R"({
 })";
 constexpr size_t kGridPoints = 40;
 
+// The grid x 10 SRAM write latencies = 400 points: enough that a loaded machine cannot finish the
+// sweep between the test's polls, so the kill lands mid-sweep.
+constexpr const char* kLongGridSpec = R"({
+  "description": "demo network grid, long",
+  "models": [{"demo": true}],
+  "grid": {"system.sram.read_latency": [32, 64, 16, 128, 8],
+           "npu.axi0.max_outstanding_reads": [8, 1, 2, 4],
+           "system.sram.clock_scale": [1.0, 0.5],
+           "system.sram.write_latency": [32, 1, 2, 4, 8, 16, 48, 64, 96, 128]}
+})";
+constexpr size_t kLongGridPoints = 400;
+
 fs::path writeSpec(const test::TempDir& dir, const std::string& text, const std::string& name = "spec.json") {
   const fs::path path = dir.path() / name;
   std::ofstream(path) << text;
@@ -185,7 +197,7 @@ TEST_CASE("sweep: runs the demo network, one complete line per point, failed poi
 
 TEST_CASE("sweep: killed with SIGKILL mid-sweep and resumed, every point is there exactly once") {
   const test::TempDir dir;
-  const fs::path spec = writeSpec(dir, kGridSpec);
+  const fs::path spec = writeSpec(dir, kLongGridSpec);
   const fs::path out = dir.path() / "results.jsonl";
 
   // 1. Start, wait for some lines, SIGKILL.
@@ -201,7 +213,7 @@ TEST_CASE("sweep: killed with SIGKILL mid-sweep and resumed, every point is ther
   const size_t before = lineCount(out);
   INFO("lines when killed: ", before);
   CHECK(before >= 6);
-  CHECK(before < kGridPoints);
+  CHECK(before < kLongGridPoints);
 
   // 2. A torn last line, as a write cut short would leave.
   const std::string first = sweep::readResults(out.string()).records.front().line;
@@ -214,7 +226,7 @@ TEST_CASE("sweep: killed with SIGKILL mid-sweep and resumed, every point is ther
   CHECK(resumed.err.find("dropped a partial last line") != std::string::npos);
   const auto file = sweep::readResults(out.string());
   CHECK_FALSE(file.truncatedTail);
-  REQUIRE(file.records.size() == kGridPoints);
+  REQUIRE(file.records.size() == kLongGridPoints);
   std::set<std::string> ids;
   std::set<size_t> indices;
   for (const auto& r : file.records) {
@@ -222,15 +234,15 @@ TEST_CASE("sweep: killed with SIGKILL mid-sweep and resumed, every point is ther
     indices.insert(r.index);
     CHECK(r.ok);
   }
-  CHECK(ids.size() == kGridPoints);
-  CHECK(indices.size() == kGridPoints);
-  CHECK(*indices.rbegin() == kGridPoints - 1);
+  CHECK(ids.size() == kLongGridPoints);
+  CHECK(indices.size() == kLongGridPoints);
+  CHECK(*indices.rbegin() == kLongGridPoints - 1);
 
   // 4. Resuming a complete file runs nothing.
   const test::ProcessResult again = test::runNpusim({"sweep", spec.string(), "-o", out.string(), "--resume"});
   CHECK(again.exitCode == 0);
-  CHECK(again.err.find("40 already in") != std::string::npos);
-  CHECK(lineCount(out) == kGridPoints);
+  CHECK(again.err.find("400 already in") != std::string::npos);
+  CHECK(lineCount(out) == kLongGridPoints);
 }
 
 TEST_CASE("sweep: 4 shards joined by sweep-merge equal one local run, byte for byte after sorting") {
