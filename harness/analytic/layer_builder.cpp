@@ -77,7 +77,7 @@ ActivationClass activationOf(const cmd::Operation& op) {
   return clamps ? ActivationClass::Relu : ActivationClass::None;
 }
 
-FeatureMapInfo mapInfo(const cmd::FeatureMap& fm, const cmd::Shape3& shape, const VelaSystem& system) {
+FeatureMapInfo mapInfo(const cmd::FeatureMap& fm, const Shape3& shape, const VelaSystem& system) {
   return {shape, fm.format, fm.elementBits, system.regionArea(fm.region)};
 }
 
@@ -307,8 +307,8 @@ const cmd::FeatureMap& sideOf(const cmd::Operation& op, Side side) {
 // Full shape of an input: the producing layer's OFM when an earlier layer wrote the same
 // tensor (same base, row pitch and depth; the NPU's IFM box may be clipped), else the extent
 // the row's stripes read.
-cmd::Shape3 fullInputShape(const std::vector<cmd::Operation>& ops, const RowSpec& row,
-                           const std::vector<Layer>& earlier, Side side, cmd::Shape3 shape, uint32_t stripes) {
+Shape3 fullInputShape(const std::vector<cmd::Operation>& ops, const RowSpec& row,
+                           const std::vector<Layer>& earlier, Side side, Shape3 shape, uint32_t stripes) {
   const cmd::FeatureMap& fm = sideOf(ops[row.operations.front()], side);
   for (auto it = earlier.rbegin(); it != earlier.rend(); ++it) {
     if (it->operations.empty() || it->operations.front() >= row.operations.front()) {
@@ -316,7 +316,7 @@ cmd::Shape3 fullInputShape(const std::vector<cmd::Operation>& ops, const RowSpec
     }
     const cmd::FeatureMap& out = ops[it->operations.front()].ofm;
     if (out.region == fm.region && out.base[0] == fm.base[0]) {
-      const cmd::Shape3& produced = it->query.ofm.shape;
+      const Shape3& produced = it->query.ofm.shape;
       const bool sameTensor = out.strideY == fm.strideY && produced.depth == shape.depth &&
                               produced.height >= shape.height && produced.width >= shape.width;
       return sameTensor ? produced : shape;
@@ -437,7 +437,7 @@ Layer LayerBuilder::buildLayer(const std::vector<cmd::Operation>& ops, const Row
 
   // 2. Full OFM: height stripes stack up, depth slices side by side.
   uint32_t stripes = 0;
-  cmd::Shape3 ofmShape{0, first.ofm.shape.width, first.ofm.shape.depth};
+  Shape3 ofmShape{0, first.ofm.shape.width, first.ofm.shape.depth};
   for (size_t i = 0; i < row.operations.size(); ++i) {
     if (slices.sliceOfOp[i] == 0) {
       ofmShape.height += ops[row.operations[i]].ofm.shape.height;
@@ -453,7 +453,7 @@ Layer LayerBuilder::buildLayer(const std::vector<cmd::Operation>& ops, const Row
 
   // 3. Feature maps with full shapes (depth slices of a depthwise op read only their own
   //    channels), in Vela's primary/secondary operand order for binary elementwise ops.
-  cmd::Shape3 ifmBox = first.ifm.shape;
+  Shape3 ifmBox = first.ifm.shape;
   if (type == BlockType::ConvolutionDepthWise) {
     ifmBox.depth = ofmShape.depth;
   }

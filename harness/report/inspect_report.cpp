@@ -32,7 +32,7 @@ const io::DecodedNpuOp* findDecoded(const std::vector<io::DecodedNpuOp>& decoded
   return nullptr;
 }
 
-ordered_json shapeJson(const cmd::Shape3& s) { return ordered_json::array({s.height, s.width, s.depth}); }
+ordered_json shapeJson(const Shape3& s) { return ordered_json::array({s.height, s.width, s.depth}); }
 
 ordered_json fmJson(const cmd::FeatureMap& fm) {
   const cmd::ByteSpan span = fm.footprint();

@@ -35,7 +35,7 @@ void IfmReads::add(const mem::TransferShape& shape) {
 }
 
 BlockPlan::BlockPlan(const NpuConfig& npu, const cmd::Operation& op) : npu_(npu), op_(op) {
-  const cmd::Shape3& ofm = op.ofm.shape;
+  const Shape3& ofm = op.ofm.shape;
   block_ = {std::min(op.ofmBlock.height, ofm.height), std::min(op.ofmBlock.width, ofm.width),
             std::min(op.ofmBlock.depth, ofm.depth)};
   blocksY_ = ceilDiv(ofm.height, block_.height);
@@ -94,12 +94,12 @@ mem::TransferShape BlockPlan::featureMapRead(const cmd::FeatureMap& fm, uint32_t
   return {uint64_t{rows} * cols, uint64_t{channels} * e};
 }
 
-mem::TransferShape BlockPlan::featureMapWrite(const cmd::Shape3& extent) const {
+mem::TransferShape BlockPlan::featureMapWrite(const Shape3& extent) const {
   return featureMapRead(op_.ofm, extent.height, extent.width, extent.depth);
 }
 
 BlockWork BlockPlan::block(uint64_t index) const {
-  const cmd::Shape3& ofm = op_.ofm.shape;
+  const Shape3& ofm = op_.ofm.shape;
   BlockWork w;
   const uint64_t z = index % blocksZ_, x = (index / blocksZ_) % blocksX_, y = index / (blocksZ_ * blocksX_);
   w.origin = {static_cast<uint32_t>(y * block_.height), static_cast<uint32_t>(x * block_.width),
@@ -112,7 +112,7 @@ BlockWork BlockPlan::block(uint64_t index) const {
   case cmd::OpKind::Elementwise: {
     w.ifm.add(featureMapRead(op_.ifm, w.extent.height, w.extent.width, w.extent.depth));
     if (op_.hasIfm2()) {
-      const cmd::Shape3& b = op_.ifm2.shape;
+      const Shape3& b = op_.ifm2.shape;
       w.ifm2 = featureMapRead(op_.ifm2, std::min(w.extent.height, b.height), std::min(w.extent.width, b.width),
                               std::min(w.extent.depth, b.depth));
     }

@@ -24,8 +24,8 @@ struct IfmReads {
 };
 
 struct BlockWork {
-  cmd::Shape3 origin;              // first OFM element (y, x, c) of the block
-  cmd::Shape3 extent;              // clipped block extent
+  Shape3 origin;              // first OFM element (y, x, c) of the block
+  Shape3 extent;              // clipped block extent
   double macCycles = 0;            // MAC array (0 for elementwise)
   double outputCycles = 0;         // activation/output unit
   IfmReads ifm;                    // IFM reads
@@ -57,10 +57,10 @@ public:
 
 private:
   mem::TransferShape featureMapRead(const cmd::FeatureMap& fm, uint32_t rows, uint32_t cols, uint32_t channels) const;
-  mem::TransferShape featureMapWrite(const cmd::Shape3& extent) const;
+  mem::TransferShape featureMapWrite(const Shape3& extent) const;
   const NpuConfig& npu_;
   const cmd::Operation& op_;
-  cmd::Shape3 block_;
+  Shape3 block_;
   uint64_t blocksY_ = 1, blocksX_ = 1, blocksZ_ = 1;
   // IFM rows (or columns) that output rows [first, first + count) read through the sub-kernel
   // whose taps start at `tap` and number `taps`, clipped to the IFM.

@@ -27,7 +27,7 @@ std::vector<NpuConfig> buildTable() {
   // Fields every configuration shares keep NpuConfig's member initializers; what a variant fixes
   // (product, AXI width and limits, DMA queue) is set once per variant.
   const auto entry = [](NpuVariant variant, std::string_view name, uint32_t macs, uint32_t cores, uint32_t shramKb,
-                        cmd::Shape3 ublock, std::array<double, 8> out, std::array<double, 3> act) {
+                        Shape3 ublock, std::array<double, 8> out, std::array<double, 3> act) {
     NpuConfig c;
     c.variant = variant;
     c.name = name;

@@ -25,7 +25,7 @@ struct NpuConfig {
   uint32_t macs = 128;              // MACs per cycle, all cores (CONFIG [3:0] = log2)
   uint32_t cores = 1;               // U65-512: two 256-MAC cores
   uint32_t shramKb = 24;            // CONFIG [15:8]: SHRAM of all cores, KiB (1 KiB banks)
-  cmd::Shape3 ofmUblock;            // OFM micro-block (H, W, D) of one core
+  Shape3 ofmUblock;            // OFM micro-block (H, W, D) of one core
   uint32_t ifmUblockDepth = 8;      // IFM micro-block depth: channels per MAC step
   uint32_t subKernelMax = 8;        // largest sub-kernel side; bigger kernels are decomposed
   uint32_t scaleBytesPerChannel = 10; // packed bias (40-bit) + scale (32-bit) + shift per OFM channel

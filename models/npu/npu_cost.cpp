@@ -136,8 +136,8 @@ double subKernelMacCycles(const NpuConfig& npu, const MacBlock& b, double nx, do
 double blockMacCycles(const NpuConfig& npu, const MacBlock& b) {
   // 1. Micro-block counts (1-D case: a two-row micro-block on a one-row OFM of even width and a
   //    one-row kernel works as 4 x 1).
-  cmd::Shape3 ub = npu.ofmUblock;
-  cmd::Shape3 block = b.block;
+  Shape3 ub = npu.ofmUblock;
+  Shape3 block = b.block;
   if (ub.height == 2 && b.convLike && b.ofmShape.height == 1 && b.ofmShape.width % 2 == 0 && b.kernelHeight == 1) {
     ub = {1, 4, ub.depth};
     block.height = 1;
@@ -161,7 +161,7 @@ MacTraversal macTraversal(bool pooling, bool depthwise, bool partKernelFirstConv
   return partKernelFirstConvolution ? MacTraversal::PartKernelFirst : MacTraversal::DepthFirst;
 }
 
-MacBlock macBlockOf(const cmd::Operation& op, const cmd::Shape3& block) {
+MacBlock macBlockOf(const cmd::Operation& op, const Shape3& block) {
   MacBlock b;
   const bool pool = op.kind == cmd::OpKind::Pool && op.poolMode != cmd::PoolMode::ReduceSum;
   const bool depthwise = op.kind == cmd::OpKind::Depthwise;

@@ -41,8 +41,8 @@ struct MacBlock {
   MacTraversal traversal = MacTraversal::DepthFirst;
   bool wideIfm = false;          // 16-bit IFM
   bool acc40 = false;
-  cmd::Shape3 ofmShape;          // the whole OFM (selects the 1-D micro-block)
-  cmd::Shape3 block;             // this block's OFM extent
+  Shape3 ofmShape;          // the whole OFM (selects the 1-D micro-block)
+  Shape3 block;             // this block's OFM extent
   uint32_t kernelWidth = 1, kernelHeight = 1;
   uint32_t subKernelMax = 8;     // largest sub-kernel side (1 for fully connected in Vela's estimate)
   uint32_t ifmBlockDepth = 8;    // IFM channels per step (sets the part-kernel-first slices)
@@ -55,7 +55,7 @@ struct MacBlock {
 // OFM channels between the cores.
 double blockMacCycles(const NpuConfig& npu, const MacBlock& b);
 // The MAC block of a decoded kernel operation for an OFM block of extent `block`.
-MacBlock macBlockOf(const cmd::Operation& op, const cmd::Shape3& block);
+MacBlock macBlockOf(const cmd::Operation& op, const Shape3& block);
 
 // IFM rows (or columns) one OFM block of `ofmSide` rows (columns) reads (timing doc 4.1 step 2):
 // (side - 1) x stride + the dilated kernel's span within one sub-kernel, halved for a 2x upscale,

@@ -7,6 +7,8 @@
 #include <string_view>
 #include <vector>
 
+#include "sim/common/shape.h"
+
 namespace npusim::cmd {
 
 enum class OpKind : uint8_t { Conv, Depthwise, Pool, Elementwise, DmaStart, DmaWait, KernelWait, Stop, Irq, PmuMask };
@@ -31,12 +33,6 @@ inline bool isKernel(OpKind kind) {
   }
   return false;
 }
-
-struct Shape3 {
-  uint32_t height = 1, width = 1, depth = 1;
-  uint64_t elements() const { return uint64_t{height} * width * depth; }
-  bool operator==(const Shape3& o) const { return height == o.height && width == o.width && depth == o.depth; }
-};
 
 // Half-open byte range [begin, end) inside a memory region.
 struct ByteSpan {

@@ -25,14 +25,14 @@ constexpr uint8_t kFlash = 0;
 constexpr uint8_t kArena = 1;
 
 // An int8 feature map in the arena with dense strides.
-cmd::FeatureMap arenaMap(uint64_t base, cmd::Shape3 shape, cmd::DataFormat format) {
+cmd::FeatureMap arenaMap(uint64_t base, Shape3 shape, cmd::DataFormat format) {
   return cmd::denseFeatureMap(kArena, base, shape, format);
 }
 
 constexpr cmd::DataFormat kBricks = cmd::DataFormat::Nhcwb16;
 constexpr cmd::DataFormat kNhwc = cmd::DataFormat::Nhwc;
 
-cmd::Operation kernelOp(cmd::OpKind kind, cmd::FeatureMap ifm, cmd::FeatureMap ofm, cmd::Shape3 block) {
+cmd::Operation kernelOp(cmd::OpKind kind, cmd::FeatureMap ifm, cmd::FeatureMap ofm, Shape3 block) {
   cmd::Operation op;
   op.kind = kind;
   op.ifm = ifm;
@@ -51,8 +51,8 @@ cmd::Operation dma(uint64_t src, uint64_t dst, uint64_t length) {
 }
 
 // 25x5x64 NHCWB16 pointwise conv of the KWS model with its weights buffered at `bufferBase`.
-cmd::Operation pointwiseConv(cmd::Shape3 block, uint64_t bufferBase) {
-  const cmd::Shape3 shape{25, 5, 64};
+cmd::Operation pointwiseConv(Shape3 block, uint64_t bufferBase) {
+  const Shape3 shape{25, 5, 64};
   cmd::Operation op = kernelOp(cmd::OpKind::Conv, arenaMap(0x1f40, shape, kBricks),
                                arenaMap(0x0, shape, kBricks), block);
   op.scales = {kArena, bufferBase, 640};
@@ -61,7 +61,7 @@ cmd::Operation pointwiseConv(cmd::Shape3 block, uint64_t bufferBase) {
 }
 
 cmd::Operation depthwise3x3(uint64_t bufferBase) {
-  const cmd::Shape3 shape{25, 5, 64};
+  const Shape3 shape{25, 5, 64};
   cmd::Operation op = kernelOp(cmd::OpKind::Depthwise, arenaMap(0x0, shape, kBricks),
                                arenaMap(0x1f40, shape, kBricks), {14, 6, 16});
   op.kernel.width = op.kernel.height = 3;
@@ -114,7 +114,7 @@ TEST_CASE("3.9(a): pointwise conv 25x5x64, weights buffered, first DMA hidden un
   REQUIRE(run.layers.size() == 2);
   const LayerEstimate& conv = run.estimates[1];
   CHECK(run.layers[1].weights.buffering == WeightBuffering::SingleBuffer);
-  CHECK(run.layers[1].query.block.ifmBlock == cmd::Shape3{9, 6, 32});
+  CHECK(run.layers[1].query.block.ifmBlock == Shape3{9, 6, 32});
   CHECK(run.estimates[0].slackCycles == 8624);
   CHECK(conv.computeCycles == 5904);
   CHECK(conv.npuCycles == 5904);   // T_full = T_first = 4752 + 64 = 4816 <= 8624
@@ -193,7 +193,7 @@ TEST_CASE("depth slices into two buffers form one double-buffered layer") {
   row.nngOperator = "Conv2DBias";
   const std::vector<Layer> layers = LayerBuilder(system).build(ops, {row});
   const WeightStreams& w = layers[0].weights;
-  CHECK(layers[0].query.ofm.shape == cmd::Shape3{25, 5, 64});
+  CHECK(layers[0].query.ofm.shape == Shape3{25, 5, 64});
   CHECK(w.buffering == WeightBuffering::DoubleBuffer);
   CHECK(w.depthSlices == 2);
   CHECK(w.encodedBytes == 4432);
@@ -306,7 +306,7 @@ TEST_CASE("debug database rows: a Memcpy sits at its feature-map DMA, matched by
   // A miniature of rnnoise: FullyConnected layers (sources 7, 1, 65, 61), two Reshapes copied
   // by DMA (sources 0 and 64) and one aliased without a DMA (source 60, a Squeeze here so that
   // its row is told apart), and a weight DMA that must not count as a copy.
-  const cmd::Shape3 vec{1, 1, 24};
+  const Shape3 vec{1, 1, 24};
   auto fc = [&](uint64_t ifm, uint64_t ofm, uint32_t offset) {
     cmd::Operation op = kernelOp(cmd::OpKind::Conv, arenaMap(ifm, vec, kNhwc), arenaMap(ofm, vec, kNhwc), {1, 2, 24});
     op.byteOffset = offset;
