@@ -103,7 +103,7 @@ BlockConfig blockConfigOf(const cmd::Operation& op, const LayerQuery& q, const V
   const bool convolution = type == BlockType::ConvolutionMxN || type == BlockType::ConvolutionDepthWise;
   b.partKernel = convolution && choosePartKernel(q.ifm.shape.depth, q.ifm.bits, q.kernel);
   const cmd::Upscale upscale = type != BlockType::ElementWise ? op.upscale : cmd::Upscale::None;
-  const npu::NpuConfig& npu = system.accelerator();
+  const arch::NpuConfig& npu = system.accelerator();
   b.ifmBlock.height =
       npu::ifmBlockSide(npu, b.ofmBlock.height, q.kernel.strideY, q.kernel.areaHeight(), upscale, npu.ofmUblock.height);
   b.ifmBlock.width =
@@ -191,16 +191,16 @@ constexpr uint64_t kSubStreamAlignment = 16;
 // sub-stream of its share of the channels. 0 when a slice's weight stream is not in the
 // constant region or does not hold the weights that order expects (padding must be zero).
 uint64_t onePieceBytes(const std::vector<Slice>& slices, const cmd::Operation& first, uint32_t ifmDepth,
-                       uint32_t ofmDepth, bool depthwise, const npu::NpuConfig& npu, const ConstantRegion& constants) {
+                       uint32_t ofmDepth, bool depthwise, const arch::NpuConfig& npu, const ConstantRegion& constants) {
   cmd::BrickLayout layout;
   layout.kernelHeight = first.kernel.height;
   layout.kernelWidth = first.kernel.width;
   layout.ifmDepth = depthwise ? 1 : ifmDepth;
-  layout.ifmUblockDepth = npu.ifmUblockDepth;
+  layout.ifmUblockDepth = npu.arch->ifmUblockDepth;
   layout.ofmUblockDepth = npu.ofmUblock.depth;
   layout.ifmBits = first.ifm.elementBits;
-  layout.decompHeight = npu.subKernelMax / std::max(first.kernel.dilationY, 1u);
-  layout.decompWidth = npu.subKernelMax / std::max(first.kernel.dilationX, 1u);
+  layout.decompHeight = npu.arch->subKernelMax / std::max(first.kernel.dilationY, 1u);
+  layout.decompWidth = npu.arch->subKernelMax / std::max(first.kernel.dilationX, 1u);
   layout.depthwise = depthwise;
   layout.partKernelFirst = first.kernel.partKernelFirst;
   const uint32_t cores = std::max(first.cores, 1u);
@@ -287,7 +287,7 @@ uint64_t onePieceBytes(const std::vector<Slice>& slices, const cmd::Operation& f
         weights[pos] = volume[(core + (local / perOfm) * cores) * perOfm + local % perOfm];
       }
     }
-    total += roundUp(uint64_t{layout.ofmDepth} * npu.scaleBytesPerChannel, kSubStreamAlignment) +
+    total += roundUp(uint64_t{layout.ofmDepth} * npu.arch->scaleBytesPerChannel, kSubStreamAlignment) +
              cmd::encodeWeightStream(weights).size();
   }
   return total;

@@ -35,13 +35,13 @@ bool isConvLike(BlockType type) {
 }
 
 // Vela's sub-kernel limit per block type (FC and elementwise work on 1x1 kernels).
-uint32_t subKernelLimit(BlockType type, const npu::NpuConfig& npu) {
+uint32_t subKernelLimit(BlockType type, const arch::NpuConfig& npu) {
   switch (type) {
   case BlockType::VectorProduct: case BlockType::ElementWise: return 1;
   case BlockType::ConvolutionMxN: case BlockType::ConvolutionDepthWise: case BlockType::Pooling:
-  case BlockType::ReduceSum: case BlockType::Dma: return npu.subKernelMax;
+  case BlockType::ReduceSum: case BlockType::Dma: return npu.arch->subKernelMax;
   }
-  return npu.subKernelMax;
+  return npu.arch->subKernelMax;
 }
 
 } // namespace
@@ -179,7 +179,7 @@ double PerformanceModel::outputCyclesPerElement(const LayerQuery& q) const {
 
 double PerformanceModel::convCycles(const LayerQuery& q) const {
   const BlockType type = blockTypeOf(q.op);
-  const npu::NpuConfig& a = system_.accelerator();
+  const arch::NpuConfig& a = system_.accelerator();
   // 1. Block shapes clipped to the tensors.
   const Shape3 ifmBlock = minShape(q.ifm.shape, q.block.ifmBlock);
   const Shape3 ofmBlock = minShape(q.ofm.shape, q.block.ofmBlock);
@@ -206,7 +206,7 @@ double PerformanceModel::convCycles(const LayerQuery& q) const {
   double outBlock = std::ceil(outputCyclesPerElement(q) * static_cast<double>(ofmBlock.elements()));
   if (q.hasBias) {
     const double biasCycles =
-        double(a.scaleBytesPerChannel) * ofmBlock.depth * system_.timing(q.constArea).readLatency / 256.0;
+        double(a.arch->scaleBytesPerChannel) * ofmBlock.depth * system_.timing(q.constArea).readLatency / 256.0;
     outBlock = std::max(outBlock, biasCycles);
   }
   // 5. Command/memory floor, then the two-stage pipeline over all blocks.

@@ -35,7 +35,7 @@ std::string_view memAreaName(MemArea area) {
   return "?";
 }
 
-VelaSystem::VelaSystem(const config::SystemParams& params, const npu::NpuConfig& hardware)
+VelaSystem::VelaSystem(const config::SystemParams& params, const arch::NpuConfig& hardware)
     : accel_(&hardware), coreClockHz_(params.coreClockHz) {
   // 1. The memories on the two ports get their configured timing; every other area keeps
   //    Vela's "1 or the equivalent" defaults (scale 1, burst 1, latency 0).

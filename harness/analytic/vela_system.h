@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "models/npu/npu_config.h"
+#include "sim/arch/npu_config.h"
 #include "sim/cmdstream/operation.h"
 #include "sim/config/system_params.h"
 
@@ -36,9 +36,9 @@ struct AreaTiming {
 class VelaSystem {
 public:
   // `hardware` is the configuration the stream was compiled for (COP1 header).
-  VelaSystem(const config::SystemParams& params, const npu::NpuConfig& hardware);
+  VelaSystem(const config::SystemParams& params, const arch::NpuConfig& hardware);
 
-  const npu::NpuConfig& accelerator() const { return *accel_; }
+  const arch::NpuConfig& accelerator() const { return *accel_; }
   const AreaTiming& timing(MemArea area) const { return timing_[static_cast<size_t>(area)]; }
   MemArea constArea() const { return constArea_; }
   MemArea arenaArea() const { return arenaArea_; }
@@ -48,7 +48,7 @@ public:
   MemArea regionArea(uint8_t region) const;
 
 private:
-  const npu::NpuConfig* accel_;
+  const arch::NpuConfig* accel_;
   std::array<AreaTiming, 5> timing_{};
   MemArea constArea_ = MemArea::OffChipFlash;
   MemArea arenaArea_ = MemArea::Sram;

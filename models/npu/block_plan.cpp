@@ -34,7 +34,7 @@ void IfmReads::add(const mem::TransferShape& shape) {
   last.runs += ceilDiv(shape.bytes(), last.runBytes);
 }
 
-BlockPlan::BlockPlan(const NpuConfig& npu, const cmd::Operation& op) : npu_(npu), op_(op) {
+BlockPlan::BlockPlan(const arch::NpuConfig& npu, const cmd::Operation& op) : npu_(npu), op_(op) {
   const Shape3& ofm = op.ofm.shape;
   block_ = {std::min(op.ofmBlock.height, ofm.height), std::min(op.ofmBlock.width, ofm.width),
             std::min(op.ofmBlock.depth, ofm.depth)};
@@ -52,7 +52,7 @@ BlockPlan::BlockPlan(const NpuConfig& npu, const cmd::Operation& op) : npu_(npu)
   ifmCols_ = std::min(ifmBlockSide(npu, op.ofmBlock.width, op.kernel.strideX, op.kernel.dilatedWidth(), op.upscale,
                                     npu.ofmUblock.width),
                        op.ifm.shape.width);
-  subKernels_ = ceilDiv(op.kernel.width, npu.subKernelMax) * ceilDiv(op.kernel.height, npu.subKernelMax);
+  subKernels_ = ceilDiv(op.kernel.width, npu.arch->subKernelMax) * ceilDiv(op.kernel.height, npu.arch->subKernelMax);
 }
 
 uint32_t BlockPlan::window(uint32_t first, uint32_t count, uint32_t stride, uint32_t dilation, uint32_t pad,
@@ -136,7 +136,7 @@ BlockWork BlockPlan::block(uint64_t index) const {
     const cmd::Kernel& k = op_.kernel;
     const cmd::Padding& pad = op_.padding;
     uint64_t rows = 0;
-    const uint32_t sub = npu_.subKernelMax;
+    const uint32_t sub = npu_.arch->subKernelMax;
     for (uint32_t tap = 0; tap < k.height; tap += sub) {
       rows += window(w.origin.height, w.extent.height, k.strideY, k.dilationY, pad.top, tap,
                      std::min(sub, k.height - tap), op_.ifm.shape.height);

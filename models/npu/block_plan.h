@@ -47,7 +47,7 @@ struct BlockWork {
 // a depth block are fetched with every block.
 class BlockPlan {
 public:
-  BlockPlan(const NpuConfig& npu, const cmd::Operation& op);
+  BlockPlan(const arch::NpuConfig& npu, const cmd::Operation& op);
 
   uint64_t blockCount() const { return blocksY_ * blocksX_ * blocksZ_; }
   BlockWork block(uint64_t index) const;
@@ -58,7 +58,7 @@ public:
 private:
   mem::TransferShape featureMapRead(const cmd::FeatureMap& fm, uint32_t rows, uint32_t cols, uint32_t channels) const;
   mem::TransferShape featureMapWrite(const Shape3& extent) const;
-  const NpuConfig& npu_;
+  const arch::NpuConfig& npu_;
   const cmd::Operation& op_;
   Shape3 block_;
   uint64_t blocksY_ = 1, blocksX_ = 1, blocksZ_ = 1;

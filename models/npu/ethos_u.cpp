@@ -180,7 +180,7 @@ void EthosU::kernelThread() {
 void EthosU::dmaThread() {
   Transport transport(*this);
   Clock clock(*this);
-  DmaUnit dma(transport, clock, params_.hardware->dmaChunkBytes);
+  DmaUnit dma(transport, clock, params_.hardware->arch->dmaChunkBytes);
   serve(dmas_, [&](const cmd::Operation& op, double issue, size_t recordIndex) {
     const DmaTiming d = dma.execute(op.dma, issue);
     OperationRecord& rec = stats_.operations[recordIndex];
@@ -201,8 +201,8 @@ void EthosU::syncTo(double t) {
 double EthosU::fetchCommands(uint64_t qbase, uint32_t streamBytes, uint32_t upTo, double t) {
   // Request chunks up to `upTo` plus the prefetch window, one after another from time t.
   Transport transport(*this);
-  const uint32_t chunkBytes = params_.hardware->commandFetchBytes;
-  const uint32_t want = std::min(streamBytes, upTo + params_.hardware->commandPrefetchChunks * chunkBytes);
+  const uint32_t chunkBytes = params_.hardware->arch->commandFetchBytes;
+  const uint32_t want = std::min(streamBytes, upTo + params_.hardware->arch->commandPrefetchChunks * chunkBytes);
   while (fetchRequested_ < want) {
     const uint32_t bytes = std::min(chunkBytes, streamBytes - fetchRequested_);
     const double issue = chunkDone_.empty() ? t : std::max(t, now());
@@ -243,7 +243,7 @@ void EthosU::commandProcessor() {
       if (observer_ != nullptr && fetched > t) {
         observer_->commandFetchWait(t, fetched);
       }
-      t = fetched + params_.hardware->parseCyclesPerCommand;
+      t = fetched + params_.hardware->arch->parseCyclesPerCommand;
       if (!c.info->isOperation) {
         continue;
       }

@@ -28,7 +28,7 @@ namespace npusim::npu {
 // What the NPU module needs of the system: its hardware configuration, its clock and where the
 // driver's REGIONCFG / QCONFIG put each region and the command stream.
 struct NpuModuleParams {
-  const NpuConfig* hardware = nullptr;
+  const arch::NpuConfig* hardware = nullptr;
   double clockHz = 500e6;
   config::AxiPort constPort = config::AxiPort::Axi1;   // region 0 (constants)
   config::AxiPort arenaPort = config::AxiPort::Axi0;   // region 1 and regions 3-7 (the arena, tensors)

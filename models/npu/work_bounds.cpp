@@ -18,14 +18,14 @@ double burstsOf(const mem::TransferShape& shape, uint32_t maxBurstBytes) {
 
 } // namespace
 
-WorkBound operationWork(const NpuConfig& npu, const cmd::Operation& op, const BurstCost& burst) {
+WorkBound operationWork(const arch::NpuConfig& npu, const cmd::Operation& op, const BurstCost& burst) {
   WorkBound w;
   if (op.kind == cmd::OpKind::DmaStart) {
     // Chunks of the DMA buffer's size, each a read and (unless into SHRAM) a write, at offsets
     // below the length.
-    const double chunks = std::ceil(double(op.dma.length) / npu.dmaChunkBytes);
+    const double chunks = std::ceil(double(op.dma.length) / npu.arch->dmaChunkBytes);
     const double perChunk =
-        std::ceil(double(std::min<uint64_t>(op.dma.length, npu.dmaChunkBytes)) / burst.maxBurstBytes);
+        std::ceil(double(std::min<uint64_t>(op.dma.length, npu.arch->dmaChunkBytes)) / burst.maxBurstBytes);
     w.bursts = chunks * perChunk * (op.dma.dstInternal ? 1 : 2);
     w.cycles = w.bursts * burst.cyclesPerBurst;
     w.accesses.push_back({"DMA source", op.dma.srcRegion, op.dma.src + op.dma.length});

@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "models/npu/npu_config.h"
+#include "sim/arch/npu_config.h"
 #include "sim/cmdstream/operation.h"
 
 namespace npusim::npu {
@@ -39,6 +39,6 @@ struct WorkBound {
 // others). Contract: simulating `op` walks no more blocks and books no more bursts than
 // returned, takes no more cycles once started (waits for other units aside), and its
 // transfers stay inside `accesses`. O(1) in the operation's size.
-WorkBound operationWork(const NpuConfig& npu, const cmd::Operation& op, const BurstCost& burst);
+WorkBound operationWork(const arch::NpuConfig& npu, const cmd::Operation& op, const BurstCost& burst);
 
 } // namespace npusim::npu

@@ -182,11 +182,11 @@ std::vector<uint8_t> encodeCommands(const std::vector<Command>& commands) {
   return b.bytes();
 }
 
-std::vector<uint8_t> buildCop1Payload(const npu::NpuConfig& npu, const std::vector<uint8_t>& stream) {
+std::vector<uint8_t> buildCop1Payload(const arch::NpuConfig& npu, const std::vector<uint8_t>& stream) {
   std::vector<uint8_t> out;
   pushWord(out, 0x31504F43);           // "COP1"
   pushWord(out, 0x00100001);           // OPTIMIZER_CONFIG, release 0 patch 1
-  pushWord(out, npu::configWord(npu));
+  pushWord(out, arch::configWord(npu));
   pushWord(out, kVelaIdWord);
   for (int i = 0; i < 3; ++i) {
     pushWord(out, 0x00000005);         // NOP to 16-byte-align the stream

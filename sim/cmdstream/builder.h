@@ -7,7 +7,7 @@
 #include <optional>
 #include <vector>
 
-#include "models/npu/npu_config.h"
+#include "sim/arch/npu_config.h"
 #include "sim/cmdstream/decoder.h"
 
 namespace npusim::cmd {
@@ -43,6 +43,6 @@ std::vector<uint8_t> encodeCommands(const std::vector<Command>& commands);
 constexpr uint32_t kVelaIdWord = 0x10060000;
 
 // Wraps a command stream in the 32-byte COP1 driver header Vela emits.
-std::vector<uint8_t> buildCop1Payload(const npu::NpuConfig& npu, const std::vector<uint8_t>& stream);
+std::vector<uint8_t> buildCop1Payload(const arch::NpuConfig& npu, const std::vector<uint8_t>& stream);
 
 } // namespace npusim::cmd

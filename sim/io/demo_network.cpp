@@ -25,7 +25,7 @@ struct WeightBlock {
 
 class FlashImage {
 public:
-  explicit FlashImage(const npu::NpuConfig& npu) : scaleBytesPerChannel_(npu.scaleBytesPerChannel) {}
+  explicit FlashImage(const arch::NpuConfig& npu) : scaleBytesPerChannel_(npu.arch->scaleBytesPerChannel) {}
   WeightBlock add(uint64_t weights, uint32_t channels) {
     WeightBlock b{bytes_.size(), roundUp(uint64_t{scaleBytesPerChannel_} * channels, 16ull),
                   roundUp(uint64_t{weights} * 7 / 8, 16ull)};
@@ -81,12 +81,12 @@ Operation wait(OpKind kind, uint32_t count) {
 } // namespace
 
 std::vector<uint8_t> buildDemoNetworkTflite(uint32_t macs) {
-  const npu::NpuConfig* found = npu::findNpuConfig(npu::NpuVariant::U55, macs);
+  const arch::NpuConfig* found = arch::findNpuConfig(arch::ethosU55(), macs);
   if (found == nullptr) {
-    throw std::invalid_argument("the demo network is for " + npu::npuConfigNames(npu::NpuVariant::U55) + ", not " +
+    throw std::invalid_argument("the demo network is for " + arch::npuConfigNames(arch::ethosU55()) + ", not " +
                                 std::to_string(macs) + " MACs");
   }
-  const npu::NpuConfig& npu = *found;
+  const arch::NpuConfig& npu = *found;
   // Arena (region 1) plan, bytes.
   constexpr uint64_t kIn = 0, kFm1 = 3072, kFm2 = 7168, kFm3 = 11264, kFm4 = 0, kOut = 3072;
   constexpr uint64_t kBufA = 19456, kBufB = 21888, kArena = 22656;

@@ -139,7 +139,7 @@ private:
 } // namespace
 
 config::SystemParams resolveForModel(config::ConfigRequest request, const io::CompiledNetwork& net) {
-  if (const npu::NpuConfig* hw = net.hardware()) {
+  if (const arch::NpuConfig* hw = net.hardware()) {
     request.accelerator = hw->name;
   }
   config::SystemParams params = config::resolveConfig(request);
@@ -156,7 +156,7 @@ config::SystemParams resolveForModel(config::ConfigRequest request, const io::Co
 
 void checkSimulationWork(const io::CompiledNetwork& net, const std::vector<io::DecodedNpuOp>& decoded,
                          const config::SystemParams& params) {
-  const npu::NpuConfig& hardware = *params.hardware();
+  const arch::NpuConfig& hardware = *params.hardware();
   const npu::BurstCost burst = npuBurstCost(params);
   const double hostToNpu = params.host.clockHz > 0 ? params.coreClockHz / params.host.clockHz : 1.0;
   const config::MemoryKind constMemory = params.memoryOn(params.mode.constMemArea);
@@ -211,7 +211,7 @@ void checkSimulationWork(const io::CompiledNetwork& net, const std::vector<io::D
                                 window(constMemory) + " that holds the model");
     }
     npu::WorkBound invoke;
-    invoke.bursts = std::ceil(double(step.qsize) / hardware.commandFetchBytes);
+    invoke.bursts = std::ceil(double(step.qsize) / hardware.arch->commandFetchBytes);
     invoke.cycles = double(params.host.driverOverheadCycles + params.host.irqOverheadCycles) * hostToNpu +
                     double(it->commands.size()) + invoke.bursts * burst.cyclesPerBurst;
     totals.add(invoke, name, refuseAt(std::nullopt, 0));

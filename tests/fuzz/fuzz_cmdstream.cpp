@@ -37,7 +37,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string file = "fuzz.stream";
   const npusim::cmd::StreamOrigin origin{file, 0};
   const npusim::cmd::RegionLimits limits = limitsFor(data[0]);
-  const npusim::npu::NpuConfig& arch = *npusim::npu::findNpuConfig(npusim::npu::NpuVariant::U55, 128u << (data[0] >> 1 & 1));
+  const npusim::arch::NpuConfig& arch = *npusim::arch::findNpuConfig(npusim::arch::ethosU55(), 128u << (data[0] >> 1 & 1));
   const uint8_t* stream = data + 1;
   const size_t streamSize = size - 1;
   npusim::fuzz::acceptOnlyInputError(file, [&] {

@@ -114,7 +114,7 @@ std::vector<uint8_t> elementwiseModel() {
   b.emit(mul);
   b.emit(stop);
   io::ModelSpec spec;
-  const std::vector<uint8_t> payload = cmd::buildCop1Payload(*npu::findNpuConfig(npu::NpuVariant::U55, 64), b.bytes());
+  const std::vector<uint8_t> payload = cmd::buildCop1Payload(*arch::findNpuConfig(arch::ethosU55(), 64), b.bytes());
   spec.tensors = {
       {"cs", {static_cast<int32_t>(payload.size())}, 3, payload},
       {"flash", {16}, 3, std::vector<uint8_t>(16, 0)},

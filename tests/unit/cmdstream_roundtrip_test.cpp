@@ -262,13 +262,13 @@ TEST_CASE("IFM extent: 2x upscale halves the extent") {
 }
 
 TEST_CASE("COP1 payload: Vela's header layout") {
-  CHECK(npu::configWord(test::u55(32)) == 0x1005);
-  CHECK(npu::configWord(test::u55(64)) == 0x1006);
-  CHECK(npu::configWord(test::u55(128)) == 0x1807);
-  CHECK(npu::configWord(test::u55(256)) == 0x3008);
+  CHECK(arch::configWord(test::u55(32)) == 0x1005);
+  CHECK(arch::configWord(test::u55(64)) == 0x1006);
+  CHECK(arch::configWord(test::u55(128)) == 0x1807);
+  CHECK(arch::configWord(test::u55(256)) == 0x3008);
   // The U65 fixtures' COP1 headers: product 1, 48 / 96 KiB SHRAM, 2^8 / 2^9 MACs.
-  CHECK(npu::configWord(test::u65(256)) == 0x10003008);
-  CHECK(npu::configWord(test::u65(512)) == 0x10006009);
+  CHECK(arch::configWord(test::u65(256)) == 0x10003008);
+  CHECK(arch::configWord(test::u65(512)) == 0x10006009);
   const std::vector<uint8_t> stream = encodeOps({});
   const std::vector<uint8_t> payload = buildCop1Payload(test::u55(256), stream);
   REQUIRE(payload.size() == 32 + stream.size());
