@@ -221,24 +221,26 @@ void EthosU::commandProcessor() {
     if (stopping_) {
       return;
     }
-    const NpuProgram* program = nullptr;
+    const NpuProgram* loaded = nullptr;
     for (const NpuProgram& p : programs_) {
       if (p.qbase == qbase_) {
-        program = &p;
+        loaded = &p;
       }
     }
-    if (program == nullptr || program->streamBytes != qsize_) {
+    if (loaded == nullptr || loaded->program->streamBytes() != qsize_) {
       throw std::logic_error("NPU started with QBASE/QSIZE that match no loaded command stream");
     }
+    const cmd::Program& program = *loaded->program;
+    const uint32_t streamBytes = program.streamBytes();
     const double started = now();
     double t = started;
     fetchRequested_ = 0;
     chunkDone_.clear();
     size_t opIndex = 0;
     double fetchWait = 0;
-    for (const cmd::Command& c : *program->commands) {
+    for (const cmd::Command& c : program.commands) {
       // 1. Fetch (through the command FIFO) and parse.
-      const double fetched = fetchCommands(program->qbase, program->streamBytes, c.offset + c.sizeBytes(), t);
+      const double fetched = fetchCommands(loaded->qbase, streamBytes, c.offset + c.sizeBytes(), t);
       fetchWait += fetched - t;
       if (observer_ != nullptr && fetched > t) {
         observer_->commandFetchWait(t, fetched);
@@ -248,7 +250,7 @@ void EthosU::commandProcessor() {
         continue;
       }
       // 2. Dispatch, waiting for queue space and for the waits' conditions.
-      const cmd::Operation& op = (*program->operations)[opIndex];
+      const cmd::Operation& op = program.operations[opIndex];
       syncTo(t);
       OperationRecord rec;
       rec.invocation = invocation_;

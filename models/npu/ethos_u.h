@@ -45,9 +45,7 @@ struct NpuModuleParams {
 // A decoded command stream the NPU runs when started with QBASE = `qbase`.
 struct NpuProgram {
   uint64_t qbase = 0;
-  uint32_t streamBytes = 0;
-  const std::vector<cmd::Command>* commands = nullptr;
-  const std::vector<cmd::Operation>* operations = nullptr;
+  const cmd::Program* program = nullptr;
 };
 
 class EthosU : public sc_core::sc_module {

@@ -5,6 +5,7 @@
 #include <cctype>
 #include <stdexcept>
 
+#include "sim/arch/command_set.h"
 
 namespace npusim::arch {
 
@@ -123,7 +124,7 @@ Architecture ethosU55Family(std::string_view name, uint32_t product) {
   a.loadable = true;
   a.archMajor = 1;
   a.commandStreamVersion = 0;
-  a.commands = nullptr;      // the command set moves here from sim/cmdstream next
+  a.commands = &ethosU55CommandSet();
   a.weightFormats = {WeightFormat::Standard};
   a.buffers = BufferModel::Shram;
   a.weightStreamOwner = "core";

@@ -265,7 +265,7 @@ RunResult simulate(const io::CompiledNetwork& net, const std::vector<io::Decoded
     if (step.npu) {
       const auto it = std::find_if(decoded.begin(), decoded.end(),
                                    [&](const io::DecodedNpuOp& d) { return d.operatorIndex == op.index; });
-      npuModule.addProgram({step.qbase, step.qsize, &it->commands, &it->operations});
+      npuModule.addProgram({step.qbase, &*it});
     }
     steps.push_back(std::move(step));
   }

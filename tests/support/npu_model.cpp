@@ -189,10 +189,11 @@ std::vector<uint8_t> encodeOps(const std::vector<Operation>& ops) {
 
 StreamOrigin testOrigin() { return {"<test stream>", 0}; }
 
-std::vector<Operation> decodeStream(const std::vector<uint8_t>& stream) {
-  const auto commands = parseCommands(stream.data(), stream.size(), testOrigin());
-  return decodeOperations(commands, testOrigin(), RegionLimits{});
+std::vector<Operation> decodeStream(const std::vector<uint8_t>& stream, const arch::NpuConfig& hardware) {
+  return decodeProgram(hardware, stream.data(), stream.size(), testOrigin(), RegionLimits{}).operations;
 }
+
+std::vector<Operation> decodeStream(const std::vector<uint8_t>& stream) { return decodeStream(stream, u55(128)); }
 
 void checkSameOperation(const Operation& want, const Operation& got) {
   INFO("operation ", opKindName(want.kind));

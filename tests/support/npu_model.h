@@ -51,7 +51,9 @@ cmd::StreamOrigin testOrigin();
 // (fields an operation of that kind does not use hold stale registers and are skipped).
 void checkSameOperation(const cmd::Operation& want, const cmd::Operation& got);
 
-// Parses `stream` and decodes its operations (regions unchecked).
+// Parses `stream` and decodes its operations for `hardware` (regions unchecked).
+std::vector<cmd::Operation> decodeStream(const std::vector<uint8_t>& stream, const arch::NpuConfig& hardware);
+// The same for an ethos-u55-128.
 std::vector<cmd::Operation> decodeStream(const std::vector<uint8_t>& stream);
 
 } // namespace npusim::test

@@ -83,7 +83,7 @@ std::vector<cmd::Operation> roundTrip(const std::vector<cmd::Operation>& ops) {
   b.emit(stop);
   const std::vector<uint8_t> bytes = b.bytes();
   const cmd::StreamOrigin origin{"<builder>", 0};
-  return cmd::decodeOperations(cmd::parseCommands(bytes.data(), bytes.size(), origin), origin, {});
+  return cmd::decodeProgram(test::u55(128), bytes.data(), bytes.size(), origin, {}).operations;
 }
 
 // Estimates a builder-made stream, one layer per kernel operation.

@@ -29,8 +29,8 @@ void checkRoundTrip(const std::vector<Operation>& ops) {
 
 // Decodes a stream of raw register writes followed by one NPU_OP_CONV.
 Operation decodeConvAfter(CommandStreamBuilder& b) {
-  b.cmd0(CommandCode::OpConv, 0);
-  b.cmd0(CommandCode::OpStop, 0xFFFF);
+  b.cmd0(arch::CommandId::OpConv, 0);
+  b.cmd0(arch::CommandId::OpStop, 0xFFFF);
   const std::vector<Operation> ops = decodeStream(b.bytes());
   REQUIRE(ops.size() == 2);
   return ops[0];
@@ -69,8 +69,9 @@ TEST_CASE("builder round trip: a whole sequence keeps per-operation state") {
 
 TEST_CASE("builder round trip: command indices and byte offsets of the operations") {
   const std::vector<uint8_t> stream = encodeOps({test::sampleDma(), test::sampleConv()});
-  const auto commands = parseCommands(stream.data(), stream.size(), test::testOrigin());
-  const std::vector<Operation> ops = decodeOperations(commands, test::testOrigin(), RegionLimits{});
+  const Program program = decodeProgram(test::u55(128), stream.data(), stream.size(), test::testOrigin(), {});
+  const std::vector<Command>& commands = program.commands;
+  const std::vector<Operation>& ops = program.operations;
   REQUIRE(ops.size() == 3);
   for (const Operation& op : ops) {
     REQUIRE(op.commandIndex < commands.size());
@@ -81,8 +82,28 @@ TEST_CASE("builder round trip: command indices and byte offsets of the operation
   // DMA: SRC_REGION, SRC, DST_REGION, DST, LEN, DMA_START = 1 + 2 + 1 + 2 + 2 + 1 words.
   CHECK(ops[0].commandIndex == 5);
   CHECK(ops[0].byteOffset == 9 * 4 - 4);
-  CHECK(commands.back().code() == CommandCode::OpStop);
+  CHECK(commands.back().id() == arch::CommandId::OpStop);
   CHECK(encodeCommands(commands) == stream);
+}
+
+TEST_CASE("program: a byte offset names its command, a command index the operations from there") {
+  const std::vector<uint8_t> stream = encodeOps({test::sampleDma(), test::sampleConv()});
+  const Program program = decodeProgram(test::u55(128), stream.data(), stream.size(), test::testOrigin(), {});
+  REQUIRE(program.operations.size() == 3);
+  CHECK(program.streamBytes() == stream.size());
+  // Every command starts at its own offset; the bytes inside a cmd1 start none.
+  for (const Command& c : program.commands) {
+    REQUIRE(program.commandAt(c.offset).has_value());
+    CHECK(*program.commandAt(c.offset) == c.index);
+    if (c.hasPayload()) CHECK_FALSE(program.commandAt(c.offset + 4).has_value());
+  }
+  CHECK_FALSE(program.commandAt(static_cast<uint32_t>(stream.size())).has_value());
+  // From the first command, the DMA; from just past it, the convolution; past STOP, none.
+  const Operation& dma = program.operations[0];
+  CHECK(program.operationFrom(0) == 0);
+  CHECK(program.operationFrom(dma.commandIndex) == 0);
+  CHECK(program.operationFrom(dma.commandIndex + 1) == 1);
+  CHECK(program.operationFrom(program.operations[2].commandIndex + 1) == 3);
 }
 
 TEST_CASE("register stickiness: unchanged registers are not re-emitted and are inherited") {
@@ -96,9 +117,9 @@ TEST_CASE("register stickiness: unchanged registers are not re-emitted and are i
   b.emit(second);
   // Only OFM_BASE0 (cmd1: 2 words) and NPU_OP_CONV (1 word) are new.
   REQUIRE(b.words().size() == wordsAfterFirst + 3);
-  CHECK((b.words()[wordsAfterFirst] & 0xFFFF) == static_cast<uint16_t>(CommandCode::OfmBase0));
+  CHECK((b.words()[wordsAfterFirst] & 0xFFFF) == 0x4010); // cmd1 0x010 NPU_SET_OFM_BASE0
   CHECK(b.words()[wordsAfterFirst + 1] == 2048);
-  CHECK(b.words().back() == static_cast<uint16_t>(CommandCode::OpConv));
+  CHECK(b.words().back() == 0x0002);                        // cmd0 0x002 NPU_OP_CONV
 
   b.emit(test::stopOp());
   const std::vector<Operation> ops = decodeStream(b.bytes());
@@ -109,16 +130,16 @@ TEST_CASE("register stickiness: unchanged registers are not re-emitted and are i
 
 TEST_CASE("register stickiness: the register file keeps values across operations") {
   CommandStreamBuilder b;
-  b.set(CommandCode::IfmRegion, 2);
-  b.set(CommandCode::IfmRegion, 2); // suppressed: same value
-  b.set(CommandCode::OfmScale, 0x12345678, 7);
-  b.set(CommandCode::OfmScale, 0x12345678, 8); // shift changed: re-emitted
+  b.set(arch::CommandId::IfmRegion, 2);
+  b.set(arch::CommandId::IfmRegion, 2); // suppressed: same value
+  b.set(arch::CommandId::OfmScale, 0x12345678, 7);
+  b.set(arch::CommandId::OfmScale, 0x12345678, 8); // shift changed: re-emitted
   CHECK(b.words().size() == 1 + 2 + 2);
-  b.cmd0(CommandCode::OpPool, 1);
-  b.cmd0(CommandCode::OpPool, 1);
-  b.set(CommandCode::IfmRegion, 3);
-  b.cmd0(CommandCode::OpPool, 1);
-  b.cmd0(CommandCode::OpStop, 0);
+  b.cmd0(arch::CommandId::OpPool, 1);
+  b.cmd0(arch::CommandId::OpPool, 1);
+  b.set(arch::CommandId::IfmRegion, 3);
+  b.cmd0(arch::CommandId::OpPool, 1);
+  b.cmd0(arch::CommandId::OpStop, 0);
   const std::vector<Operation> ops = decodeStream(b.bytes());
   REQUIRE(ops.size() == 4);
   CHECK(ops[0].ifm.region == 2);
@@ -132,14 +153,16 @@ TEST_CASE("register stickiness: the register file keeps values across operations
 
   RegisterFile regs;
   Command c;
-  c.key = static_cast<uint16_t>(CommandCode::WeightBase);
-  c.info = findCommand(c.key);
+  c.key = 0x4020; // cmd1 opcode 0x020 (command-stream doc 4)
+  c.info = arch::ethosU55CommandSet().find(c.key);
+  REQUIRE(c.info != nullptr);
+  CHECK(c.info->name == "NPU_SET_WEIGHT_BASE");
   c.payload = 0xABCD0;
   c.param = 0x12;
   regs.apply(c);
-  CHECK(regs.read(CommandCode::WeightBase) == 0xABCD0);
-  CHECK(regs.readHigh(CommandCode::WeightBase) == 0x12);
-  CHECK(regs.read(0xA80) == 0xABCD0);
+  CHECK(regs.read(arch::CommandId::WeightBase) == 0xABCD0);
+  CHECK(regs.readHigh(arch::CommandId::WeightBase) == 0x12);
+  CHECK(regs.read(arch::CommandId::ScaleBase) == 0);
 }
 
 TEST_CASE("tile addressing: NHWC with two vertical tiles") {
@@ -208,9 +231,9 @@ TEST_CASE("KERNEL_STRIDE decoding: strides, dilation and traversal bits") {
   for (const Case& k : cases) {
     INFO("KERNEL_STRIDE = ", k.stride);
     CommandStreamBuilder b;
-    b.cmd0(CommandCode::KernelStride, k.stride);
-    b.cmd0(CommandCode::KernelWidthM1, 4);
-    b.cmd0(CommandCode::KernelHeightM1, 2);
+    b.cmd0(arch::CommandId::KernelStride, k.stride);
+    b.cmd0(arch::CommandId::KernelWidthM1, 4);
+    b.cmd0(arch::CommandId::KernelHeightM1, 2);
     const Operation op = decodeConvAfter(b);
     CHECK(op.kernel.strideX == k.strideX);
     CHECK(op.kernel.strideY == k.strideY);
@@ -228,17 +251,17 @@ TEST_CASE("KERNEL_STRIDE decoding: strides, dilation and traversal bits") {
 TEST_CASE("IFM extent: KWS first convolution gives a 49x5 IFM") {
   // OFM 25x5, kernel 10x3 (h x w), stride y 2, pads top 4, left 1, bottom 5, right 1.
   CommandStreamBuilder b;
-  b.cmd0(CommandCode::OfmHeightM1, 24);
-  b.cmd0(CommandCode::OfmWidthM1, 4);
-  b.cmd0(CommandCode::OfmDepthM1, 63);
-  b.cmd0(CommandCode::IfmDepthM1, 0);
-  b.cmd0(CommandCode::KernelHeightM1, 9);
-  b.cmd0(CommandCode::KernelWidthM1, 2);
-  b.cmd0(CommandCode::KernelStride, 6);
-  b.cmd0(CommandCode::IfmPadTop, 4);
-  b.cmd0(CommandCode::IfmPadLeft, 1);
-  b.cmd0(CommandCode::IfmPadBottom, 5);
-  b.cmd0(CommandCode::IfmPadRight, 1);
+  b.cmd0(arch::CommandId::OfmHeightM1, 24);
+  b.cmd0(arch::CommandId::OfmWidthM1, 4);
+  b.cmd0(arch::CommandId::OfmDepthM1, 63);
+  b.cmd0(arch::CommandId::IfmDepthM1, 0);
+  b.cmd0(arch::CommandId::KernelHeightM1, 9);
+  b.cmd0(arch::CommandId::KernelWidthM1, 2);
+  b.cmd0(arch::CommandId::KernelStride, 6);
+  b.cmd0(arch::CommandId::IfmPadTop, 4);
+  b.cmd0(arch::CommandId::IfmPadLeft, 1);
+  b.cmd0(arch::CommandId::IfmPadBottom, 5);
+  b.cmd0(arch::CommandId::IfmPadRight, 1);
   const Operation op = decodeConvAfter(b);
   CHECK(op.ifm.shape == Shape3{49, 5, 1});
   CHECK(op.ofm.shape == Shape3{25, 5, 64});
