@@ -98,7 +98,7 @@ bool choosePartKernel(uint32_t ifmDepth, uint32_t bits, const KernelInfo& kernel
 BlockConfig blockConfigOf(const cmd::Operation& op, const LayerQuery& q, const VelaSystem& system) {
   BlockConfig b;
   b.ofmBlock = op.ofmBlock;
-  b.acc40 = op.shram.accFormat == cmd::AccFormat::Int40;
+  b.acc40 = op.accFormat == cmd::AccFormat::Int40;
   const BlockType type = blockTypeOf(q.op);
   const bool convolution = type == BlockType::ConvolutionMxN || type == BlockType::ConvolutionDepthWise;
   b.partKernel = convolution && choosePartKernel(q.ifm.shape.depth, q.ifm.bits, q.kernel);
@@ -156,21 +156,23 @@ SliceMap collectSlices(const std::vector<cmd::Operation>& ops, const RowSpec& ro
       continue;
     }
     Slice s;
-    s.dma = cmd::feedingDma(ops, index, op.weights.region, op.weights.base, op.weights.length);
+    const cmd::Stream& weights = op.weights[0];
+    s.dma = cmd::feedingDma(ops, index, weights.region, weights.base, weights.length);
     if (s.dma) {
       const cmd::DmaTransfer& d = ops[*s.dma].dma;
       s.key = {d.srcRegion, d.src};
       s.bytes = d.length;
     } else {
-      s.key = {op.weights.region, std::min(op.scales.base, op.weights.base)};
+      s.key = {weights.region, std::min(op.scales[0].base, weights.base)};
       // A two-core NPU's second core has its own weight and scale streams (U65-512).
-      s.bytes = op.scales.length + op.weights.length + op.scales1.length + op.weights1.length;
+      for (size_t i = 0; i < op.weightStreamCount; ++i) {
+        s.bytes += op.scales[i].length + op.weights[i].length;
+      }
     }
     s.depth = op.ofm.shape.depth;
     // Each core's stream where it lies in the constant region (two cores on the U65-512).
-    for (size_t core = 0; core < op.cores; ++core) {
-      s.coreStreams.push_back(
-          {cmd::weightStreamInConstants(ops, index, core), (core == 0 ? op.weights : op.weights1).length});
+    for (size_t core = 0; core < op.weightStreamCount; ++core) {
+      s.coreStreams.push_back({cmd::weightStreamInConstants(ops, index, core), op.weights[core].length});
     }
     auto it = std::find_if(map.slices.begin(), map.slices.end(), [&](const Slice& x) { return x.key == s.key; });
     map.sliceOfOp.push_back(static_cast<size_t>(it - map.slices.begin()));
@@ -203,7 +205,7 @@ uint64_t onePieceBytes(const std::vector<Slice>& slices, const cmd::Operation& f
   layout.decompWidth = npu.arch->subKernelMax / std::max(first.kernel.dilationX, 1u);
   layout.depthwise = depthwise;
   layout.partKernelFirst = first.kernel.partKernelFirst;
-  const uint32_t cores = std::max(first.cores, 1u);
+  const uint32_t cores = std::max<uint32_t>(first.weightStreamCount, 1u);
   // 1. Every slice's weights, per core, in stream order.
   std::vector<std::vector<cmd::WeightValues>> parts;
   uint64_t decoded = 0;
@@ -460,14 +462,14 @@ Layer LayerBuilder::buildLayer(const std::vector<cmd::Operation>& ops, const Row
   q.ofm = mapInfo(first.ofm, ofmShape, system_);
   q.ifm = mapInfo(first.ifm, fullInputShape(ops, row, earlier, Side::Ifm, ifmBox, stripes), system_);
   if (first.isBinaryElementwise()) {
+    const bool scalar = !first.hasIfm2();
     FeatureMapInfo second =
-        first.broadcast.scalar
-            ? FeatureMapInfo{{1, 1, 1}, cmd::DataFormat::Nhwc, first.ifm2.elementBits, system_.constArea()}
-            : mapInfo(first.ifm2, fullInputShape(ops, row, earlier, Side::Ifm2, first.ifm2.shape, stripes), system_);
-    if (first.broadcast.operandsSwapped) {
+        scalar ? FeatureMapInfo{{1, 1, 1}, cmd::DataFormat::Nhwc, first.ifm2.elementBits, system_.constArea()}
+               : mapInfo(first.ifm2, fullInputShape(ops, row, earlier, Side::Ifm2, first.ifm2.shape, stripes), system_);
+    if (first.operandsSwapped) {
       // The stream's IFM2 is the TFLite op's first input. Vela's scheduler made the other one
       // primary only if the first input is constant/scalar and the other is a full feature map.
-      const bool firstConst = first.broadcast.scalar || first.ifm2.region == 0;
+      const bool firstConst = scalar || first.ifm2.region == 0;
       const bool otherFull = first.ifm.region != 0 && q.ifm.shape == q.ofm.shape;
       if (!(firstConst && otherFull)) {
         std::swap(q.ifm, second);

@@ -149,13 +149,14 @@ BlockWork BlockPlan::block(uint64_t index) const {
     if (op_.kind != cmd::OpKind::Pool) {
       // The stream is a concatenation of per-depth-block chunks: each spatial block reads the
       // chunk of its depth block (edge depth blocks have proportionally smaller chunks).
-      w.weightBytes = op_.weights.length * w.extent.depth / ofm.depth;
       // The bias/scale stream slice of the depth block is fetched with every block, like the
-      // weights: the output unit keeps only the current block's.
-      w.weight1Bytes = op_.weights1.length * w.extent.depth / ofm.depth;
-      if (op_.scaling.perChannel) {
-        w.scaleBytes = op_.scales.length * w.extent.depth / ofm.depth;
-        w.scale1Bytes = op_.scales1.length * w.extent.depth / ofm.depth;
+      // weights: the output unit keeps only the current block's. Each core (weight decoder)
+      // reads its own streams' slices.
+      for (size_t s = 0; s < op_.weightStreamCount; ++s) {
+        w.weightBytes[s] = op_.weights[s].length * w.extent.depth / ofm.depth;
+      }
+      for (size_t s = 0; s < op_.scaleStreamCount && op_.scaling.perChannel; ++s) {
+        w.scaleBytes[s] = op_.scales[s].length * w.extent.depth / ofm.depth;
       }
     }
     return w;

@@ -30,10 +30,8 @@ struct BlockWork {
   double outputCycles = 0;         // activation/output unit
   IfmReads ifm;                    // IFM reads
   mem::TransferShape ifm2;         // IFM2 read (binary elementwise)
-  uint64_t weightBytes = 0;        // weight stream bytes consumed by this block (each core's stream)
-  uint64_t scaleBytes = 0;         // scale/bias stream bytes
-  uint64_t weight1Bytes = 0;       // the second core's (U65-512), else 0
-  uint64_t scale1Bytes = 0;
+  // Bytes of each weight and scale/bias stream (Operation::weights, scales) this block consumes.
+  std::array<uint64_t, cmd::kMaxWeightStreams> weightBytes{}, scaleBytes{};
   mem::TransferShape ofm;          // feature-map write
 };
 

@@ -21,7 +21,7 @@ bool hasClampActivation(const cmd::Operation& op) {
 
 } // namespace
 
-bool usesAcc40(const cmd::Operation& op) { return op.shram.accFormat == cmd::AccFormat::Int40; }
+bool usesAcc40(const cmd::Operation& op) { return op.accFormat == cmd::AccFormat::Int40; }
 
 OutputStage outputStageOf(const cmd::Operation& op) {
   OutputStage s;

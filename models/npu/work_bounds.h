@@ -6,6 +6,7 @@
 // before elaboration. Plain C++.
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "sim/arch/npu_config.h"
@@ -22,7 +23,7 @@ struct BurstCost {
 // One transfer target of an operation: region and the end (exclusive) of the byte range that
 // any single transfer of the operation reaches, as the memory system checks it.
 struct RegionAccess {
-  const char* what = "";   // "IFM", "OFM", "weight stream", "DMA source", ...
+  std::string what;        // "IFM", "OFM", "weight stream", "DMA source", ...
   uint8_t region = 0;
   uint64_t end = 0;
 };

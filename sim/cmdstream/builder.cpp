@@ -1,10 +1,24 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "sim/cmdstream/builder.h"
 
+#include <stdexcept>
+#include <string>
+
 namespace npusim::cmd {
 namespace {
 
 using Id = arch::CommandId;
+
+// ACTIVATION [4:0] of architecture 1.x: 0 clamp, 3 tanh, 4 sigmoid, 16 + slot for a LUT.
+uint32_t activationCode(const Activation& a) {
+  switch (a.function) {
+  case ActivationFunction::Clamp: return 0;
+  case ActivationFunction::Tanh: return 3;
+  case ActivationFunction::Sigmoid: return 4;
+  case ActivationFunction::Lut: return 16u + a.lutSlot;
+  }
+  return 0;
+}
 
 void pushWord(std::vector<uint8_t>& out, uint32_t w) {
   for (int i = 0; i < 4; ++i) {
@@ -110,27 +124,45 @@ void CommandStreamBuilder::emit(const Operation& op) {
                                        (sx >> 1) << 6 | (sy >> 1) << 9);
   }
   if (op.kind == OpKind::Conv || op.kind == OpKind::Depthwise) {
-    set(Id::WeightRegion, op.weights.region);
-    set(Id::WeightBase, static_cast<uint32_t>(op.weights.base));
-    set(Id::WeightLength, static_cast<uint32_t>(op.weights.length));
+    if (op.weightStreamCount > 2 || op.scaleStreamCount != op.weightStreamCount) {
+      throw std::invalid_argument("architecture 1.x streams have one or two (weight, scale) stream pairs, not " +
+                                  std::to_string(op.weightStreamCount) + " weight and " +
+                                  std::to_string(op.scaleStreamCount) + " scale streams");
+    }
+    // NPU_SET_PARALLEL_MODE only once a second core's streams appear (Vela's U55 streams lack it).
+    if (op.weightStreamCount > 1 || shadow_[static_cast<size_t>(Id::ParallelMode)]) {
+      set(Id::ParallelMode, op.weightStreamCount - 1u);
+    }
+    set(Id::WeightRegion, op.weights[0].region);
+    set(Id::WeightBase, static_cast<uint32_t>(op.weights[0].base));
+    set(Id::WeightLength, static_cast<uint32_t>(op.weights[0].length));
+    if (op.weightStreamCount > 1) {
+      set(Id::Weight1Base, static_cast<uint32_t>(op.weights[1].base));
+      set(Id::Weight1Length, static_cast<uint32_t>(op.weights[1].length));
+    }
     if (op.scaling.perChannel) {
-      set(Id::ScaleRegion, op.scales.region);
-      set(Id::ScaleBase, static_cast<uint32_t>(op.scales.base));
-      set(Id::ScaleLength, static_cast<uint32_t>(op.scales.length));
+      set(Id::ScaleRegion, op.scales[0].region);
+      set(Id::ScaleBase, static_cast<uint32_t>(op.scales[0].base));
+      set(Id::ScaleLength, static_cast<uint32_t>(op.scales[0].length));
+      if (op.scaleStreamCount > 1) {
+        set(Id::Scale1Base, static_cast<uint32_t>(op.scales[1].base));
+        set(Id::Scale1Length, static_cast<uint32_t>(op.scales[1].length));
+      }
     }
   }
-  set(Id::Activation, op.activation.function | uint32_t{op.activation.clipRange} << 12);
+  set(Id::Activation, activationCode(op.activation) | uint32_t{op.activation.clipRange} << 12);
   set(Id::ActivationMin, static_cast<uint16_t>(op.activation.min));
   set(Id::ActivationMax, static_cast<uint16_t>(op.activation.max));
   set(Id::OfmBlkHeightM1, op.ofmBlock.height - 1);
   set(Id::OfmBlkWidthM1, op.ofmBlock.width - 1);
   set(Id::OfmBlkDepthM1, op.ofmBlock.depth - 1);
-  set(Id::IfmIbEnd, op.shram.ibEnd);
-  set(Id::AbStart, op.shram.abStart);
+  const ShramLayout shram = op.shram.value_or(ShramLayout{});
+  set(Id::IfmIbEnd, shram.ibEnd);
+  set(Id::AbStart, shram.abStart);
   if (op.isBinaryElementwise()) {
-    set(Id::Ifm2IbStart, op.shram.ifm2IbStart);
+    set(Id::Ifm2IbStart, shram.ifm2IbStart);
   }
-  set(Id::AccFormat, static_cast<uint32_t>(op.shram.accFormat));
+  set(Id::AccFormat, static_cast<uint32_t>(op.accFormat));
   if (op.kind == OpKind::Pool && !op.scaling.perChannel) {
     set(Id::OfmScale, op.scaling.ofmScale, op.scaling.ofmShift);
   }
@@ -138,11 +170,11 @@ void CommandStreamBuilder::emit(const Operation& op) {
     if (op.hasIfm2()) {
       setFeatureMap(op.ifm2, arch::kIfm2Registers, 0, false);
     } else {
-      set(Id::Ifm2Scalar, static_cast<uint16_t>(op.broadcast.scalarValue));
+      set(Id::Ifm2Scalar, static_cast<uint16_t>(op.scalar));
     }
-    const Ifm2Broadcast& b = op.broadcast;
+    const BroadcastAxes& b = op.ifm2.broadcast;
     set(Id::Ifm2Broadcast, (b.height ? 1u : 0u) | (b.width ? 2u : 0u) | (b.depth ? 4u : 0u) |
-                                        (b.operandsSwapped ? 0x40u : 0u) | (b.scalar ? 0x80u : 0u));
+                               (op.operandsSwapped ? 0x40u : 0u) | (op.hasIfm2() ? 0u : 0x80u));
   }
   set(Id::Blockdep, op.blockDep);
   switch (op.kind) {

@@ -119,34 +119,38 @@ Operation snapshotOperation(const RegisterFile& regs, const Command& command) {
 
   op.ofmBlock = {(s.get(Id::OfmBlkHeightM1) & 0x1F) + 1, (s.get(Id::OfmBlkWidthM1) & 0x3F) + 1,
                  (s.get(Id::OfmBlkDepthM1) & 0x7F) + 1};
-  op.shram.ibEnd = s.get(Id::IfmIbEnd) & 0x3F;
-  op.shram.abStart = s.get(Id::AbStart) & 0x3F;
-  op.shram.ifm2IbStart = s.get(Id::Ifm2IbStart) & 0x3F;
+  op.shram = ShramLayout{s.get(Id::IfmIbEnd) & 0x3F, s.get(Id::AbStart) & 0x3F, s.get(Id::Ifm2IbStart) & 0x3F};
   switch (s.get(Id::AccFormat) & 3) {
-  case 1: op.shram.accFormat = AccFormat::Int40; break;
-  case 2: op.shram.accFormat = AccFormat::Fp16; break;
-  default: op.shram.accFormat = AccFormat::Int32; break;
+  case 1: op.accFormat = AccFormat::Int40; break;
+  case 2: op.accFormat = AccFormat::Fp16; break;
+  default: op.accFormat = AccFormat::Int32; break;
   }
   op.blockDep = s.get(Id::Blockdep) & 3;
 
-  op.weights = {static_cast<uint8_t>(s.get(Id::WeightRegion) & 7),
-                s.address(Id::WeightBase),
-                s.get(Id::WeightLength)};
-  op.scales = {static_cast<uint8_t>(s.get(Id::ScaleRegion) & 7),
-               s.address(Id::ScaleBase),
-               s.get(Id::ScaleLength)};
-  op.cores = (s.get(Id::ParallelMode) & 1) + 1;
-  if (op.cores > 1) {
-    op.weights1 = {op.weights.region,
-                   s.address(Id::Weight1Base),
-                   s.get(Id::Weight1Length)};
-    op.scales1 = {op.scales.region,
-                  s.address(Id::Scale1Base),
-                  s.get(Id::Scale1Length)};
+  // One weight and one scale stream per core: NPU_SET_PARALLEL_MODE 1 gives the U65-512's
+  // second core its own (WEIGHT1_*, SCALE1_*), in the first core's regions.
+  const auto weightRegion = static_cast<uint8_t>(s.get(Id::WeightRegion) & 7);
+  const auto scaleRegion = static_cast<uint8_t>(s.get(Id::ScaleRegion) & 7);
+  op.weights[0] = {weightRegion, s.address(Id::WeightBase), s.get(Id::WeightLength)};
+  op.scales[0] = {scaleRegion, s.address(Id::ScaleBase), s.get(Id::ScaleLength)};
+  op.weightStreamCount = op.scaleStreamCount = static_cast<uint8_t>((s.get(Id::ParallelMode) & 1) + 1);
+  if (op.weightStreamCount > 1) {
+    op.weights[1] = {weightRegion, s.address(Id::Weight1Base), s.get(Id::Weight1Length)};
+    op.scales[1] = {scaleRegion, s.address(Id::Scale1Base), s.get(Id::Scale1Length)};
   }
 
+  // ACTIVATION [4:0]: 0 clamp only, 3 tanh, 4 sigmoid, 16..23 the LUT in slot 0..7; the other
+  // codes are reserved and clamp.
   const uint32_t act = s.get(Id::Activation);
-  op.activation.function = static_cast<uint8_t>(act & 0x1F);
+  op.activation.code = static_cast<uint8_t>(act & 0x1F);
+  if (op.activation.code == 3) {
+    op.activation.function = ActivationFunction::Tanh;
+  } else if (op.activation.code == 4) {
+    op.activation.function = ActivationFunction::Sigmoid;
+  } else if (op.activation.code >= 16 && op.activation.code <= 23) {
+    op.activation.function = ActivationFunction::Lut;
+    op.activation.lutSlot = static_cast<uint8_t>(op.activation.code - 16);
+  }
   op.activation.clipRange = static_cast<uint8_t>((act >> 12) & 7);
   op.activation.min = signed16(s.get(Id::ActivationMin));
   op.activation.max = signed16(s.get(Id::ActivationMax));
@@ -165,9 +169,15 @@ Operation snapshotOperation(const RegisterFile& regs, const Command& command) {
   op.scaling.opaShift = static_cast<uint8_t>(s.high(Id::OpaScale) & 0x3F);
   op.scaling.opbScale = s.get(Id::OpbScale);
 
+  // IFM2_BROADCAST: [2:0] broadcast H, W, C; [6] IFM2 is the first operand; [7] IFM2 is the
+  // scalar IFM2_SCALAR instead of a tensor.
   const uint32_t bc = s.get(Id::Ifm2Broadcast);
-  op.broadcast = {(bc & 1) != 0, (bc & 2) != 0, (bc & 4) != 0, (bc & 0x40) != 0, (bc & 0x80) != 0,
-                  signed16(s.get(Id::Ifm2Scalar))};
+  op.ifm2.broadcast = {(bc & 1) != 0, (bc & 2) != 0, (bc & 4) != 0};
+  op.operandsSwapped = (bc & 0x40) != 0;
+  if ((bc & 0x80) != 0) {
+    op.ifm2.storage = Storage::None;
+  }
+  op.scalar = signed16(s.get(Id::Ifm2Scalar));
 
   const uint32_t srcReg = s.get(Id::Dma0SrcRegion), dstReg = s.get(Id::Dma0DstRegion);
   op.dma = {static_cast<uint8_t>(srcReg & 7), static_cast<uint8_t>(dstReg & 7), ((srcReg >> 8) & 1) != 0,
@@ -193,9 +203,9 @@ Operation snapshotOperation(const RegisterFile& regs, const Command& command) {
     op.ifm.shape = op.ofm.shape;
     op.ifm.shape.depth = ifmDepth;
     op.ifm2.shape = op.ofm.shape;
-    if (op.broadcast.height) op.ifm2.shape.height = 1;
-    if (op.broadcast.width) op.ifm2.shape.width = 1;
-    if (op.broadcast.depth) op.ifm2.shape.depth = 1;
+    if (op.ifm2.broadcast.height) op.ifm2.shape.height = 1;
+    if (op.ifm2.broadcast.width) op.ifm2.shape.width = 1;
+    if (op.ifm2.broadcast.depth) op.ifm2.shape.depth = 1;
     break;
   case OpKind::DmaStart: case OpKind::DmaWait: case OpKind::KernelWait: case OpKind::Stop: case OpKind::Irq:
   case OpKind::PmuMask:
@@ -205,14 +215,14 @@ Operation snapshotOperation(const RegisterFile& regs, const Command& command) {
 }
 
 void checkSpan(const StreamOrigin& origin, const Command& c, const RegionLimits& limits, uint8_t region,
-               ByteSpan span, const char* what) {
+               ByteSpan span, const std::string& what) {
   const uint64_t size = limits.size[region];
   if (size == 0 || span.empty()) {
     return;
   }
   if (span.end > size) {
     failAt(origin, c.offset, c.index,
-           std::string(what) + " bytes [" + hexText(span.begin) + ", " + hexText(span.end) + ") lie outside region " +
+           what + " bytes [" + hexText(span.begin) + ", " + hexText(span.end) + ") lie outside region " +
                std::to_string(region) + " (" + std::to_string(size) + " bytes)");
   }
 }
@@ -224,10 +234,10 @@ void validate(const Operation& op, const RegisterFile& regs, const Command& c, c
   FeatureMap scratch;
   switch (op.kind) {
   case OpKind::Conv: case OpKind::Depthwise: case OpKind::Pool: case OpKind::Elementwise: {
-    if (op.cores > hardware.cores) {
-      bad("NPU_SET_PARALLEL_MODE " + std::to_string(op.cores - 1) + " splits the work between " +
-          std::to_string(op.cores) + " cores, but the stream was compiled for a " + std::to_string(hardware.cores) +
-          "-core NPU (only ethos-u65-512 has two)");
+    if (op.weightStreamCount > hardware.cores) {
+      bad("NPU_SET_PARALLEL_MODE " + std::to_string(op.weightStreamCount - 1) + " splits the work between " +
+          std::to_string(op.weightStreamCount) + " cores, but the stream was compiled for a " +
+          std::to_string(hardware.cores) + "-core NPU (only ethos-u65-512 has two)");
     }
     if (!decodePrecision(regs.read(Id::IfmPrecision), 2, scratch)) bad("reserved IFM_PRECISION encoding");
     if (!decodePrecision(regs.read(Id::OfmPrecision), 1, scratch)) bad("reserved OFM_PRECISION encoding");
@@ -243,18 +253,13 @@ void validate(const Operation& op, const RegisterFile& regs, const Command& c, c
     checkSpan(origin, c, limits, op.ofm.region, op.ofm.footprint(), "OFM");
     if (op.hasIfm2()) checkSpan(origin, c, limits, op.ifm2.region, op.ifm2.footprint(), "IFM2");
     if (op.kind == OpKind::Conv || op.kind == OpKind::Depthwise) {
-      checkSpan(origin, c, limits, op.weights.region, {op.weights.base, op.weights.base + op.weights.length},
-                "weight stream");
-      if (op.scaling.perChannel) {
-        checkSpan(origin, c, limits, op.scales.region, {op.scales.base, op.scales.base + op.scales.length},
-                  "scale stream");
-      }
-      if (op.cores > 1) {
-        checkSpan(origin, c, limits, op.weights1.region, {op.weights1.base, op.weights1.base + op.weights1.length},
-                  "second core's weight stream");
+      const std::string_view owner = hardware.arch->weightStreamOwner;
+      for (size_t i = 0; i < op.weightStreamCount; ++i) { // each core's weight stream, then its scales
+        const Stream& w = op.weights[i];
+        checkSpan(origin, c, limits, w.region, {w.base, w.base + w.length}, streamLabel("weight", i, owner));
         if (op.scaling.perChannel) {
-          checkSpan(origin, c, limits, op.scales1.region, {op.scales1.base, op.scales1.base + op.scales1.length},
-                    "second core's scale stream");
+          const Stream& sc = op.scales[i];
+          checkSpan(origin, c, limits, sc.region, {sc.base, sc.base + sc.length}, streamLabel("scale", i, owner));
         }
       }
     }

@@ -22,10 +22,10 @@ bool hasWeightStream(const Operation& op);
 std::optional<size_t> feedingDma(const std::vector<Operation>& ops, size_t before, uint8_t region, uint64_t base,
                                  uint64_t length);
 
-// Offset in the constant region of operation `index`'s weight stream of core `core` (0, or 1 for
-// the second core of a two-core NPU): its own address when it reads the constant region, else
-// where the DMA that filled its buffer copied it from. nullopt when the operation has no such
-// weight stream or it does not come from the constant region.
-std::optional<uint64_t> weightStreamInConstants(const std::vector<Operation>& ops, size_t index, size_t core = 0);
+// Offset in the constant region of operation `index`'s weight stream `stream` (0, or 1 for the
+// second core of a two-core NPU): its own address when it reads the constant region, else where
+// the DMA that filled its buffer copied it from. nullopt when the operation has no such weight
+// stream or it does not come from the constant region.
+std::optional<uint64_t> weightStreamInConstants(const std::vector<Operation>& ops, size_t index, size_t stream = 0);
 
 } // namespace npusim::cmd

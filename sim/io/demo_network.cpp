@@ -53,15 +53,15 @@ Operation kernelOp(OpKind kind, const FeatureMap& ifm, const FeatureMap& ofm, Ke
   op.padding = pad;
   op.ofmBlock = block;
   op.blockDep = blockDep;
-  op.activation = {0, 0, -128, 127};
+  op.activation = Activation::clamp(-128, 127);
   op.ofm.zeroPoint = -128;
-  op.shram = {8, 14, 0, AccFormat::Int32};
+  op.shram = ShramLayout{8, 14, 0};
   return op;
 }
 
 void useWeights(Operation& op, const WeightBlock& w, uint8_t region, uint64_t base) {
-  op.scales = {region, base, w.scaleBytes};
-  op.weights = {region, base + w.scaleBytes, w.weightBytes};
+  op.scales[0] = {region, base, w.scaleBytes};
+  op.weights[0] = {region, base + w.scaleBytes, w.weightBytes};
 }
 
 Operation dma(const WeightBlock& w, uint64_t dst) {

@@ -96,7 +96,7 @@ std::vector<BoundCycles> boundCycles(const std::vector<npu::OperationRecord>& re
       context.chargeStart = charged[i].first;
       context.waits = std::move(waits);
       context.ifm = regionMemory(op.ifm.region);
-      context.weights = regionMemory(op.weights.region);
+      context.weights = regionMemory(op.weights[0].region);
       context.ofm = regionMemory(op.ofm.region);
       out[i] = splitOperation(r, context);
       waits.clear();

@@ -8,8 +8,8 @@ namespace {
 
 // Weight/scale streams of kernels read from a region other than 0 (the constants).
 bool readsStreamsFromArena(const cmd::Operation& op) {
-  return cmd::isKernel(op.kind) && ((op.weights.length > 0 && op.weights.region != 0) ||
-                                    (op.scales.length > 0 && op.scales.region != 0));
+  return cmd::isKernel(op.kind) && ((op.weights[0].length > 0 && op.weights[0].region != 0) ||
+                                    (op.scales[0].length > 0 && op.scales[0].region != 0));
 }
 
 // A DMA from region 0 (the constants) into external memory of another region.

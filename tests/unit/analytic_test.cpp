@@ -55,8 +55,8 @@ cmd::Operation pointwiseConv(Shape3 block, uint64_t bufferBase) {
   const Shape3 shape{25, 5, 64};
   cmd::Operation op = kernelOp(cmd::OpKind::Conv, arenaMap(0x1f40, shape, kBricks),
                                arenaMap(0x0, shape, kBricks), block);
-  op.scales = {kArena, bufferBase, 640};
-  op.weights = {kArena, bufferBase + 640, 4112};
+  op.scales[0] = {kArena, bufferBase, 640};
+  op.weights[0] = {kArena, bufferBase + 640, 4112};
   return op;
 }
 
@@ -66,8 +66,8 @@ cmd::Operation depthwise3x3(uint64_t bufferBase) {
                                arenaMap(0x1f40, shape, kBricks), {14, 6, 16});
   op.kernel.width = op.kernel.height = 3;
   op.padding = {1, 1, 1, 1};
-  op.scales = {kArena, bufferBase, 640};
-  op.weights = {kArena, bufferBase + 640, 688};
+  op.scales[0] = {kArena, bufferBase, 640};
+  op.weights[0] = {kArena, bufferBase + 640, 688};
   return op;
 }
 
@@ -155,8 +155,8 @@ TEST_CASE("3.9(c): AvgPool 5x25 over 25x5x64 on U55-128") {
 TEST_CASE("3.9(d): FullyConnected 64 -> 12 streams its weights from flash") {
   cmd::Operation fc = kernelOp(cmd::OpKind::Conv, arenaMap(0x1f40, {1, 1, 64}, kBricks),
                                arenaMap(0x40, {1, 1, 12}, kNhwc), {1, 2, 16});
-  fc.scales = {kFlash, 0x8bd0, 128};
-  fc.weights = {kFlash, 0x8c50, 912};
+  fc.scales[0] = {kFlash, 0x8bd0, 128};
+  fc.weights[0] = {kFlash, 0x8c50, 912};
   const Run run = estimate({fc}, 128);
   const Layer& l = run.layers[0];
   const LayerEstimate& e = run.estimates[0];
@@ -181,8 +181,8 @@ TEST_CASE("depth slices into two buffers form one double-buffered layer") {
     op.kernel.strideY = 2;
     op.kernel.partKernelFirst = true;
     op.padding = {4, 1, 5, 1};
-    op.scales = {kArena, buffer, scaleBytes};
-    op.weights = {kArena, buffer + scaleBytes, weightBytes};
+    op.scales[0] = {kArena, buffer, scaleBytes};
+    op.weights[0] = {kArena, buffer + scaleBytes, weightBytes};
     return op;
   };
   const std::vector<cmd::Operation> ops = roundTrip({dma(0x1ba0, 0x2e20, 1120), slice(16, 0x0, 0x2e20, 160, 960),
@@ -227,8 +227,8 @@ TEST_CASE("Sram_Only: constants move to a virtual OnChipFlash with SRAM timing")
   // The FC of 3.9(d) then reads its 1040 bytes at 8 B/cycle from on-chip flash.
   cmd::Operation fc = kernelOp(cmd::OpKind::Conv, arenaMap(0x1f40, {1, 1, 64}, kBricks),
                                arenaMap(0x40, {1, 1, 12}, kNhwc), {1, 2, 16});
-  fc.scales = {kFlash, 0x8bd0, 128};
-  fc.weights = {kFlash, 0x8c50, 912};
+  fc.scales[0] = {kFlash, 0x8bd0, 128};
+  fc.weights[0] = {kFlash, 0x8c50, 912};
   CHECK(estimate({fc}, 128, "Sram_Only").estimates[0].accessCycles[2] == 130);
 }
 
@@ -315,8 +315,8 @@ TEST_CASE("debug database rows: a Memcpy sits at its feature-map DMA, matched by
   cmd::Operation copy1 = dma(0x1c0, 0xc0, 48), copy2 = dma(0x300, 0x0, 32), weightDma = dma(0x0, 0x800, 64);
   copy1.dma.srcRegion = copy2.dma.srcRegion = kArena;
   cmd::Operation last = fc(0x500, 0x600, 400);
-  last.scales = {kArena, 0x800, 32};
-  last.weights = {kArena, 0x820, 32};
+  last.scales[0] = {kArena, 0x800, 32};
+  last.weights[0] = {kArena, 0x820, 32};
   io::DecodedNpuOp decoded;
   decoded.operations = {fc(0x20, 0x40, 100), copy1, fc(0xc0, 0x100, 200), copy2, fc(0x0, 0x140, 300), weightDma, last};
   io::CompiledNetwork net;

@@ -347,11 +347,11 @@ TEST_CASE("bad input: IFM2 outside its region") {
 
 TEST_CASE("bad input: weight and scale streams outside their region") {
   Operation conv = test::sampleConv();
-  conv.weights.base = 4000; // flash is 4096 bytes
+  conv.weights[0].base = 4000; // flash is 4096 bytes
   checkBadOperation({}, conv, "weight stream bytes [0xfa0, 0x17a0) lie outside region 0 (4096 bytes)");
 
   Operation dw = test::sampleDepthwise();
-  dw.scales.base = 16380;
+  dw.scales[0].base = 16380;
   checkBadOperation({test::sampleDma()}, dw, "scale stream bytes");
 }
 

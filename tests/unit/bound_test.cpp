@@ -31,7 +31,7 @@ TEST_CASE("bound: a DMA_WAIT for weights in flash, then MAC work") {
   ops[1].kind = npusim::cmd::OpKind::DmaWait;
   ops[2].kind = npusim::cmd::OpKind::Conv;
   ops[2].ifm.region = 1;
-  ops[2].weights.region = 1;
+  ops[2].weights[0].region = 1;
   ops[2].ofm.region = 1;
   // Dispatched at 0; the command processor waits 0..100 for the DMA; the conv runs 100..180
   // with 50 MAC cycles, 20 cycles waiting for its IFM and 10 of drain, of which the final OFM

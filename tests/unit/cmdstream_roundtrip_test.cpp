@@ -6,6 +6,7 @@
 
 #include "sim/cmdstream/builder.h"
 #include "sim/cmdstream/decoder.h"
+#include "sim/common/error.h"
 #include "support/npu_model.h"
 #include "support/hardware.h"
 
@@ -16,9 +17,9 @@ using test::checkSameOperation;
 using test::decodeStream;
 using test::encodeOps;
 
-// Emits `ops` (plus STOP), decodes the bytes and compares operation by operation.
-void checkRoundTrip(const std::vector<Operation>& ops) {
-  const std::vector<Operation> decoded = decodeStream(encodeOps(ops));
+// Emits `ops` (plus STOP), decodes the bytes for `hardware` and compares operation by operation.
+void checkRoundTrip(const std::vector<Operation>& ops, const arch::NpuConfig& hardware = test::u55(128)) {
+  const std::vector<Operation> decoded = decodeStream(encodeOps(ops), hardware);
   REQUIRE(decoded.size() == ops.size() + 1);
   for (size_t i = 0; i < ops.size(); ++i) {
     checkSameOperation(ops[i], decoded[i]);
@@ -41,6 +42,34 @@ Operation decodeConvAfter(CommandStreamBuilder& b) {
 TEST_CASE("builder round trip: convolution") { checkRoundTrip({test::sampleConv()}); }
 
 TEST_CASE("builder round trip: depthwise convolution") { checkRoundTrip({test::sampleDepthwise()}); }
+
+TEST_CASE("builder round trip: a two-core convolution reads each core's weight and scale streams") {
+  // NPU_SET_PARALLEL_MODE 1 (ethos-u65-512): WEIGHT1_* and SCALE1_* in the first streams' regions.
+  Operation conv = test::sampleConv();
+  conv.weightStreamCount = conv.scaleStreamCount = 2;
+  conv.weights[1] = {conv.weights[0].region, 3000, 512};
+  conv.scales[1] = {conv.scales[0].region, 3600, 96};
+  checkRoundTrip({conv, test::sampleDepthwise()}, test::u65(512));
+  // A one-core NPU refuses the split.
+  CHECK_THROWS_WITH_AS(decodeStream(encodeOps({conv}), test::u55(128)),
+                       doctest::Contains("compiled for a 1-core NPU"), InputError);
+}
+
+TEST_CASE("builder round trip: tanh, sigmoid and a LUT slot") {
+  for (ActivationFunction f : {ActivationFunction::Tanh, ActivationFunction::Sigmoid, ActivationFunction::Lut}) {
+    Operation conv = test::sampleConv();
+    conv.activation.function = f;
+    conv.activation.lutSlot = f == ActivationFunction::Lut ? 5 : 0;
+    checkRoundTrip({conv});
+  }
+  // ACTIVATION's function field as the command-stream doc encodes it: 3 tanh, 4 sigmoid, 16 + slot.
+  CommandStreamBuilder b;
+  b.cmd0(arch::CommandId::Activation, 21);
+  const Operation lut = decodeConvAfter(b);
+  CHECK(lut.activation.function == ActivationFunction::Lut);
+  CHECK(lut.activation.lutSlot == 5);
+  CHECK(lut.activation.code == 21);
+}
 
 TEST_CASE("builder round trip: pooling, every mode") {
   for (PoolMode mode : {PoolMode::Max, PoolMode::Average, PoolMode::ReduceSum}) {
