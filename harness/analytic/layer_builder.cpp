@@ -469,8 +469,8 @@ Layer LayerBuilder::buildLayer(const std::vector<cmd::Operation>& ops, const Row
     if (first.operandsSwapped) {
       // The stream's IFM2 is the TFLite op's first input. Vela's scheduler made the other one
       // primary only if the first input is constant/scalar and the other is a full feature map.
-      const bool firstConst = scalar || first.ifm2.region == 0;
-      const bool otherFull = first.ifm.region != 0 && q.ifm.shape == q.ofm.shape;
+      const bool firstConst = scalar || first.ifm2.region == arch::kConstantRegion;
+      const bool otherFull = first.ifm.region != arch::kConstantRegion && q.ifm.shape == q.ofm.shape;
       if (!(firstConst && otherFull)) {
         std::swap(q.ifm, second);
       }

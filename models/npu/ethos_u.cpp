@@ -14,15 +14,7 @@ class EthosU::Transport : public NpuTransport {
 public:
   explicit Transport(EthosU& npu) : npu_(npu) {}
 
-  config::AxiPort portFor(uint8_t region) const {
-    switch (region) {
-    case 0: return npu_.params_.constPort;
-    case 2: return npu_.params_.cachePort;
-    default: return npu_.params_.arenaPort;
-    }
-  }
-
-  double send(config::AxiPort port, uint64_t address, mem::Direction dir, const mem::TransferShape& shape,
+  double send(arch::PortId port, uint64_t address, mem::Direction dir, const mem::TransferShape& shape,
               double start) {
     tlm::tlm_generic_payload trans;
     mem::TransferExtension ext;
@@ -40,15 +32,14 @@ public:
     trans.set_data_length(static_cast<unsigned int>(std::min<uint64_t>(shape.bytes(), UINT32_MAX)));
     trans.set_data_ptr(nullptr);
     sc_core::sc_time delay = npu_.period_ * std::max(0.0, start - npu_.now());
-    auto& socket = port == config::AxiPort::Axi0 ? npu_.axi0 : npu_.axi1;
-    socket->b_transport(trans, delay);
+    npu_.socket(port)->b_transport(trans, delay);
     return (sc_core::sc_time_stamp() + delay) / npu_.period_;
   }
 
   double transfer(uint8_t region, uint64_t offset, mem::Direction dir, const mem::TransferShape& shape, double start,
                   uint8_t* port) override {
-    const config::AxiPort p = portFor(region);
-    *port = static_cast<uint8_t>(p);
+    const arch::PortId p = npu_.params_.regions.port(region);
+    *port = p.index;
     return send(p, npu_.basep_[region & 7] + offset, dir, shape, start);
   }
 
@@ -87,6 +78,14 @@ EthosU::EthosU(sc_core::sc_module_name name, const NpuModuleParams& params)
   SC_THREAD(commandProcessor);
   SC_THREAD(kernelThread);
   SC_THREAD(dmaThread);
+}
+
+tlm_utils::simple_initiator_socket<EthosU>& EthosU::socket(arch::PortId port) {
+  switch (port.index) {
+  case 0: return axi0;
+  case 1: return axi1;
+  default: throw std::logic_error("EthosU: no AXI socket for port " + std::to_string(port.index));
+  }
 }
 
 void EthosU::registerWrite(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {

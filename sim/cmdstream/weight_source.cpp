@@ -25,11 +25,11 @@ std::optional<uint64_t> weightStreamInConstants(const std::vector<Operation>& op
     return std::nullopt;
   }
   const Stream& s = op.weights[stream];
-  if (s.region == kConstantRegion) {
+  if (s.region == arch::kConstantRegion) {
     return s.base;
   }
   const std::optional<size_t> dma = feedingDma(ops, index, s.region, s.base, s.length);
-  if (!dma || ops[*dma].dma.srcInternal || ops[*dma].dma.srcRegion != kConstantRegion) {
+  if (!dma || ops[*dma].dma.srcInternal || ops[*dma].dma.srcRegion != arch::kConstantRegion) {
     return std::nullopt;
   }
   return ops[*dma].dma.src + (s.base - ops[*dma].dma.dst);

@@ -8,12 +8,10 @@
 #include <optional>
 #include <vector>
 
+#include "sim/arch/regions.h"
 #include "sim/cmdstream/operation.h"
 
 namespace npusim::cmd {
-
-// The region Vela places the compiled model's constant tensor (encoded weights, scales, LUTs) in.
-constexpr uint8_t kConstantRegion = 0;
 
 // True for convolutions with a weight stream (other kinds keep stale weight registers).
 bool hasWeightStream(const Operation& op);

@@ -44,8 +44,9 @@ cpu::CpuOpDesc describeCpuOp(const io::CompiledNetwork& net, const io::Operator&
 
 // The host program's step for one network operator (the NPU program is bound separately).
 cpu::HostStep hostStep(const io::CompiledNetwork& net, const io::Operator& op, const config::SystemParams& params) {
-  const uint64_t modelBase = mem::memoryBase(params.memoryOn(params.mode.constMemArea));
-  const uint64_t arenaBase = mem::memoryBase(params.memoryOn(params.mode.arenaMemArea));
+  const config::RegionMap regions(params);
+  const uint64_t modelBase = mem::memoryBase(regions.memory(arch::kConstantRegion));
+  const uint64_t arenaBase = mem::memoryBase(regions.memory(arch::kArenaRegion));
   cpu::HostStep step;
   step.networkOp = op.index;
   if (op.kind == io::OperatorKind::Cpu) {
@@ -68,9 +69,9 @@ cpu::HostStep hostStep(const io::CompiledNetwork& net, const io::Operator& op, c
   step.basep.push_back(arenaAddress(op.npu.scratchTensorIndex));
   // Vela's fast scratch (region 2) is the NPU's SRAM cache: in the arena when the cache shares the
   // arena's port (Shared_Sram, Sram_Only), else at the start of the cache memory (Dedicated_Sram).
-  step.basep.push_back(params.mode.cacheMemArea == params.mode.arenaMemArea
+  step.basep.push_back(regions.area(arch::kCacheRegion) == regions.area(arch::kArenaRegion)
                            ? arenaAddress(op.npu.scratchFastTensorIndex)
-                           : mem::memoryBase(params.memoryOn(params.mode.cacheMemArea)));
+                           : mem::memoryBase(regions.memory(arch::kCacheRegion)));
   for (size_t i = 4; i < op.inputs.size(); ++i) if (op.inputs[i] >= 0) step.basep.push_back(arenaAddress(op.inputs[i]));
   for (int t : op.outputs) step.basep.push_back(arenaAddress(t));
   return step;
@@ -159,12 +160,12 @@ void checkSimulationWork(const io::CompiledNetwork& net, const std::vector<io::D
   const arch::NpuConfig& hardware = *params.hardware();
   const npu::BurstCost burst = npuBurstCost(params);
   const double hostToNpu = params.host.clockHz > 0 ? params.coreClockHz / params.host.clockHz : 1.0;
-  const config::MemoryKind constMemory = params.memoryOn(params.mode.constMemArea);
-  const config::MemoryKind arenaMemory = params.memoryOn(params.mode.arenaMemArea);
-  const config::MemoryKind cacheMemory = params.memoryOn(params.mode.cacheMemArea);
+  const config::RegionMap regions(params);
+  const config::MemoryKind constMemory = regions.memory(arch::kConstantRegion);
+  const config::MemoryKind arenaMemory = regions.memory(arch::kArenaRegion);
   const config::MemoryParams& arena = params.memory(arenaMemory);
   const double cpuBurstCycles = std::max(arena.readLatency, arena.writeLatency) + 1.0 +
-                                mem::kCpuBurstBytes / params.bytesPerCycle(params.mode.arenaMemArea);
+                                mem::kCpuBurstBytes / params.bytesPerCycle(regions.area(arch::kArenaRegion));
   const auto windowEnd = [](config::MemoryKind kind) { return mem::memoryBase(kind) + mem::kMemoryWindow; };
   const auto window = [](config::MemoryKind kind) {
     return std::to_string(mem::kMemoryWindow >> 20) + " MiB " + std::string(config::memoryKindName(kind)) + " window";
@@ -225,7 +226,7 @@ void checkSimulationWork(const io::CompiledNetwork& net, const std::vector<io::D
           refuse(what + ": the " + a.what + " is in region " + std::to_string(a.region) + ", but " + name +
                  " has tensors for regions 0.." + std::to_string(step.basep.size() - 1) + " only");
         }
-        const config::MemoryKind kind = a.region == 0 ? constMemory : a.region == 2 ? cacheMemory : arenaMemory;
+        const config::MemoryKind kind = regions.memory(a.region);
         const uint64_t base = step.basep[a.region];
         if (base > windowEnd(kind) || a.end > windowEnd(kind) - base) {
           refuse(what + ": the " + a.what + " reaches offset " + std::to_string(a.end) + " of region " +
