@@ -346,12 +346,14 @@ RunResult simulate(const io::CompiledNetwork& net, const std::vector<io::Decoded
     result.npuIdle += n.npuIdle;
   }
 
+  // Each NPU port under its name in the architecture's port list.
+  const arch::Architecture& architecture = *params.hardware()->arch;
   const std::array<std::pair<mem::Link, config::AxiPort>, 2> npuLinks{
       std::make_pair(mem::Link::NpuAxi0, config::AxiPort::Axi0), std::make_pair(mem::Link::NpuAxi1, config::AxiPort::Axi1)};
   for (const auto& [link, port] : npuLinks) {
     const mem::PortCounters& c = memory.counters(link);
     PortReport pr;
-    pr.name = port == config::AxiPort::Axi0 ? "axi0" : "axi1";
+    pr.name = std::string(architecture.port(config::hardwarePort(port)).name);
     pr.memory = std::string(config::memoryKindName(params.memoryOn(port)));
     pr.readBytes = c.readBytes; pr.writeBytes = c.writeBytes; pr.readBeats = c.readBeats; pr.writeBeats = c.writeBeats;
     pr.readBursts = c.readBursts; pr.writeBursts = c.writeBursts;
@@ -360,33 +362,38 @@ RunResult simulate(const io::CompiledNetwork& net, const std::vector<io::Decoded
     result.ports.push_back(pr);
   }
 
-  // 5. PMU counters under the driver's event names.
+  // 5. PMU counters under the driver's event names, from the architecture's event table.
   auto cnt = [](double v) { return static_cast<uint64_t>(roundCount(v)); };
-  auto& pmu = result.pmu;
-  pmu["CYCLE"] = cnt(result.npuActive + result.npuIdle);
-  pmu["NPU_ACTIVE"] = cnt(result.npuActive);
-  pmu["NPU_IDLE"] = cnt(result.npuIdle);
-  for (size_t i = 0; i < 2; ++i) {
+  const auto count = [&](std::string_view event, uint64_t value) {
+    result.pmu[std::string(architecture.pmuEvent(event).name)] = value;
+  };
+  count("CYCLE", cnt(result.npuActive + result.npuIdle));
+  count("NPU_ACTIVE", cnt(result.npuActive));
+  count("NPU_IDLE", cnt(result.npuIdle));
+  for (size_t i = 0; i < npuLinks.size(); ++i) {
     const PortReport& pr = result.ports[i];
-    const std::string p = i == 0 ? "AXI0" : "AXI1";
-    pmu[p + "_RD_DATA_BEAT_RECEIVED"] = pr.readBeats;
-    pmu[p + "_WR_DATA_BEAT_WRITTEN"] = pr.writeBeats;
-    pmu[p + "_RD_TRANS_ACCEPTED"] = pr.readBursts;
-    pmu[p + "_WR_TRANS_ACCEPTED"] = pr.writeBursts;
-    pmu[p + "_RD_STALL_LIMIT"] = cnt(pr.readLimitStall);
-    pmu[p + "_WR_STALL_LIMIT"] = cnt(pr.writeLimitStall);
+    const arch::PortId port = config::hardwarePort(npuLinks[i].second);
+    const auto portCount = [&](std::string_view suffix, uint64_t value) {
+      result.pmu[architecture.pmuPortEventName(port, suffix)] = value;
+    };
+    portCount("RD_DATA_BEAT_RECEIVED", pr.readBeats);
+    portCount("WR_DATA_BEAT_WRITTEN", pr.writeBeats);
+    portCount("RD_TRANS_ACCEPTED", pr.readBursts);
+    portCount("WR_TRANS_ACCEPTED", pr.writeBursts);
+    portCount("RD_STALL_LIMIT", cnt(pr.readLimitStall));
+    portCount("WR_STALL_LIMIT", cnt(pr.writeLimitStall));
   }
   double mac = 0, ao = 0, ib = 0, wd = 0, acc = 0, bd = 0;
   for (const auto& o : result.operations) {
     mac += o.record.macCycles; ao += o.record.outputCycles; ib += o.record.stallIfm; wd += o.record.stallWeights;
     acc += o.record.stallOutput; bd += o.record.stallBlockdep;
   }
-  pmu["MAC_ACTIVE"] = cnt(mac);
-  pmu["AO_ACTIVE"] = cnt(ao);
-  pmu["MAC_STALLED_BY_IB"] = cnt(ib);
-  pmu["MAC_STALLED_BY_WD"] = cnt(wd);
-  pmu["MAC_STALLED_BY_ACC"] = cnt(acc);
-  pmu["CC_STALLED_ON_BLOCKDEP"] = cnt(bd);
+  count("MAC_ACTIVE", cnt(mac));
+  count("AO_ACTIVE", cnt(ao));
+  count("MAC_STALLED_BY_IB", cnt(ib));
+  count("MAC_STALLED_BY_WD", cnt(wd));
+  count("MAC_STALLED_BY_ACC", cnt(acc));
+  count("CC_STALLED_ON_BLOCKDEP", cnt(bd));
   return result;
 }
 
