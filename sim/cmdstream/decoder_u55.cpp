@@ -7,10 +7,9 @@
 #include <utility>
 
 namespace npusim::cmd {
+namespace {
 
 using Id = arch::CommandId;
-
-namespace {
 
 int32_t signed16(uint32_t v) { return static_cast<int16_t>(static_cast<uint16_t>(v & 0xFFFF)); }
 
