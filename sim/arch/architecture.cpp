@@ -9,14 +9,6 @@
 
 namespace npusim::arch {
 
-std::string_view weightFormatName(WeightFormat format) {
-  switch (format) {
-  case WeightFormat::Standard: return "standard";
-  case WeightFormat::Fast: return "fast";
-  }
-  return "?";
-}
-
 bool Architecture::hasWeightFormat(WeightFormat format) const {
   return std::find(weightFormats.begin(), weightFormats.end(), format) != weightFormats.end();
 }

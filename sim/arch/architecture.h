@@ -40,7 +40,6 @@ enum class BufferModel : uint8_t { Shram, InternalBuffers };
 // Encoded weight formats: the standard compressed stream (mlw, "SWD"), and the U85's fast weight
 // decoder format ("FWD", ethos-u85.md 4.3).
 enum class WeightFormat : uint8_t { Standard, Fast };
-std::string_view weightFormatName(WeightFormat format);   // standard, fast
 
 // One PMU event: the driver's name and the hardware event number (PMEVTYPER).
 struct PmuEvent {

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <sstream>
+#include <stdexcept>
 
 #include "sim/cmdstream/decoder_u55.h"
 #include "sim/common/error.h"
@@ -124,10 +125,22 @@ size_t Program::operationFrom(uint32_t commandIndex) const {
 
 std::vector<Operation> decodeOperations(const arch::NpuConfig& hardware, const std::vector<Command>& commands,
                                         const StreamOrigin& origin, const RegionLimits& limits) {
+  std::vector<Operation> ops;
   switch (hardware.arch->commands->format()) {
-  case arch::CommandSet::Format::EthosU55: return decodeU55Operations(hardware, commands, origin, limits);
+  case arch::CommandSet::Format::EthosU55: ops = decodeU55Operations(hardware, commands, origin, limits); break;
   }
-  return {};
+  // Contract of every decoder: its operations stay within what the architecture describes.
+  const arch::Architecture& a = *hardware.arch;
+  for (const Operation& op : ops) {
+    if (op.weightStreamCount > a.maxWeightStreams || op.scaleStreamCount > a.maxScaleStreams ||
+        !a.hasWeightFormat(op.weightFormat)) {
+      throw std::logic_error("the " + std::string(a.name) + " decoder made an operation with " +
+                             std::to_string(op.weightStreamCount) + " weight and " +
+                             std::to_string(op.scaleStreamCount) + " scale streams or a weight format the " +
+                             std::string(a.name) + " lacks");
+    }
+  }
+  return ops;
 }
 
 Program decodeProgram(const arch::NpuConfig& hardware, const uint8_t* data, size_t size, const StreamOrigin& origin,

@@ -287,7 +287,7 @@ CopHeader parseCopHeader(const uint8_t* data, size_t size, const std::string& fi
     fail(8, "CONFIG word " + hex32(h.configWord) + " requires custom DMA, which npusim's " + variant +
                 " does not have");
   }
-  if (h.shramKb != h.hardware->shramKb) {
+  if (architecture->buffers == arch::BufferModel::Shram && h.shramKb != h.hardware->shramKb) {
     fail(8, "CONFIG word " + hex32(h.configWord) + " has " + std::to_string(h.shramKb) + " KB SHRAM; " +
                 std::string(h.hardware->name) + " has " + std::to_string(h.hardware->shramKb) + " KB");
   }
