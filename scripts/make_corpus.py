@@ -23,7 +23,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# Command codes (sim/cmdstream/opcodes.h).
+# Wire keys of the U55/U65 command set (sim/arch/command_set.cpp).
 OP_STOP, OP_CONV, OP_DMA_START = 0x000, 0x002, 0x010
 IFM_PAD_TOP, IFM_DEPTH_M1 = 0x100, 0x104
 OFM_WIDTH_M1, OFM_HEIGHT_M1, OFM_DEPTH_M1 = 0x111, 0x112, 0x113

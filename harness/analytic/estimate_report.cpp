@@ -32,7 +32,7 @@ std::string fixed(double value, int decimals) {
   return s.str();
 }
 
-nlohmann::json shapeJson(const cmd::Shape3& s) { return {s.height, s.width, s.depth}; }
+nlohmann::json shapeJson(const Shape3& s) { return {s.height, s.width, s.depth}; }
 
 nlohmann::json mapJson(const FeatureMapInfo& f) {
   return {{"shape", shapeJson(f.shape)},

@@ -153,7 +153,7 @@ LayerEstimate Estimator::estimateLayer(const Layer& layer, double previousSlack)
   //    from the constant area (no burst penalty, no latency).
   if (access.constRead[0] > 0 && w.originalElements > 0) {
     const double ratio =
-        (static_cast<double>(w.encodedBytes) - access.constRead[1] * double(system_.accelerator().scaleBytesPerChannel)) /
+        (static_cast<double>(w.encodedBytes) - access.constRead[1] * double(system_.accelerator().arch->scaleBytesPerChannel)) /
                          static_cast<double>(w.originalElements);
     const double weightBytes = access.constRead[0] * ratio;
     bytes.traffic[areaIndex(q.constArea)].weightRead += weightBytes;
@@ -162,7 +162,7 @@ LayerEstimate Estimator::estimateLayer(const Layer& layer, double previousSlack)
     }
   }
   if (access.constRead[1] > 0) {
-    const double scaleBytes = access.constRead[1] * double(system_.accelerator().scaleBytesPerChannel);
+    const double scaleBytes = access.constRead[1] * double(system_.accelerator().arch->scaleBytesPerChannel);
     bytes.traffic[areaIndex(q.constArea)].otherRead += scaleBytes;
     if (!buffered) {
       bytes.scaled[areaIndex(q.constArea)] += scaleBytes;

@@ -77,7 +77,7 @@ ActivationClass activationOf(const cmd::Operation& op) {
   return clamps ? ActivationClass::Relu : ActivationClass::None;
 }
 
-FeatureMapInfo mapInfo(const cmd::FeatureMap& fm, const cmd::Shape3& shape, const VelaSystem& system) {
+FeatureMapInfo mapInfo(const cmd::FeatureMap& fm, const Shape3& shape, const VelaSystem& system) {
   return {shape, fm.format, fm.elementBits, system.regionArea(fm.region)};
 }
 
@@ -98,12 +98,12 @@ bool choosePartKernel(uint32_t ifmDepth, uint32_t bits, const KernelInfo& kernel
 BlockConfig blockConfigOf(const cmd::Operation& op, const LayerQuery& q, const VelaSystem& system) {
   BlockConfig b;
   b.ofmBlock = op.ofmBlock;
-  b.acc40 = op.shram.accFormat == cmd::AccFormat::Int40;
+  b.acc40 = op.accFormat == cmd::AccFormat::Int40;
   const BlockType type = blockTypeOf(q.op);
   const bool convolution = type == BlockType::ConvolutionMxN || type == BlockType::ConvolutionDepthWise;
   b.partKernel = convolution && choosePartKernel(q.ifm.shape.depth, q.ifm.bits, q.kernel);
   const cmd::Upscale upscale = type != BlockType::ElementWise ? op.upscale : cmd::Upscale::None;
-  const npu::NpuConfig& npu = system.accelerator();
+  const arch::NpuConfig& npu = system.accelerator();
   b.ifmBlock.height =
       npu::ifmBlockSide(npu, b.ofmBlock.height, q.kernel.strideY, q.kernel.areaHeight(), upscale, npu.ofmUblock.height);
   b.ifmBlock.width =
@@ -156,21 +156,23 @@ SliceMap collectSlices(const std::vector<cmd::Operation>& ops, const RowSpec& ro
       continue;
     }
     Slice s;
-    s.dma = cmd::feedingDma(ops, index, op.weights.region, op.weights.base, op.weights.length);
+    const cmd::Stream& weights = op.weights[0];
+    s.dma = cmd::feedingDma(ops, index, weights.region, weights.base, weights.length);
     if (s.dma) {
       const cmd::DmaTransfer& d = ops[*s.dma].dma;
       s.key = {d.srcRegion, d.src};
       s.bytes = d.length;
     } else {
-      s.key = {op.weights.region, std::min(op.scales.base, op.weights.base)};
+      s.key = {weights.region, std::min(op.scales[0].base, weights.base)};
       // A two-core NPU's second core has its own weight and scale streams (U65-512).
-      s.bytes = op.scales.length + op.weights.length + op.scales1.length + op.weights1.length;
+      for (size_t i = 0; i < op.weightStreamCount; ++i) {
+        s.bytes += op.scales[i].length + op.weights[i].length;
+      }
     }
     s.depth = op.ofm.shape.depth;
     // Each core's stream where it lies in the constant region (two cores on the U65-512).
-    for (size_t core = 0; core < op.cores; ++core) {
-      s.coreStreams.push_back(
-          {cmd::weightStreamInConstants(ops, index, core), (core == 0 ? op.weights : op.weights1).length});
+    for (size_t core = 0; core < op.weightStreamCount; ++core) {
+      s.coreStreams.push_back({cmd::weightStreamInConstants(ops, index, core), op.weights[core].length});
     }
     auto it = std::find_if(map.slices.begin(), map.slices.end(), [&](const Slice& x) { return x.key == s.key; });
     map.sliceOfOp.push_back(static_cast<size_t>(it - map.slices.begin()));
@@ -191,19 +193,19 @@ constexpr uint64_t kSubStreamAlignment = 16;
 // sub-stream of its share of the channels. 0 when a slice's weight stream is not in the
 // constant region or does not hold the weights that order expects (padding must be zero).
 uint64_t onePieceBytes(const std::vector<Slice>& slices, const cmd::Operation& first, uint32_t ifmDepth,
-                       uint32_t ofmDepth, bool depthwise, const npu::NpuConfig& npu, const ConstantRegion& constants) {
+                       uint32_t ofmDepth, bool depthwise, const arch::NpuConfig& npu, const ConstantRegion& constants) {
   cmd::BrickLayout layout;
   layout.kernelHeight = first.kernel.height;
   layout.kernelWidth = first.kernel.width;
   layout.ifmDepth = depthwise ? 1 : ifmDepth;
-  layout.ifmUblockDepth = npu.ifmUblockDepth;
+  layout.ifmUblockDepth = npu.arch->ifmUblockDepth;
   layout.ofmUblockDepth = npu.ofmUblock.depth;
   layout.ifmBits = first.ifm.elementBits;
-  layout.decompHeight = npu.subKernelMax / std::max(first.kernel.dilationY, 1u);
-  layout.decompWidth = npu.subKernelMax / std::max(first.kernel.dilationX, 1u);
+  layout.decompHeight = npu.arch->subKernelMax / std::max(first.kernel.dilationY, 1u);
+  layout.decompWidth = npu.arch->subKernelMax / std::max(first.kernel.dilationX, 1u);
   layout.depthwise = depthwise;
   layout.partKernelFirst = first.kernel.partKernelFirst;
-  const uint32_t cores = std::max(first.cores, 1u);
+  const uint32_t cores = std::max<uint32_t>(first.weightStreamCount, 1u);
   // 1. Every slice's weights, per core, in stream order.
   std::vector<std::vector<cmd::WeightValues>> parts;
   uint64_t decoded = 0;
@@ -287,7 +289,7 @@ uint64_t onePieceBytes(const std::vector<Slice>& slices, const cmd::Operation& f
         weights[pos] = volume[(core + (local / perOfm) * cores) * perOfm + local % perOfm];
       }
     }
-    total += roundUp(uint64_t{layout.ofmDepth} * npu.scaleBytesPerChannel, kSubStreamAlignment) +
+    total += roundUp(uint64_t{layout.ofmDepth} * npu.arch->scaleBytesPerChannel, kSubStreamAlignment) +
              cmd::encodeWeightStream(weights).size();
   }
   return total;
@@ -307,8 +309,8 @@ const cmd::FeatureMap& sideOf(const cmd::Operation& op, Side side) {
 // Full shape of an input: the producing layer's OFM when an earlier layer wrote the same
 // tensor (same base, row pitch and depth; the NPU's IFM box may be clipped), else the extent
 // the row's stripes read.
-cmd::Shape3 fullInputShape(const std::vector<cmd::Operation>& ops, const RowSpec& row,
-                           const std::vector<Layer>& earlier, Side side, cmd::Shape3 shape, uint32_t stripes) {
+Shape3 fullInputShape(const std::vector<cmd::Operation>& ops, const RowSpec& row,
+                           const std::vector<Layer>& earlier, Side side, Shape3 shape, uint32_t stripes) {
   const cmd::FeatureMap& fm = sideOf(ops[row.operations.front()], side);
   for (auto it = earlier.rbegin(); it != earlier.rend(); ++it) {
     if (it->operations.empty() || it->operations.front() >= row.operations.front()) {
@@ -316,7 +318,7 @@ cmd::Shape3 fullInputShape(const std::vector<cmd::Operation>& ops, const RowSpec
     }
     const cmd::FeatureMap& out = ops[it->operations.front()].ofm;
     if (out.region == fm.region && out.base[0] == fm.base[0]) {
-      const cmd::Shape3& produced = it->query.ofm.shape;
+      const Shape3& produced = it->query.ofm.shape;
       const bool sameTensor = out.strideY == fm.strideY && produced.depth == shape.depth &&
                               produced.height >= shape.height && produced.width >= shape.width;
       return sameTensor ? produced : shape;
@@ -437,7 +439,7 @@ Layer LayerBuilder::buildLayer(const std::vector<cmd::Operation>& ops, const Row
 
   // 2. Full OFM: height stripes stack up, depth slices side by side.
   uint32_t stripes = 0;
-  cmd::Shape3 ofmShape{0, first.ofm.shape.width, first.ofm.shape.depth};
+  Shape3 ofmShape{0, first.ofm.shape.width, first.ofm.shape.depth};
   for (size_t i = 0; i < row.operations.size(); ++i) {
     if (slices.sliceOfOp[i] == 0) {
       ofmShape.height += ops[row.operations[i]].ofm.shape.height;
@@ -453,22 +455,22 @@ Layer LayerBuilder::buildLayer(const std::vector<cmd::Operation>& ops, const Row
 
   // 3. Feature maps with full shapes (depth slices of a depthwise op read only their own
   //    channels), in Vela's primary/secondary operand order for binary elementwise ops.
-  cmd::Shape3 ifmBox = first.ifm.shape;
+  Shape3 ifmBox = first.ifm.shape;
   if (type == BlockType::ConvolutionDepthWise) {
     ifmBox.depth = ofmShape.depth;
   }
   q.ofm = mapInfo(first.ofm, ofmShape, system_);
   q.ifm = mapInfo(first.ifm, fullInputShape(ops, row, earlier, Side::Ifm, ifmBox, stripes), system_);
   if (first.isBinaryElementwise()) {
+    const bool scalar = !first.hasIfm2();
     FeatureMapInfo second =
-        first.broadcast.scalar
-            ? FeatureMapInfo{{1, 1, 1}, cmd::DataFormat::Nhwc, first.ifm2.elementBits, system_.constArea()}
-            : mapInfo(first.ifm2, fullInputShape(ops, row, earlier, Side::Ifm2, first.ifm2.shape, stripes), system_);
-    if (first.broadcast.operandsSwapped) {
+        scalar ? FeatureMapInfo{{1, 1, 1}, cmd::DataFormat::Nhwc, first.ifm2.elementBits, system_.constArea()}
+               : mapInfo(first.ifm2, fullInputShape(ops, row, earlier, Side::Ifm2, first.ifm2.shape, stripes), system_);
+    if (first.operandsSwapped) {
       // The stream's IFM2 is the TFLite op's first input. Vela's scheduler made the other one
       // primary only if the first input is constant/scalar and the other is a full feature map.
-      const bool firstConst = first.broadcast.scalar || first.ifm2.region == 0;
-      const bool otherFull = first.ifm.region != 0 && q.ifm.shape == q.ofm.shape;
+      const bool firstConst = scalar || first.ifm2.region == arch::kConstantRegion;
+      const bool otherFull = first.ifm.region != arch::kConstantRegion && q.ifm.shape == q.ofm.shape;
       if (!(firstConst && otherFull)) {
         std::swap(q.ifm, second);
       }

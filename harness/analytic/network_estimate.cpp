@@ -51,8 +51,10 @@ std::pair<DmaUse, size_t> firstUse(const std::vector<cmd::Operation>& ops, size_
     }
     // Only convolutions read weight and scale streams; other kinds keep stale registers.
     const bool weighted = op.kind == cmd::OpKind::Conv || op.kind == cmd::OpKind::Depthwise;
-    if (weighted && ((op.weights.length > 0 && insideDestination(dma, op.weights.region, op.weights.base)) ||
-                     (op.scales.length > 0 && insideDestination(dma, op.scales.region, op.scales.base)))) {
+    const cmd::Stream& weights = op.weights[0];
+    const cmd::Stream& scales = op.scales[0];
+    if (weighted && ((weights.length > 0 && insideDestination(dma, weights.region, weights.base)) ||
+                     (scales.length > 0 && insideDestination(dma, scales.region, scales.base)))) {
       return {DmaUse::WeightsOrScales, j};
     }
     if (insideDestination(dma, op.ifm.region, op.ifm.base[0]) ||

@@ -24,7 +24,7 @@ struct SubgraphEstimate {
 // The whole model's estimate and the configuration it was made for.
 struct NetworkEstimate {
   std::string model;
-  const npu::NpuConfig* hardware = nullptr; // the configuration the COP1 header names
+  const arch::NpuConfig* hardware = nullptr; // the configuration the COP1 header names
   std::string systemConfig, memoryMode;
   double coreClockHz = 0;
   bool rowsFromDebugDb = false;           // false: one row per NPU kernel operation

@@ -14,12 +14,12 @@ namespace {
 // Vela's OFM depth brick for NHCWB16 storage.
 constexpr uint32_t kBrickDepth = 16;
 
-cmd::Shape3 minShape(const cmd::Shape3& a, const cmd::Shape3& b) {
+Shape3 minShape(const Shape3& a, const Shape3& b) {
   return {std::min(a.height, b.height), std::min(a.width, b.width), std::min(a.depth, b.depth)};
 }
 
 // Number of blocks of `block` needed to cover `shape`, per dimension.
-cmd::Shape3 blockCount(const cmd::Shape3& shape, const cmd::Shape3& block) {
+Shape3 blockCount(const Shape3& shape, const Shape3& block) {
   return {static_cast<uint32_t>(ceilDiv(shape.height, block.height)),
           static_cast<uint32_t>(ceilDiv(shape.width, block.width)),
           static_cast<uint32_t>(ceilDiv(shape.depth, block.depth))};
@@ -35,13 +35,13 @@ bool isConvLike(BlockType type) {
 }
 
 // Vela's sub-kernel limit per block type (FC and elementwise work on 1x1 kernels).
-uint32_t subKernelLimit(BlockType type, const npu::NpuConfig& npu) {
+uint32_t subKernelLimit(BlockType type, const arch::NpuConfig& npu) {
   switch (type) {
   case BlockType::VectorProduct: case BlockType::ElementWise: return 1;
   case BlockType::ConvolutionMxN: case BlockType::ConvolutionDepthWise: case BlockType::Pooling:
-  case BlockType::ReduceSum: case BlockType::Dma: return npu.subKernelMax;
+  case BlockType::ReduceSum: case BlockType::Dma: return npu.arch->subKernelMax;
   }
-  return npu.subKernelMax;
+  return npu.arch->subKernelMax;
 }
 
 } // namespace
@@ -84,7 +84,7 @@ std::string_view layerOpName(LayerOp op) {
   return "?";
 }
 
-cmd::Shape3 PerformanceModel::storageRounded(const cmd::Shape3& shape, cmd::DataFormat format) {
+Shape3 PerformanceModel::storageRounded(const Shape3& shape, cmd::DataFormat format) {
   switch (format) {
   case cmd::DataFormat::Nhwc: return shape;
   case cmd::DataFormat::Nhcwb16:
@@ -105,7 +105,7 @@ uint64_t PerformanceModel::macs(const LayerQuery& q) const {
 }
 
 double PerformanceModel::burstScaled(bool isRead, MemArea area, cmd::DataFormat format, uint32_t bits,
-                                     const cmd::Shape3& block, const cmd::Shape3& shape, double bytes) const {
+                                     const Shape3& block, const Shape3& shape, double bytes) const {
   // 1. Natural contiguous run in bits for the format and direction.
   const uint64_t cores = system_.accelerator().cores;
   uint64_t burstBits = 8;
@@ -179,10 +179,10 @@ double PerformanceModel::outputCyclesPerElement(const LayerQuery& q) const {
 
 double PerformanceModel::convCycles(const LayerQuery& q) const {
   const BlockType type = blockTypeOf(q.op);
-  const npu::NpuConfig& a = system_.accelerator();
+  const arch::NpuConfig& a = system_.accelerator();
   // 1. Block shapes clipped to the tensors.
-  const cmd::Shape3 ifmBlock = minShape(q.ifm.shape, q.block.ifmBlock);
-  const cmd::Shape3 ofmBlock = minShape(q.ofm.shape, q.block.ofmBlock);
+  const Shape3 ifmBlock = minShape(q.ifm.shape, q.block.ifmBlock);
+  const Shape3 ofmBlock = minShape(q.ofm.shape, q.block.ofmBlock);
   // 2. MAC-array cycles per OFM block (the simulator's formula), with Vela's kernel traversal.
   npu::MacBlock mac;
   mac.traversal = npu::macTraversal(type == BlockType::Pooling, type == BlockType::ConvolutionDepthWise,
@@ -206,7 +206,7 @@ double PerformanceModel::convCycles(const LayerQuery& q) const {
   double outBlock = std::ceil(outputCyclesPerElement(q) * static_cast<double>(ofmBlock.elements()));
   if (q.hasBias) {
     const double biasCycles =
-        double(a.scaleBytesPerChannel) * ofmBlock.depth * system_.timing(q.constArea).readLatency / 256.0;
+        double(a.arch->scaleBytesPerChannel) * ofmBlock.depth * system_.timing(q.constArea).readLatency / 256.0;
     outBlock = std::max(outBlock, biasCycles);
   }
   // 5. Command/memory floor, then the two-stage pipeline over all blocks.
@@ -234,11 +234,11 @@ ElementAccess PerformanceModel::elementAccess(const LayerQuery& q) const {
   if (type == BlockType::Dma) {
     return access;
   }
-  const cmd::Shape3 ifmBlock = minShape(q.ifm.shape, q.block.ifmBlock);
-  const cmd::Shape3 ofmBlock = minShape(q.ofm.shape, q.block.ofmBlock);
+  const Shape3 ifmBlock = minShape(q.ifm.shape, q.block.ifmBlock);
+  const Shape3 ofmBlock = minShape(q.ofm.shape, q.block.ofmBlock);
   if (isConvLike(type)) {
     // 1. OFM blocks; depthwise and pooling fetch every channel once per X/Y block.
-    cmd::Shape3 blocks = blockCount(q.ofm.shape, ofmBlock);
+    Shape3 blocks = blockCount(q.ofm.shape, ofmBlock);
     double blockDepth = ofmBlock.depth;
     const bool perChannel = type == BlockType::ConvolutionDepthWise || type == BlockType::Pooling;
     if (perChannel) {
@@ -249,7 +249,7 @@ ElementAccess PerformanceModel::elementAccess(const LayerQuery& q) const {
     const uint32_t limit = subKernelLimit(type, system_.accelerator());
     const double subKernels = static_cast<double>(ceilDiv(q.kernel.width, limit) * ceilDiv(q.kernel.height, limit));
     const double blockCountTotal = static_cast<double>(blocks.elements());
-    const cmd::Shape3 ifmBlockStored = storageRounded(ifmBlock, q.ifm.format);
+    const Shape3 ifmBlockStored = storageRounded(ifmBlock, q.ifm.format);
     const double ifmFetch = static_cast<double>(uint64_t{ifmBlockStored.height} * ifmBlockStored.width) *
                             storageRounded(q.ifm.shape, q.ifm.format).depth;
     access.ifmRead[0] = ifmFetch * subKernels * blockCountTotal;

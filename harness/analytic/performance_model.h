@@ -32,7 +32,7 @@ using npu::ActivationClass;
 
 // A feature map as the model sees it: full-operation shape, storage format, element size, area.
 struct FeatureMapInfo {
-  cmd::Shape3 shape;
+  Shape3 shape;
   cmd::DataFormat format = cmd::DataFormat::Nhwc;
   uint32_t bits = 8;
   MemArea area = MemArea::Sram;
@@ -48,8 +48,8 @@ struct KernelInfo {
 
 // The block configuration the scheduler chose for an operation.
 struct BlockConfig {
-  cmd::Shape3 ofmBlock;   // as programmed (OFM_BLK_*), not clipped to the tensor
-  cmd::Shape3 ifmBlock;   // implied by the OFM block, kernel and resampling
+  Shape3 ofmBlock;   // as programmed (OFM_BLK_*), not clipped to the tensor
+  Shape3 ifmBlock;   // implied by the OFM block, kernel and resampling
   bool acc40 = false;
   bool partKernel = false;
 };
@@ -87,12 +87,12 @@ public:
   // Element counts moved (3.6.1).
   ElementAccess elementAccess(const LayerQuery& q) const;
   // `bytes` inflated by the burst-efficiency factor (3.6.2).
-  double burstScaled(bool isRead, MemArea area, cmd::DataFormat format, uint32_t bits, const cmd::Shape3& block,
-                     const cmd::Shape3& shape, double bytes) const;
+  double burstScaled(bool isRead, MemArea area, cmd::DataFormat format, uint32_t bits, const Shape3& block,
+                     const Shape3& shape, double bytes) const;
   // DMA cycles from one area to another (3.7 mem2mem).
   double mem2mem(MemArea from, MemArea to, uint64_t bytes) const;
   // Storage rounding: NHCWB16 rounds depth up to 16.
-  static cmd::Shape3 storageRounded(const cmd::Shape3& shape, cmd::DataFormat format);
+  static Shape3 storageRounded(const Shape3& shape, cmd::DataFormat format);
 
 private:
   double outputCyclesPerElement(const LayerQuery& q) const;

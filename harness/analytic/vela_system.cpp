@@ -35,12 +35,11 @@ std::string_view memAreaName(MemArea area) {
   return "?";
 }
 
-VelaSystem::VelaSystem(const config::SystemParams& params, const npu::NpuConfig& hardware)
-    : accel_(&hardware), coreClockHz_(params.coreClockHz) {
+VelaSystem::VelaSystem(const config::SystemParams& params, const arch::NpuConfig& hardware)
+    : accel_(&hardware), regions_(params), coreClockHz_(params.coreClockHz) {
   // 1. The memories on the two ports get their configured timing; every other area keeps
   //    Vela's "1 or the equivalent" defaults (scale 1, burst 1, latency 0).
-  std::array<MemArea, 2> portArea{areaOf(params.memoryOn(config::AxiPort::Axi0)),
-                                  areaOf(params.memoryOn(config::AxiPort::Axi1))};
+  portArea_ = {areaOf(params.memoryOn(config::AxiPort::Axi0)), areaOf(params.memoryOn(config::AxiPort::Axi1))};
   //    A timing adapter on the port shows through as the kit describes it to Vela: its
   //    nominal bandwidth (BWCAP words per pulse cycle) and its minimum latencies.
   for (config::AxiPort port : {config::AxiPort::Axi0, config::AxiPort::Axi1}) {
@@ -50,7 +49,7 @@ VelaSystem::VelaSystem(const config::SystemParams& params, const npu::NpuConfig&
     if (ta.nominalBytesPerCycle() > 0) {
       bytesPerCycle = std::min(bytesPerCycle, ta.nominalBytesPerCycle());
     }
-    timing_[static_cast<size_t>(portArea[portIndex(port)])] = {
+    timing_[static_cast<size_t>(portArea_[portIndex(port)])] = {
         bytesPerCycle, m.burstLength, std::max(m.readLatency, ta.readLatency), std::max(m.writeLatency, ta.writeLatency)};
   }
   // 2. Sram_Only quirk: constants on the shared SRAM port move to the other port, renamed
@@ -58,23 +57,24 @@ VelaSystem::VelaSystem(const config::SystemParams& params, const npu::NpuConfig&
   config::AxiPort constPort = params.mode.constMemArea;
   const bool allOnOnePort =
       params.mode.constMemArea == params.mode.arenaMemArea && params.mode.arenaMemArea == params.mode.cacheMemArea;
-  if (portArea[portIndex(constPort)] == MemArea::Sram && allOnOnePort) {
+  if (portArea_[portIndex(constPort)] == MemArea::Sram && allOnOnePort) {
     constPort = constPort == config::AxiPort::Axi0 ? config::AxiPort::Axi1 : config::AxiPort::Axi0;
-    portArea[portIndex(constPort)] = MemArea::OnChipFlash;
+    portArea_[portIndex(constPort)] = MemArea::OnChipFlash;
     timing_[static_cast<size_t>(MemArea::OnChipFlash)] = timing_[static_cast<size_t>(MemArea::Sram)];
   }
   // 3. Areas of constants, arena and fast storage.
-  constArea_ = portArea[portIndex(constPort)];
-  arenaArea_ = portArea[portIndex(params.mode.arenaMemArea)];
-  fastArea_ = portArea[portIndex(params.mode.cacheMemArea)];
+  constArea_ = portArea_[portIndex(constPort)];
+  arenaArea_ = regionArea(arch::kArenaRegion);
+  fastArea_ = regionArea(arch::kCacheRegion);
 }
 
 MemArea VelaSystem::regionArea(uint8_t region) const {
-  switch (region) {
-  case 0: return constArea_;
-  case 2: return fastArea_;
-  default: return arenaArea_;
+  switch (arch::regionUse(region)) {
+  case arch::RegionUse::Constants: return constArea_;
+  case arch::RegionUse::Arena:
+  case arch::RegionUse::Cache: return portArea_[portIndex(regions_.area(region))];
   }
+  return arenaArea_;
 }
 
 } // namespace npusim::analytic

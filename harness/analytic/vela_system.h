@@ -6,8 +6,9 @@
 #include <cstdint>
 #include <string_view>
 
-#include "models/npu/npu_config.h"
+#include "sim/arch/npu_config.h"
 #include "sim/cmdstream/operation.h"
+#include "sim/config/region_map.h"
 #include "sim/config/system_params.h"
 
 namespace npusim::analytic {
@@ -36,19 +37,22 @@ struct AreaTiming {
 class VelaSystem {
 public:
   // `hardware` is the configuration the stream was compiled for (COP1 header).
-  VelaSystem(const config::SystemParams& params, const npu::NpuConfig& hardware);
+  VelaSystem(const config::SystemParams& params, const arch::NpuConfig& hardware);
 
-  const npu::NpuConfig& accelerator() const { return *accel_; }
+  const arch::NpuConfig& accelerator() const { return *accel_; }
   const AreaTiming& timing(MemArea area) const { return timing_[static_cast<size_t>(area)]; }
   MemArea constArea() const { return constArea_; }
   MemArea arenaArea() const { return arenaArea_; }
   MemArea fastArea() const { return fastArea_; }
   double coreClockHz() const { return coreClockHz_; }
-  // Memory area of a command-stream region: 0 constants, 1 arena, 2 fast scratch, others arena.
+  // Memory area of a command-stream region: where the region map puts it, except that the
+  // constants follow Vela's Sram_Only quirk.
   MemArea regionArea(uint8_t region) const;
 
 private:
-  const npu::NpuConfig* accel_;
+  const arch::NpuConfig* accel_;
+  config::RegionMap regions_;
+  std::array<MemArea, 2> portArea_{};     // by AxiPort, after the Sram_Only quirk
   std::array<AreaTiming, 5> timing_{};
   MemArea constArea_ = MemArea::OffChipFlash;
   MemArea arenaArea_ = MemArea::Sram;

@@ -32,7 +32,7 @@ const io::DecodedNpuOp* findDecoded(const std::vector<io::DecodedNpuOp>& decoded
   return nullptr;
 }
 
-ordered_json shapeJson(const cmd::Shape3& s) { return ordered_json::array({s.height, s.width, s.depth}); }
+ordered_json shapeJson(const Shape3& s) { return ordered_json::array({s.height, s.width, s.depth}); }
 
 ordered_json fmJson(const cmd::FeatureMap& fm) {
   const cmd::ByteSpan span = fm.footprint();
@@ -68,7 +68,7 @@ void addDecodedWeights(ordered_json& j, const io::CompiledNetwork& net, const io
   if (!offset) {
     return;
   }
-  const uint64_t length = ops[index].weights.length;
+  const uint64_t length = ops[index].weights[0].length;
   if (*offset > flash.size || length > flash.size - *offset) {
     throwAtOffset(net.path, flash.offset + std::min(*offset, flash.size),
                   "weight stream of the operation at stream offset " + std::to_string(ops[index].byteOffset) +
@@ -94,9 +94,9 @@ ordered_json operationJson(const cmd::Operation& op) {
     j["ifm"] = fmJson(op.ifm);
     if (op.hasIfm2()) {
       j["ifm2"] = fmJson(op.ifm2);
-      j["broadcast"] = {{"h", op.broadcast.height}, {"w", op.broadcast.width}, {"c", op.broadcast.depth}};
+      j["broadcast"] = {{"h", op.ifm2.broadcast.height}, {"w", op.ifm2.broadcast.width}, {"c", op.ifm2.broadcast.depth}};
     } else if (op.isBinaryElementwise()) {
-      j["ifm2_scalar"] = op.broadcast.scalarValue;
+      j["ifm2_scalar"] = op.scalar;
     }
     j["ofm"] = fmJson(op.ofm);
     if (op.kind != cmd::OpKind::Elementwise) {
@@ -108,15 +108,17 @@ ordered_json operationJson(const cmd::Operation& op) {
     }
     if (op.kind == cmd::OpKind::Conv || op.kind == cmd::OpKind::Depthwise) {
       j["traversal"] = op.kernel.partKernelFirst ? "part_kernel_first" : "depth_first";
-      j["weights"] = streamJson(op.weights);
-      if (op.scaling.perChannel) j["scales"] = streamJson(op.scales);
+      j["weights"] = streamJson(op.weights[0]);
+      if (op.scaling.perChannel) j["scales"] = streamJson(op.scales[0]);
     }
     j["upscale"] = static_cast<int>(op.upscale);
     j["ofm_block_hwc"] = shapeJson(op.ofmBlock);
-    j["shram"] = {{"ib_end", op.shram.ibEnd}, {"ab_start", op.shram.abStart},
-                  {"ifm2_ib_start", op.shram.ifm2IbStart}, {"acc_format", static_cast<int>(op.shram.accFormat)}};
+    if (op.shram) {
+      j["shram"] = {{"ib_end", op.shram->ibEnd}, {"ab_start", op.shram->abStart},
+                    {"ifm2_ib_start", op.shram->ifm2IbStart}, {"acc_format", static_cast<int>(op.accFormat)}};
+    }
     j["blockdep"] = op.blockDep;
-    j["activation"] = {{"function", op.activation.function}, {"clip_range", op.activation.clipRange},
+    j["activation"] = {{"function", op.activation.code}, {"clip_range", op.activation.clipRange},
                        {"min", op.activation.min}, {"max", op.activation.max}};
     j["scaling"] = {{"per_channel", op.scaling.perChannel}, {"ofm_scale", op.scaling.ofmScale},
                     {"ofm_shift", op.scaling.ofmShift}, {"opa_scale", op.scaling.opaScale},

@@ -171,7 +171,7 @@ std::string waitName(cmd::OpKind kind) {
   return "wait";
 }
 
-std::string shape(const cmd::Shape3& s) {
+std::string shape(const Shape3& s) {
   return std::to_string(s.height) + "," + std::to_string(s.width) + "," + std::to_string(s.depth);
 }
 

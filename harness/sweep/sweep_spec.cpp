@@ -209,7 +209,7 @@ void addFixtureModels(const JsonNode& entry, const ModelRef& config, const fs::p
 
 // The accelerator `m`'s model was compiled for ("" when it has no ethos-u operator).
 std::string compiledAccelerator(const ModelRef& m) {
-  const npu::NpuConfig* hw = io::loadModelOrDemo(m.path).hardware();
+  const arch::NpuConfig* hw = io::loadModelOrDemo(m.path).hardware();
   return hw != nullptr ? std::string(hw->name) : std::string();
 }
 

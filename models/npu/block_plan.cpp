@@ -34,8 +34,8 @@ void IfmReads::add(const mem::TransferShape& shape) {
   last.runs += ceilDiv(shape.bytes(), last.runBytes);
 }
 
-BlockPlan::BlockPlan(const NpuConfig& npu, const cmd::Operation& op) : npu_(npu), op_(op) {
-  const cmd::Shape3& ofm = op.ofm.shape;
+BlockPlan::BlockPlan(const arch::NpuConfig& npu, const cmd::Operation& op) : npu_(npu), op_(op) {
+  const Shape3& ofm = op.ofm.shape;
   block_ = {std::min(op.ofmBlock.height, ofm.height), std::min(op.ofmBlock.width, ofm.width),
             std::min(op.ofmBlock.depth, ofm.depth)};
   blocksY_ = ceilDiv(ofm.height, block_.height);
@@ -52,7 +52,7 @@ BlockPlan::BlockPlan(const NpuConfig& npu, const cmd::Operation& op) : npu_(npu)
   ifmCols_ = std::min(ifmBlockSide(npu, op.ofmBlock.width, op.kernel.strideX, op.kernel.dilatedWidth(), op.upscale,
                                     npu.ofmUblock.width),
                        op.ifm.shape.width);
-  subKernels_ = ceilDiv(op.kernel.width, npu.subKernelMax) * ceilDiv(op.kernel.height, npu.subKernelMax);
+  subKernels_ = ceilDiv(op.kernel.width, npu.arch->subKernelMax) * ceilDiv(op.kernel.height, npu.arch->subKernelMax);
 }
 
 uint32_t BlockPlan::window(uint32_t first, uint32_t count, uint32_t stride, uint32_t dilation, uint32_t pad,
@@ -94,12 +94,12 @@ mem::TransferShape BlockPlan::featureMapRead(const cmd::FeatureMap& fm, uint32_t
   return {uint64_t{rows} * cols, uint64_t{channels} * e};
 }
 
-mem::TransferShape BlockPlan::featureMapWrite(const cmd::Shape3& extent) const {
+mem::TransferShape BlockPlan::featureMapWrite(const Shape3& extent) const {
   return featureMapRead(op_.ofm, extent.height, extent.width, extent.depth);
 }
 
 BlockWork BlockPlan::block(uint64_t index) const {
-  const cmd::Shape3& ofm = op_.ofm.shape;
+  const Shape3& ofm = op_.ofm.shape;
   BlockWork w;
   const uint64_t z = index % blocksZ_, x = (index / blocksZ_) % blocksX_, y = index / (blocksZ_ * blocksX_);
   w.origin = {static_cast<uint32_t>(y * block_.height), static_cast<uint32_t>(x * block_.width),
@@ -112,7 +112,7 @@ BlockWork BlockPlan::block(uint64_t index) const {
   case cmd::OpKind::Elementwise: {
     w.ifm.add(featureMapRead(op_.ifm, w.extent.height, w.extent.width, w.extent.depth));
     if (op_.hasIfm2()) {
-      const cmd::Shape3& b = op_.ifm2.shape;
+      const Shape3& b = op_.ifm2.shape;
       w.ifm2 = featureMapRead(op_.ifm2, std::min(w.extent.height, b.height), std::min(w.extent.width, b.width),
                               std::min(w.extent.depth, b.depth));
     }
@@ -136,7 +136,7 @@ BlockWork BlockPlan::block(uint64_t index) const {
     const cmd::Kernel& k = op_.kernel;
     const cmd::Padding& pad = op_.padding;
     uint64_t rows = 0;
-    const uint32_t sub = npu_.subKernelMax;
+    const uint32_t sub = npu_.arch->subKernelMax;
     for (uint32_t tap = 0; tap < k.height; tap += sub) {
       rows += window(w.origin.height, w.extent.height, k.strideY, k.dilationY, pad.top, tap,
                      std::min(sub, k.height - tap), op_.ifm.shape.height);
@@ -149,13 +149,14 @@ BlockWork BlockPlan::block(uint64_t index) const {
     if (op_.kind != cmd::OpKind::Pool) {
       // The stream is a concatenation of per-depth-block chunks: each spatial block reads the
       // chunk of its depth block (edge depth blocks have proportionally smaller chunks).
-      w.weightBytes = op_.weights.length * w.extent.depth / ofm.depth;
       // The bias/scale stream slice of the depth block is fetched with every block, like the
-      // weights: the output unit keeps only the current block's.
-      w.weight1Bytes = op_.weights1.length * w.extent.depth / ofm.depth;
-      if (op_.scaling.perChannel) {
-        w.scaleBytes = op_.scales.length * w.extent.depth / ofm.depth;
-        w.scale1Bytes = op_.scales1.length * w.extent.depth / ofm.depth;
+      // weights: the output unit keeps only the current block's. Each core (weight decoder)
+      // reads its own streams' slices.
+      for (size_t s = 0; s < op_.weightStreamCount; ++s) {
+        w.weightBytes[s] = op_.weights[s].length * w.extent.depth / ofm.depth;
+      }
+      for (size_t s = 0; s < op_.scaleStreamCount && op_.scaling.perChannel; ++s) {
+        w.scaleBytes[s] = op_.scales[s].length * w.extent.depth / ofm.depth;
       }
     }
     return w;

@@ -24,16 +24,14 @@ struct IfmReads {
 };
 
 struct BlockWork {
-  cmd::Shape3 origin;              // first OFM element (y, x, c) of the block
-  cmd::Shape3 extent;              // clipped block extent
+  Shape3 origin;              // first OFM element (y, x, c) of the block
+  Shape3 extent;              // clipped block extent
   double macCycles = 0;            // MAC array (0 for elementwise)
   double outputCycles = 0;         // activation/output unit
   IfmReads ifm;                    // IFM reads
   mem::TransferShape ifm2;         // IFM2 read (binary elementwise)
-  uint64_t weightBytes = 0;        // weight stream bytes consumed by this block (each core's stream)
-  uint64_t scaleBytes = 0;         // scale/bias stream bytes
-  uint64_t weight1Bytes = 0;       // the second core's (U65-512), else 0
-  uint64_t scale1Bytes = 0;
+  // Bytes of each weight and scale/bias stream (Operation::weights, scales) this block consumes.
+  std::array<uint64_t, cmd::kMaxWeightStreams> weightBytes{}, scaleBytes{};
   mem::TransferShape ofm;          // feature-map write
 };
 
@@ -47,7 +45,7 @@ struct BlockWork {
 // a depth block are fetched with every block.
 class BlockPlan {
 public:
-  BlockPlan(const NpuConfig& npu, const cmd::Operation& op);
+  BlockPlan(const arch::NpuConfig& npu, const cmd::Operation& op);
 
   uint64_t blockCount() const { return blocksY_ * blocksX_ * blocksZ_; }
   BlockWork block(uint64_t index) const;
@@ -57,10 +55,10 @@ public:
 
 private:
   mem::TransferShape featureMapRead(const cmd::FeatureMap& fm, uint32_t rows, uint32_t cols, uint32_t channels) const;
-  mem::TransferShape featureMapWrite(const cmd::Shape3& extent) const;
-  const NpuConfig& npu_;
+  mem::TransferShape featureMapWrite(const Shape3& extent) const;
+  const arch::NpuConfig& npu_;
   const cmd::Operation& op_;
-  cmd::Shape3 block_;
+  Shape3 block_;
   uint64_t blocksY_ = 1, blocksX_ = 1, blocksZ_ = 1;
   // IFM rows (or columns) that output rows [first, first + count) read through the sub-kernel
   // whose taps start at `tap` and number `taps`, clipped to the IFM.

@@ -6,7 +6,7 @@
 
 namespace npusim::npu {
 
-DispatchRule dispatchRule(const NpuConfig& npu, const cmd::Operation& op) {
+DispatchRule dispatchRule(const arch::NpuConfig& npu, const cmd::Operation& op) {
   DispatchRule r;
   const auto wait = [&r](Unit unit, uint32_t allowed) { r.waits[r.waitCount++] = {unit, allowed}; };
   switch (op.kind) {
@@ -14,11 +14,11 @@ DispatchRule dispatchRule(const NpuConfig& npu, const cmd::Operation& op) {
   case cmd::OpKind::Depthwise:
   case cmd::OpKind::Pool:
   case cmd::OpKind::Elementwise:
-    wait(Unit::Kernel, npu.kernelQueue - 1);
+    wait(Unit::Kernel, npu.arch->kernelQueue - 1);
     r.queue = Unit::Kernel;
     break;
   case cmd::OpKind::DmaStart:
-    wait(Unit::Dma, npu.dmaQueue - 1);
+    wait(Unit::Dma, npu.arch->dmaQueue - 1);
     r.queue = Unit::Dma;
     break;
   case cmd::OpKind::DmaWait:

@@ -10,7 +10,7 @@
 #include <optional>
 #include <vector>
 
-#include "models/npu/npu_config.h"
+#include "sim/arch/npu_config.h"
 #include "sim/cmdstream/operation.h"
 
 namespace npusim::npu {
@@ -27,7 +27,7 @@ struct DispatchRule {
   std::optional<Unit> queue;      // the unit the operation is dispatched to, if any
 };
 
-DispatchRule dispatchRule(const NpuConfig& npu, const cmd::Operation& op);
+DispatchRule dispatchRule(const arch::NpuConfig& npu, const cmd::Operation& op);
 
 // Operations of one unit that are dispatched and not yet finished: those still being booked by
 // the unit (end unknown) and booked ones until their end.

@@ -14,15 +14,7 @@ class EthosU::Transport : public NpuTransport {
 public:
   explicit Transport(EthosU& npu) : npu_(npu) {}
 
-  config::AxiPort portFor(uint8_t region) const {
-    switch (region) {
-    case 0: return npu_.params_.constPort;
-    case 2: return npu_.params_.cachePort;
-    default: return npu_.params_.arenaPort;
-    }
-  }
-
-  double send(config::AxiPort port, uint64_t address, mem::Direction dir, const mem::TransferShape& shape,
+  double send(arch::PortId port, uint64_t address, mem::Direction dir, const mem::TransferShape& shape,
               double start) {
     tlm::tlm_generic_payload trans;
     mem::TransferExtension ext;
@@ -40,15 +32,14 @@ public:
     trans.set_data_length(static_cast<unsigned int>(std::min<uint64_t>(shape.bytes(), UINT32_MAX)));
     trans.set_data_ptr(nullptr);
     sc_core::sc_time delay = npu_.period_ * std::max(0.0, start - npu_.now());
-    auto& socket = port == config::AxiPort::Axi0 ? npu_.axi0 : npu_.axi1;
-    socket->b_transport(trans, delay);
+    npu_.socket(port)->b_transport(trans, delay);
     return (sc_core::sc_time_stamp() + delay) / npu_.period_;
   }
 
   double transfer(uint8_t region, uint64_t offset, mem::Direction dir, const mem::TransferShape& shape, double start,
                   uint8_t* port) override {
-    const config::AxiPort p = portFor(region);
-    *port = static_cast<uint8_t>(p);
+    const arch::PortId p = npu_.params_.regions.port(region);
+    *port = p.index;
     return send(p, npu_.basep_[region & 7] + offset, dir, shape, start);
   }
 
@@ -87,6 +78,14 @@ EthosU::EthosU(sc_core::sc_module_name name, const NpuModuleParams& params)
   SC_THREAD(commandProcessor);
   SC_THREAD(kernelThread);
   SC_THREAD(dmaThread);
+}
+
+tlm_utils::simple_initiator_socket<EthosU>& EthosU::socket(arch::PortId port) {
+  switch (port.index) {
+  case 0: return axi0;
+  case 1: return axi1;
+  default: throw std::logic_error("EthosU: no AXI socket for port " + std::to_string(port.index));
+  }
 }
 
 void EthosU::registerWrite(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
@@ -180,7 +179,7 @@ void EthosU::kernelThread() {
 void EthosU::dmaThread() {
   Transport transport(*this);
   Clock clock(*this);
-  DmaUnit dma(transport, clock, params_.hardware->dmaChunkBytes);
+  DmaUnit dma(transport, clock, params_.hardware->arch->dmaChunkBytes);
   serve(dmas_, [&](const cmd::Operation& op, double issue, size_t recordIndex) {
     const DmaTiming d = dma.execute(op.dma, issue);
     OperationRecord& rec = stats_.operations[recordIndex];
@@ -201,8 +200,8 @@ void EthosU::syncTo(double t) {
 double EthosU::fetchCommands(uint64_t qbase, uint32_t streamBytes, uint32_t upTo, double t) {
   // Request chunks up to `upTo` plus the prefetch window, one after another from time t.
   Transport transport(*this);
-  const uint32_t chunkBytes = params_.hardware->commandFetchBytes;
-  const uint32_t want = std::min(streamBytes, upTo + params_.hardware->commandPrefetchChunks * chunkBytes);
+  const uint32_t chunkBytes = params_.hardware->arch->commandFetchBytes;
+  const uint32_t want = std::min(streamBytes, upTo + params_.hardware->arch->commandPrefetchChunks * chunkBytes);
   while (fetchRequested_ < want) {
     const uint32_t bytes = std::min(chunkBytes, streamBytes - fetchRequested_);
     const double issue = chunkDone_.empty() ? t : std::max(t, now());
@@ -221,34 +220,36 @@ void EthosU::commandProcessor() {
     if (stopping_) {
       return;
     }
-    const NpuProgram* program = nullptr;
+    const NpuProgram* loaded = nullptr;
     for (const NpuProgram& p : programs_) {
       if (p.qbase == qbase_) {
-        program = &p;
+        loaded = &p;
       }
     }
-    if (program == nullptr || program->streamBytes != qsize_) {
+    if (loaded == nullptr || loaded->program->streamBytes() != qsize_) {
       throw std::logic_error("NPU started with QBASE/QSIZE that match no loaded command stream");
     }
+    const cmd::Program& program = *loaded->program;
+    const uint32_t streamBytes = program.streamBytes();
     const double started = now();
     double t = started;
     fetchRequested_ = 0;
     chunkDone_.clear();
     size_t opIndex = 0;
     double fetchWait = 0;
-    for (const cmd::Command& c : *program->commands) {
+    for (const cmd::Command& c : program.commands) {
       // 1. Fetch (through the command FIFO) and parse.
-      const double fetched = fetchCommands(program->qbase, program->streamBytes, c.offset + c.sizeBytes(), t);
+      const double fetched = fetchCommands(loaded->qbase, streamBytes, c.offset + c.sizeBytes(), t);
       fetchWait += fetched - t;
       if (observer_ != nullptr && fetched > t) {
         observer_->commandFetchWait(t, fetched);
       }
-      t = fetched + params_.hardware->parseCyclesPerCommand;
+      t = fetched + params_.hardware->arch->parseCyclesPerCommand;
       if (!c.info->isOperation) {
         continue;
       }
       // 2. Dispatch, waiting for queue space and for the waits' conditions.
-      const cmd::Operation& op = (*program->operations)[opIndex];
+      const cmd::Operation& op = program.operations[opIndex];
       syncTo(t);
       OperationRecord rec;
       rec.invocation = invocation_;

@@ -21,6 +21,7 @@
 #include "models/npu/npu_stats.h"
 #include "models/npu/npu_units.h"
 #include "sim/cmdstream/decoder.h"
+#include "sim/config/region_map.h"
 #include "sim/config/system_params.h"
 
 namespace npusim::npu {
@@ -28,26 +29,21 @@ namespace npusim::npu {
 // What the NPU module needs of the system: its hardware configuration, its clock and where the
 // driver's REGIONCFG / QCONFIG put each region and the command stream.
 struct NpuModuleParams {
-  const NpuConfig* hardware = nullptr;
+  const arch::NpuConfig* hardware = nullptr;
   double clockHz = 500e6;
-  config::AxiPort constPort = config::AxiPort::Axi1;   // region 0 (constants)
-  config::AxiPort arenaPort = config::AxiPort::Axi0;   // region 1 and regions 3-7 (the arena, tensors)
-  config::AxiPort cachePort = config::AxiPort::Axi0;   // region 2 (Vela's fast scratch: the cache)
-  config::AxiPort commandStreamPort = config::AxiPort::Axi1;
+  config::RegionMap regions;
+  arch::PortId commandStreamPort;
 
   // The module's view of a bound system configuration.
   static NpuModuleParams of(const config::SystemParams& p) {
-    return {p.hardware(), p.coreClockHz, p.mode.constMemArea, p.mode.arenaMemArea, p.mode.cacheMemArea,
-            p.commandStreamPort};
+    return {p.hardware(), p.coreClockHz, config::RegionMap(p), config::hardwarePort(p.commandStreamPort)};
   }
 };
 
 // A decoded command stream the NPU runs when started with QBASE = `qbase`.
 struct NpuProgram {
   uint64_t qbase = 0;
-  uint32_t streamBytes = 0;
-  const std::vector<cmd::Command>* commands = nullptr;
-  const std::vector<cmd::Operation>* operations = nullptr;
+  const cmd::Program* program = nullptr;
 };
 
 class EthosU : public sc_core::sc_module {
@@ -78,6 +74,8 @@ private:
     sc_core::sc_event queued, progress;
   };
   SC_HAS_PROCESS(EthosU);
+  // The initiator socket of NPU port `port` (the description's port list: axi0, axi1).
+  tlm_utils::simple_initiator_socket<EthosU>& socket(arch::PortId port);
   void registerWrite(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
   void commandProcessor();
   void kernelThread();

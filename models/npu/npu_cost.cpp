@@ -21,7 +21,7 @@ bool hasClampActivation(const cmd::Operation& op) {
 
 } // namespace
 
-bool usesAcc40(const cmd::Operation& op) { return op.shram.accFormat == cmd::AccFormat::Int40; }
+bool usesAcc40(const cmd::Operation& op) { return op.accFormat == cmd::AccFormat::Int40; }
 
 OutputStage outputStageOf(const cmd::Operation& op) {
   OutputStage s;
@@ -42,7 +42,7 @@ OutputStage outputStageOf(const cmd::Operation& op) {
   return s;
 }
 
-double outputCyclesPerElement(const NpuConfig& npu, const OutputStage& s) {
+double outputCyclesPerElement(const arch::NpuConfig& npu, const OutputStage& s) {
   size_t index = 7;
   if (s.elementwise && s.ifmBits == 32) {
     index = s.binary ? 0 : 1;
@@ -64,11 +64,11 @@ double outputCyclesPerElement(const NpuConfig& npu, const OutputStage& s) {
   return std::max(npu.outputCycles[index], npu.activationCycles[act]);
 }
 
-uint32_t ifmBlockSide(const NpuConfig& npu, uint32_t ofmSide, uint32_t stride, uint32_t kernelSpan, cmd::Upscale upscale,
+uint32_t ifmBlockSide(const arch::NpuConfig& npu, uint32_t ofmSide, uint32_t stride, uint32_t kernelSpan, cmd::Upscale upscale,
                       uint32_t ublockSide) {
   const uint32_t up = upscale == cmd::Upscale::None ? 1 : 2;
   const uint32_t nearest = upscale == cmd::Upscale::Nearest ? 1 : 0;
-  const uint32_t rows = ceilDiv((ofmSide - 1) * stride + std::min(kernelSpan, npu.subKernelMax) + nearest, up);
+  const uint32_t rows = ceilDiv((ofmSide - 1) * stride + std::min(kernelSpan, npu.arch->subKernelMax) + nearest, up);
   return roundUp(rows, ublockSide);
 }
 
@@ -86,16 +86,16 @@ namespace {
 
 // MAC-array cycles of one sub-kernel of `elements` taps over nx x ny x nz micro-blocks,
 // pipeline delays included (timing doc 3.3 steps 3-5).
-double subKernelMacCycles(const NpuConfig& npu, const MacBlock& b, double nx, double ny, double nz, double ibSlices,
+double subKernelMacCycles(const arch::NpuConfig& npu, const MacBlock& b, double nx, double ny, double nz, double ibSlices,
                           uint32_t elements) {
   // 1. Kernel steps and their cycles; the weight path needs weightStepCycles() per step at least.
   const double nxy = nx * ny;
-  const bool u55x32 = npu.variant == NpuVariant::U55 && npu.macsPerCore() == 32;
+  const arch::MacPipeline& pipe = npu.pipeline;
   double steps = 1;
   double cycles = 0;
   switch (b.traversal) {
   case MacTraversal::Pooling:
-    cycles = std::max(4u, elements) * nxy * nz * ((b.wideIfm && !u55x32) ? 2 : 1);
+    cycles = std::max(4u, elements) * nxy * nz * (b.wideIfm ? pipe.poolWideIfmFactor : 1);
     break;
   case MacTraversal::Depthwise:
     steps = (elements + 3) / 4;
@@ -110,10 +110,8 @@ double subKernelMacCycles(const NpuConfig& npu, const MacBlock& b, double nx, do
     cycles = std::max<double>(npu.weightStepCycles(), 4.0 * nxy) * steps * nz;
     break;
   }
-  // 2. Pipeline delay per kernel step, visible when the block is one micro-block wide and high
-  //    (Vela: 7/3 on U55-32, 3 with 40-bit accumulators on U55-64/128, else 2).
-  const bool u55Mid = npu.variant == NpuVariant::U55 && (npu.macsPerCore() == 64 || npu.macsPerCore() == 128);
-  const double delay = u55x32 ? (b.acc40 ? 7 : 3) : ((b.acc40 && u55Mid) ? 3 : 2);
+  // 2. Pipeline delay per kernel step, visible when the block is one micro-block wide and high.
+  const double delay = b.acc40 ? pipe.stepDelayAcc40 : pipe.stepDelay;
   double d = 0;
   if (nx == 1 && ny == 1) {
     if (nz == 1) {
@@ -122,7 +120,7 @@ double subKernelMacCycles(const NpuConfig& npu, const MacBlock& b, double nx, do
       d = delay * (steps - 1) * nz;
     }
   }
-  if (u55x32 && (nx == 1 || ny == 1) && nz > 1 && b.acc40) {
+  if (pipe.narrowBlockAcc40 && (nx == 1 || ny == 1) && nz > 1 && b.acc40) {
     d += delay * nz;
   }
   if (b.traversal == MacTraversal::PartKernelFirst) {
@@ -133,11 +131,11 @@ double subKernelMacCycles(const NpuConfig& npu, const MacBlock& b, double nx, do
 
 } // namespace
 
-double blockMacCycles(const NpuConfig& npu, const MacBlock& b) {
+double blockMacCycles(const arch::NpuConfig& npu, const MacBlock& b) {
   // 1. Micro-block counts (1-D case: a two-row micro-block on a one-row OFM of even width and a
   //    one-row kernel works as 4 x 1).
-  cmd::Shape3 ub = npu.ofmUblock;
-  cmd::Shape3 block = b.block;
+  Shape3 ub = npu.ofmUblock;
+  Shape3 block = b.block;
   if (ub.height == 2 && b.convLike && b.ofmShape.height == 1 && b.ofmShape.width % 2 == 0 && b.kernelHeight == 1) {
     ub = {1, 4, ub.depth};
     block.height = 1;
@@ -161,7 +159,7 @@ MacTraversal macTraversal(bool pooling, bool depthwise, bool partKernelFirstConv
   return partKernelFirstConvolution ? MacTraversal::PartKernelFirst : MacTraversal::DepthFirst;
 }
 
-MacBlock macBlockOf(const cmd::Operation& op, const cmd::Shape3& block) {
+MacBlock macBlockOf(const cmd::Operation& op, const Shape3& block) {
   MacBlock b;
   const bool pool = op.kind == cmd::OpKind::Pool && op.poolMode != cmd::PoolMode::ReduceSum;
   const bool depthwise = op.kind == cmd::OpKind::Depthwise;

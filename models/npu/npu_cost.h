@@ -6,7 +6,7 @@
 
 #include <cstdint>
 
-#include "models/npu/npu_config.h"
+#include "sim/arch/npu_config.h"
 #include "sim/cmdstream/operation.h"
 
 namespace npusim::npu {
@@ -23,7 +23,7 @@ struct OutputStage {
 };
 
 // Output-stage cycles per OFM element: Vela's output and activation tables, first matching rule.
-double outputCyclesPerElement(const NpuConfig& npu, const OutputStage& stage);
+double outputCyclesPerElement(const arch::NpuConfig& npu, const OutputStage& stage);
 // The output stage of a decoded operation.
 OutputStage outputStageOf(const cmd::Operation& op);
 
@@ -41,8 +41,8 @@ struct MacBlock {
   MacTraversal traversal = MacTraversal::DepthFirst;
   bool wideIfm = false;          // 16-bit IFM
   bool acc40 = false;
-  cmd::Shape3 ofmShape;          // the whole OFM (selects the 1-D micro-block)
-  cmd::Shape3 block;             // this block's OFM extent
+  Shape3 ofmShape;          // the whole OFM (selects the 1-D micro-block)
+  Shape3 block;             // this block's OFM extent
   uint32_t kernelWidth = 1, kernelHeight = 1;
   uint32_t subKernelMax = 8;     // largest sub-kernel side (1 for fully connected in Vela's estimate)
   uint32_t ifmBlockDepth = 8;    // IFM channels per step (sets the part-kernel-first slices)
@@ -53,14 +53,14 @@ struct MacBlock {
 // MAC-array cycles of one OFM block: micro-block counts (with the 1-D micro-block), sub-kernel
 // decomposition, per-step costs and pipeline delays, IFM depth blocks, and the division of the
 // OFM channels between the cores.
-double blockMacCycles(const NpuConfig& npu, const MacBlock& b);
+double blockMacCycles(const arch::NpuConfig& npu, const MacBlock& b);
 // The MAC block of a decoded kernel operation for an OFM block of extent `block`.
-MacBlock macBlockOf(const cmd::Operation& op, const cmd::Shape3& block);
+MacBlock macBlockOf(const cmd::Operation& op, const Shape3& block);
 
 // IFM rows (or columns) one OFM block of `ofmSide` rows (columns) reads (timing doc 4.1 step 2):
 // (side - 1) x stride + the dilated kernel's span within one sub-kernel, halved for a 2x upscale,
 // rounded up to the micro-block's `ublockSide`; not clipped to the IFM.
-uint32_t ifmBlockSide(const NpuConfig& npu, uint32_t ofmSide, uint32_t stride, uint32_t kernelSpan, cmd::Upscale upscale,
+uint32_t ifmBlockSide(const arch::NpuConfig& npu, uint32_t ofmSide, uint32_t stride, uint32_t kernelSpan, cmd::Upscale upscale,
                       uint32_t ublockSide);
 
 // IFM block depth the hardware consumes per step for a convolution (timing doc 4.1 step 3).

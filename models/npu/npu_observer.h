@@ -14,7 +14,7 @@ namespace npusim::npu {
 // Stage times of one OFM block of a kernel operation (NPU cycles).
 struct BlockEvent {
   uint64_t block = 0;                 // index in the operation's block order
-  cmd::Shape3 origin, extent;         // OFM elements (y, x, c) it produces
+  Shape3 origin, extent;         // OFM elements (y, x, c) it produces
   double ifmStart = 0, ifmDone = 0;   // IFM (and IFM2) reads
   double weightStart = 0, weightDone = 0; // weight and scale reads (equal when none)
   double macStart = 0, macDone = 0;

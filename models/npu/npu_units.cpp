@@ -42,7 +42,7 @@ KernelTiming KernelUnit::execute(const cmd::Operation& op, double issue) {
     account(t.bytes, port, mem::Direction::Read, s.bytes());
     return done;
   };
-  uint64_t weightOffset = 0, scaleOffset = 0, weight1Offset = 0, scale1Offset = 0;
+  std::array<uint64_t, cmd::kMaxWeightStreams> weightOffset{}, scaleOffset{};
   for (uint64_t j = 0; j < t.blocks; ++j) {
     const BlockWork b = plan.block(j);
     const size_t buf = j % 2;
@@ -62,22 +62,16 @@ KernelTiming KernelUnit::execute(const cmd::Operation& op, double issue) {
     ifmDone = std::max(ifmDone, read(op.ifm2.region, op.ifm2.base[0], b.ifm2, fetch));
     const double wFetch = std::max({issue, weightBufferFree_[buf], dep});
     double wDone = wFetch;
-    if (b.scaleBytes > 0) {
-      wDone = read(op.scales.region, op.scales.base + scaleOffset, {1, b.scaleBytes}, wFetch);
-      scaleOffset = (scaleOffset + b.scaleBytes) % std::max<uint64_t>(op.scales.length, 1);
-    }
-    if (b.weightBytes > 0) {
-      wDone = std::max(wDone, read(op.weights.region, op.weights.base + weightOffset, {1, b.weightBytes}, wFetch));
-      weightOffset = (weightOffset + b.weightBytes) % std::max<uint64_t>(op.weights.length, 1);
-    }
-    // The second core (U65-512) fetches its own streams' slices of the block's depth alongside.
-    if (b.scale1Bytes > 0) {
-      wDone = std::max(wDone, read(op.scales1.region, op.scales1.base + scale1Offset, {1, b.scale1Bytes}, wFetch));
-      scale1Offset = (scale1Offset + b.scale1Bytes) % std::max<uint64_t>(op.scales1.length, 1);
-    }
-    if (b.weight1Bytes > 0) {
-      wDone = std::max(wDone, read(op.weights1.region, op.weights1.base + weight1Offset, {1, b.weight1Bytes}, wFetch));
-      weight1Offset = (weight1Offset + b.weight1Bytes) % std::max<uint64_t>(op.weights1.length, 1);
+    // Each core (U65-512: two) fetches its scale and weight streams' slices of the block's depth.
+    for (size_t s = 0; s < cmd::kMaxWeightStreams; ++s) {
+      const auto fetchSlice = [&](const cmd::Stream& stream, uint64_t bytes, uint64_t& offset) {
+        if (bytes > 0) {
+          wDone = std::max(wDone, read(stream.region, stream.base + offset, {1, bytes}, wFetch));
+          offset = (offset + bytes) % std::max<uint64_t>(stream.length, 1);
+        }
+      };
+      fetchSlice(op.scales[s], b.scaleBytes[s], scaleOffset[s]);
+      fetchSlice(op.weights[s], b.weightBytes[s], weightOffset[s]);
     }
     // 2. MAC array: in order, needs inputs, weights and a free accumulator buffer.
     const double ready = std::max(macFree_, accBufferFree_[buf]);
@@ -102,7 +96,7 @@ KernelTiming KernelUnit::execute(const cmd::Operation& op, double issue) {
     end = std::max(end, written);
     if (sink_ != nullptr) {
       sink_->block({j, b.origin, b.extent, fetch, ifmDone, wFetch, wDone, macStart, macDone, aoStart, aoDone, written,
-                    b.ifm.bytes() + b.ifm2.bytes(), b.weightBytes + b.scaleBytes, b.ofm.bytes()});
+                    b.ifm.bytes() + b.ifm2.bytes(), b.weightBytes[0] + b.scaleBytes[0], b.ofm.bytes()});
     }
     tail.push_back(end);
     if (tail.size() > 4) {

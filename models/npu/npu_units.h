@@ -10,7 +10,7 @@
 
 #include "models/mem/memory_timing.h"
 #include "models/npu/npu_observer.h"
-#include "models/npu/npu_config.h"
+#include "sim/arch/npu_config.h"
 #include "sim/cmdstream/operation.h"
 
 namespace npusim::npu {
@@ -53,7 +53,7 @@ struct KernelTiming {
 
 class KernelUnit {
 public:
-  KernelUnit(const NpuConfig& npu, NpuTransport& transport, UnitClock& clock)
+  KernelUnit(const arch::NpuConfig& npu, NpuTransport& transport, UnitClock& clock)
       : npu_(npu), transport_(transport), clock_(clock) {}
 
   // Runs `op` (a CONV/DEPTHWISE/POOL/ELEMENTWISE) dispatched at `issue`; operations execute in
@@ -64,7 +64,7 @@ public:
 
 private:
   double dependencyReady(uint32_t blockDep, uint64_t block) const;
-  const NpuConfig& npu_;
+  const arch::NpuConfig& npu_;
   NpuTransport& transport_;
   UnitClock& clock_;
   BlockSink* sink_ = nullptr;

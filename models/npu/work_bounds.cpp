@@ -18,14 +18,14 @@ double burstsOf(const mem::TransferShape& shape, uint32_t maxBurstBytes) {
 
 } // namespace
 
-WorkBound operationWork(const NpuConfig& npu, const cmd::Operation& op, const BurstCost& burst) {
+WorkBound operationWork(const arch::NpuConfig& npu, const cmd::Operation& op, const BurstCost& burst) {
   WorkBound w;
   if (op.kind == cmd::OpKind::DmaStart) {
     // Chunks of the DMA buffer's size, each a read and (unless into SHRAM) a write, at offsets
     // below the length.
-    const double chunks = std::ceil(double(op.dma.length) / npu.dmaChunkBytes);
+    const double chunks = std::ceil(double(op.dma.length) / npu.arch->dmaChunkBytes);
     const double perChunk =
-        std::ceil(double(std::min<uint64_t>(op.dma.length, npu.dmaChunkBytes)) / burst.maxBurstBytes);
+        std::ceil(double(std::min<uint64_t>(op.dma.length, npu.arch->dmaChunkBytes)) / burst.maxBurstBytes);
     w.bursts = chunks * perChunk * (op.dma.dstInternal ? 1 : 2);
     w.cycles = w.bursts * burst.cyclesPerBurst;
     w.accesses.push_back({"DMA source", op.dma.srcRegion, op.dma.src + op.dma.length});
@@ -44,11 +44,12 @@ WorkBound operationWork(const NpuConfig& npu, const cmd::Operation& op, const Bu
   w.blocks = double(plan.blockCount());
   const BlockWork b = plan.block(0);
   const mem::TransferShape ifm = plan.largestIfmRead();
-  const double bursts = burstsOf(ifm, burst.maxBurstBytes) + burstsOf(b.ifm2, burst.maxBurstBytes) +
-                        burstsOf(b.ofm, burst.maxBurstBytes) + burstsOf({1, b.weightBytes}, burst.maxBurstBytes) +
-                        burstsOf({1, b.scaleBytes}, burst.maxBurstBytes) +
-                        burstsOf({1, b.weight1Bytes}, burst.maxBurstBytes) +
-                        burstsOf({1, b.scale1Bytes}, burst.maxBurstBytes);
+  double bursts = burstsOf(ifm, burst.maxBurstBytes) + burstsOf(b.ifm2, burst.maxBurstBytes) +
+                  burstsOf(b.ofm, burst.maxBurstBytes);
+  for (size_t s = 0; s < cmd::kMaxWeightStreams; ++s) {
+    bursts += burstsOf({1, b.weightBytes[s]}, burst.maxBurstBytes);
+    bursts += burstsOf({1, b.scaleBytes[s]}, burst.maxBurstBytes);
+  }
   w.bursts = w.blocks * bursts;
   w.cycles = w.blocks * (b.macCycles + b.outputCycles + bursts * burst.cyclesPerBurst);
   // 2. The kernel unit addresses every feature-map transfer from tile 0's base, and walks the
@@ -58,19 +59,15 @@ WorkBound operationWork(const NpuConfig& npu, const cmd::Operation& op, const Bu
     w.accesses.push_back({"IFM2", op.ifm2.region, op.ifm2.base[0] + b.ifm2.bytes()});
   }
   w.accesses.push_back({"OFM", op.ofm.region, op.ofm.base[0] + b.ofm.bytes()});
-  if (b.weightBytes > 0) {
-    w.accesses.push_back({"weight stream", op.weights.region, op.weights.base + op.weights.length + b.weightBytes});
-  }
-  if (b.scaleBytes > 0) {
-    w.accesses.push_back({"scale stream", op.scales.region, op.scales.base + op.scales.length + b.scaleBytes});
-  }
-  if (b.weight1Bytes > 0) {
-    w.accesses.push_back(
-        {"second core's weight stream", op.weights1.region, op.weights1.base + op.weights1.length + b.weight1Bytes});
-  }
-  if (b.scale1Bytes > 0) {
-    w.accesses.push_back(
-        {"second core's scale stream", op.scales1.region, op.scales1.base + op.scales1.length + b.scale1Bytes});
+  const std::string_view owner = npu.arch->weightStreamOwner;
+  for (size_t s = 0; s < cmd::kMaxWeightStreams; ++s) {
+    const auto stream = [&](const char* kind, const cmd::Stream& st, uint64_t bytes) {
+      if (bytes > 0) {
+        w.accesses.push_back({cmd::streamLabel(kind, s, owner), st.region, st.base + st.length + bytes});
+      }
+    };
+    stream("weight", op.weights[s], b.weightBytes[s]);
+    stream("scale", op.scales[s], b.scaleBytes[s]);
   }
   return w;
 }

@@ -6,9 +6,10 @@
 // before elaboration. Plain C++.
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
-#include "models/npu/npu_config.h"
+#include "sim/arch/npu_config.h"
 #include "sim/cmdstream/operation.h"
 
 namespace npusim::npu {
@@ -22,7 +23,7 @@ struct BurstCost {
 // One transfer target of an operation: region and the end (exclusive) of the byte range that
 // any single transfer of the operation reaches, as the memory system checks it.
 struct RegionAccess {
-  const char* what = "";   // "IFM", "OFM", "weight stream", "DMA source", ...
+  std::string what;        // "IFM", "OFM", "weight stream", "DMA source", ...
   uint8_t region = 0;
   uint64_t end = 0;
 };
@@ -39,6 +40,6 @@ struct WorkBound {
 // others). Contract: simulating `op` walks no more blocks and books no more bursts than
 // returned, takes no more cycles once started (waits for other units aside), and its
 // transfers stay inside `accesses`. O(1) in the operation's size.
-WorkBound operationWork(const NpuConfig& npu, const cmd::Operation& op, const BurstCost& burst);
+WorkBound operationWork(const arch::NpuConfig& npu, const cmd::Operation& op, const BurstCost& burst);
 
 } // namespace npusim::npu

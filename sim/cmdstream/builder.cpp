@@ -1,8 +1,24 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "sim/cmdstream/builder.h"
 
+#include <stdexcept>
+#include <string>
+
 namespace npusim::cmd {
 namespace {
+
+using Id = arch::CommandId;
+
+// ACTIVATION [4:0] of architecture 1.x: 0 clamp, 3 tanh, 4 sigmoid, 16 + slot for a LUT.
+uint32_t activationCode(const Activation& a) {
+  switch (a.function) {
+  case ActivationFunction::Clamp: return 0;
+  case ActivationFunction::Tanh: return 3;
+  case ActivationFunction::Sigmoid: return 4;
+  case ActivationFunction::Lut: return 16u + a.lutSlot;
+  }
+  return 0;
+}
 
 void pushWord(std::vector<uint8_t>& out, uint32_t w) {
   for (int i = 0; i < 4; ++i) {
@@ -10,16 +26,14 @@ void pushWord(std::vector<uint8_t>& out, uint32_t w) {
   }
 }
 
-uint16_t key(CommandCode c) { return static_cast<uint16_t>(c); }
-
 } // namespace
 
-void CommandStreamBuilder::cmd0(CommandCode code, uint16_t param) {
-  words_.push_back(uint32_t{param} << 16 | key(code));
+void CommandStreamBuilder::cmd0(arch::CommandId id, uint16_t param) {
+  words_.push_back(uint32_t{param} << 16 | keyOf(id));
 }
 
-void CommandStreamBuilder::cmd1(CommandCode code, uint32_t payload, uint16_t param) {
-  words_.push_back(uint32_t{param} << 16 | key(code));
+void CommandStreamBuilder::cmd1(arch::CommandId id, uint32_t payload, uint16_t param) {
+  words_.push_back(uint32_t{param} << 16 | keyOf(id));
   words_.push_back(payload);
 }
 
@@ -30,136 +44,144 @@ void CommandStreamBuilder::append(const Command& c) {
   }
 }
 
-void CommandStreamBuilder::set(CommandCode code, uint32_t value, uint16_t param) {
-  const CommandInfo& info = commandInfo(code);
-  const auto slot = static_cast<size_t>(&info - commandTableBegin());
-  const uint64_t packed = isCmd1(key(code)) ? (uint64_t{param} << 32 | value) : (value & 0xFFFF);
-  if (shadow_[slot] == packed) {
+void CommandStreamBuilder::set(arch::CommandId id, uint32_t value, uint16_t param) {
+  const bool cmd1Register = arch::isCmd1(keyOf(id));
+  const uint64_t packed = cmd1Register ? (uint64_t{param} << 32 | value) : (value & 0xFFFF);
+  std::optional<uint64_t>& shadow = shadow_[static_cast<size_t>(id)];
+  if (shadow == packed) {
     return;
   }
-  shadow_[slot] = packed;
-  if (isCmd1(key(code))) {
-    cmd1(code, value, param);
+  shadow = packed;
+  if (cmd1Register) {
+    cmd1(id, value, param);
   } else {
-    cmd0(code, static_cast<uint16_t>(value));
+    cmd0(id, static_cast<uint16_t>(value));
   }
 }
 
-void CommandStreamBuilder::setFeatureMap(const FeatureMap& fm, CommandCode base0, CommandCode stride,
-                                         CommandCode w0, CommandCode h0, CommandCode h1, CommandCode region,
-                                         CommandCode zeroPoint, CommandCode precision, uint32_t precisionExtra,
-                                         bool ofmPrecision) {
-  set(region, fm.region);
-  for (uint16_t t = 0; t < 4; ++t) {
-    set(static_cast<CommandCode>(key(base0) + t), static_cast<uint32_t>(fm.base[t]),
-        static_cast<uint16_t>(fm.base[t] >> 32));
+void CommandStreamBuilder::setFeatureMap(const FeatureMap& fm, const arch::FeatureMapRegisters& r,
+                                         uint32_t precisionExtra, bool ofmPrecision) {
+  set(r.region, fm.region);
+  for (size_t t = 0; t < 4; ++t) {
+    set(r.base[t], static_cast<uint32_t>(fm.base[t]), static_cast<uint16_t>(fm.base[t] >> 32));
   }
-  set(h0, fm.height0 - 1);
-  set(h1, fm.height1 - 1);
-  set(w0, fm.width0 - 1);
-  set(static_cast<CommandCode>(key(stride) + 2), static_cast<uint32_t>(fm.strideC));
-  set(static_cast<CommandCode>(key(stride) + 1), static_cast<uint32_t>(fm.strideY));
-  set(stride, static_cast<uint32_t>(fm.strideX));
-  set(zeroPoint, static_cast<uint16_t>(fm.zeroPoint));
+  set(r.height0, fm.height0 - 1);
+  set(r.height1, fm.height1 - 1);
+  set(r.width0, fm.width0 - 1);
+  set(r.strideC, static_cast<uint32_t>(fm.strideC));
+  set(r.strideY, static_cast<uint32_t>(fm.strideY));
+  set(r.strideX, static_cast<uint32_t>(fm.strideX));
+  set(r.zeroPoint, static_cast<uint16_t>(fm.zeroPoint));
   const uint32_t sizeCode = fm.elementBits == 32 ? 2 : fm.elementBits == 16 ? 1 : 0;
   const uint32_t prec = (fm.isSigned ? 1u : 0u) | sizeCode << (ofmPrecision ? 1 : 2) |
                         (fm.format == DataFormat::Nhcwb16 ? 1u : 0u) << 6 | precisionExtra;
-  set(precision, prec);
+  set(r.precision, prec);
 }
 
 void CommandStreamBuilder::emit(const Operation& op) {
-  auto sendOp = [&](CommandCode code, uint32_t param) { cmd0(code, static_cast<uint16_t>(param)); };
+  auto sendOp = [&](Id id, uint32_t param) { cmd0(id, static_cast<uint16_t>(param)); };
   switch (op.kind) {
   case OpKind::DmaStart:
-    set(CommandCode::Dma0SrcRegion, op.dma.srcRegion | (op.dma.srcInternal ? 0x100u : 0u));
-    set(CommandCode::Dma0Src, static_cast<uint32_t>(op.dma.src));
-    set(CommandCode::Dma0DstRegion, op.dma.dstRegion | (op.dma.dstInternal ? 0x100u : 0u));
-    set(CommandCode::Dma0Dst, static_cast<uint32_t>(op.dma.dst));
-    set(CommandCode::Dma0Len, static_cast<uint32_t>(op.dma.length));
-    sendOp(CommandCode::OpDmaStart, 0);
+    set(Id::Dma0SrcRegion, op.dma.srcRegion | (op.dma.srcInternal ? 0x100u : 0u));
+    set(Id::Dma0Src, static_cast<uint32_t>(op.dma.src));
+    set(Id::Dma0DstRegion, op.dma.dstRegion | (op.dma.dstInternal ? 0x100u : 0u));
+    set(Id::Dma0Dst, static_cast<uint32_t>(op.dma.dst));
+    set(Id::Dma0Len, static_cast<uint32_t>(op.dma.length));
+    sendOp(Id::OpDmaStart, 0);
     return;
-  case OpKind::DmaWait: sendOp(CommandCode::OpDmaWait, op.waitCount); return;
-  case OpKind::KernelWait: sendOp(CommandCode::OpKernelWait, op.waitCount); return;
-  case OpKind::Stop: sendOp(CommandCode::OpStop, op.irqMask); return;
-  case OpKind::Irq: sendOp(CommandCode::OpIrq, op.irqMask); return;
-  case OpKind::PmuMask: sendOp(CommandCode::OpPmuMask, op.param); return;
+  case OpKind::DmaWait: sendOp(Id::OpDmaWait, op.waitCount); return;
+  case OpKind::KernelWait: sendOp(Id::OpKernelWait, op.waitCount); return;
+  case OpKind::Stop: sendOp(Id::OpStop, op.irqMask); return;
+  case OpKind::Irq: sendOp(Id::OpIrq, op.irqMask); return;
+  case OpKind::PmuMask: sendOp(Id::OpPmuMask, op.param); return;
   case OpKind::Conv: case OpKind::Depthwise: case OpKind::Pool: case OpKind::Elementwise: break;
   }
 
   const bool elementwise = op.kind == OpKind::Elementwise;
   if (elementwise) {
-    set(CommandCode::OpaScale, op.scaling.opaScale, op.scaling.opaShift);
-    set(CommandCode::OpbScale, op.scaling.opbScale);
-    set(CommandCode::OfmScale, op.scaling.ofmScale, op.scaling.ofmShift);
+    set(Id::OpaScale, op.scaling.opaScale, op.scaling.opaShift);
+    set(Id::OpbScale, op.scaling.opbScale);
+    set(Id::OfmScale, op.scaling.ofmScale, op.scaling.ofmShift);
   }
   const uint32_t roundBits = static_cast<uint32_t>(op.scaling.roundMode) << 14;
-  setFeatureMap(op.ifm, CommandCode::IfmBase0, CommandCode::IfmStrideX, CommandCode::IfmWidth0M1,
-                CommandCode::IfmHeight0M1, CommandCode::IfmHeight1M1, CommandCode::IfmRegion,
-                CommandCode::IfmZeroPoint, CommandCode::IfmPrecision, uint32_t{op.scaling.ifmScaleMode} << 8, false);
-  set(CommandCode::IfmDepthM1, op.ifm.shape.depth - 1);
-  set(CommandCode::IfmUpscale, static_cast<uint32_t>(op.upscale));
-  set(CommandCode::IfmPadTop, op.padding.top);
-  set(CommandCode::IfmPadLeft, op.padding.left);
-  set(CommandCode::IfmPadBottom, op.padding.bottom);
-  set(CommandCode::IfmPadRight, op.padding.right);
-  setFeatureMap(op.ofm, CommandCode::OfmBase0, CommandCode::OfmStrideX, CommandCode::OfmWidth0M1,
-                CommandCode::OfmHeight0M1, CommandCode::OfmHeight1M1, CommandCode::OfmRegion,
-                CommandCode::OfmZeroPoint, CommandCode::OfmPrecision,
-                (op.scaling.perChannel ? 0u : 0x100u) | roundBits, true);
-  set(CommandCode::OfmHeightM1, op.ofm.shape.height - 1);
-  set(CommandCode::OfmWidthM1, op.ofm.shape.width - 1);
-  set(CommandCode::OfmDepthM1, op.ofm.shape.depth - 1);
+  setFeatureMap(op.ifm, arch::kIfmRegisters, uint32_t{op.scaling.ifmScaleMode} << 8, false);
+  set(Id::IfmDepthM1, op.ifm.shape.depth - 1);
+  set(Id::IfmUpscale, static_cast<uint32_t>(op.upscale));
+  set(Id::IfmPadTop, op.padding.top);
+  set(Id::IfmPadLeft, op.padding.left);
+  set(Id::IfmPadBottom, op.padding.bottom);
+  set(Id::IfmPadRight, op.padding.right);
+  setFeatureMap(op.ofm, arch::kOfmRegisters, (op.scaling.perChannel ? 0u : 0x100u) | roundBits, true);
+  set(Id::OfmHeightM1, op.ofm.shape.height - 1);
+  set(Id::OfmWidthM1, op.ofm.shape.width - 1);
+  set(Id::OfmDepthM1, op.ofm.shape.depth - 1);
   if (!elementwise) {
-    set(CommandCode::KernelHeightM1, op.kernel.dilationY * (op.kernel.height - 1));
-    set(CommandCode::KernelWidthM1, op.kernel.dilationX * (op.kernel.width - 1));
+    set(Id::KernelHeightM1, op.kernel.dilationY * (op.kernel.height - 1));
+    set(Id::KernelWidthM1, op.kernel.dilationX * (op.kernel.width - 1));
     const uint32_t sx = op.kernel.strideX - 1, sy = op.kernel.strideY - 1;
-    set(CommandCode::KernelStride, (sx & 1) | (sy & 1) << 1 | (op.kernel.partKernelFirst ? 4u : 0u) |
+    set(Id::KernelStride, (sx & 1) | (sy & 1) << 1 | (op.kernel.partKernelFirst ? 4u : 0u) |
                                        (op.kernel.dilationX - 1) << 3 | (op.kernel.dilationY - 1) << 4 |
                                        (sx >> 1) << 6 | (sy >> 1) << 9);
   }
   if (op.kind == OpKind::Conv || op.kind == OpKind::Depthwise) {
-    set(CommandCode::WeightRegion, op.weights.region);
-    set(CommandCode::WeightBase, static_cast<uint32_t>(op.weights.base));
-    set(CommandCode::WeightLength, static_cast<uint32_t>(op.weights.length));
+    if (op.weightStreamCount > 2 || op.scaleStreamCount != op.weightStreamCount) {
+      throw std::invalid_argument("architecture 1.x streams have one or two (weight, scale) stream pairs, not " +
+                                  std::to_string(op.weightStreamCount) + " weight and " +
+                                  std::to_string(op.scaleStreamCount) + " scale streams");
+    }
+    // NPU_SET_PARALLEL_MODE only once a second core's streams appear (Vela's U55 streams lack it).
+    if (op.weightStreamCount > 1 || shadow_[static_cast<size_t>(Id::ParallelMode)]) {
+      set(Id::ParallelMode, op.weightStreamCount - 1u);
+    }
+    set(Id::WeightRegion, op.weights[0].region);
+    set(Id::WeightBase, static_cast<uint32_t>(op.weights[0].base));
+    set(Id::WeightLength, static_cast<uint32_t>(op.weights[0].length));
+    if (op.weightStreamCount > 1) {
+      set(Id::Weight1Base, static_cast<uint32_t>(op.weights[1].base));
+      set(Id::Weight1Length, static_cast<uint32_t>(op.weights[1].length));
+    }
     if (op.scaling.perChannel) {
-      set(CommandCode::ScaleRegion, op.scales.region);
-      set(CommandCode::ScaleBase, static_cast<uint32_t>(op.scales.base));
-      set(CommandCode::ScaleLength, static_cast<uint32_t>(op.scales.length));
+      set(Id::ScaleRegion, op.scales[0].region);
+      set(Id::ScaleBase, static_cast<uint32_t>(op.scales[0].base));
+      set(Id::ScaleLength, static_cast<uint32_t>(op.scales[0].length));
+      if (op.scaleStreamCount > 1) {
+        set(Id::Scale1Base, static_cast<uint32_t>(op.scales[1].base));
+        set(Id::Scale1Length, static_cast<uint32_t>(op.scales[1].length));
+      }
     }
   }
-  set(CommandCode::Activation, op.activation.function | uint32_t{op.activation.clipRange} << 12);
-  set(CommandCode::ActivationMin, static_cast<uint16_t>(op.activation.min));
-  set(CommandCode::ActivationMax, static_cast<uint16_t>(op.activation.max));
-  set(CommandCode::OfmBlkHeightM1, op.ofmBlock.height - 1);
-  set(CommandCode::OfmBlkWidthM1, op.ofmBlock.width - 1);
-  set(CommandCode::OfmBlkDepthM1, op.ofmBlock.depth - 1);
-  set(CommandCode::IfmIbEnd, op.shram.ibEnd);
-  set(CommandCode::AbStart, op.shram.abStart);
+  set(Id::Activation, activationCode(op.activation) | uint32_t{op.activation.clipRange} << 12);
+  set(Id::ActivationMin, static_cast<uint16_t>(op.activation.min));
+  set(Id::ActivationMax, static_cast<uint16_t>(op.activation.max));
+  set(Id::OfmBlkHeightM1, op.ofmBlock.height - 1);
+  set(Id::OfmBlkWidthM1, op.ofmBlock.width - 1);
+  set(Id::OfmBlkDepthM1, op.ofmBlock.depth - 1);
+  const ShramLayout shram = op.shram.value_or(ShramLayout{});
+  set(Id::IfmIbEnd, shram.ibEnd);
+  set(Id::AbStart, shram.abStart);
   if (op.isBinaryElementwise()) {
-    set(CommandCode::Ifm2IbStart, op.shram.ifm2IbStart);
+    set(Id::Ifm2IbStart, shram.ifm2IbStart);
   }
-  set(CommandCode::AccFormat, static_cast<uint32_t>(op.shram.accFormat));
+  set(Id::AccFormat, static_cast<uint32_t>(op.accFormat));
   if (op.kind == OpKind::Pool && !op.scaling.perChannel) {
-    set(CommandCode::OfmScale, op.scaling.ofmScale, op.scaling.ofmShift);
+    set(Id::OfmScale, op.scaling.ofmScale, op.scaling.ofmShift);
   }
   if (op.isBinaryElementwise()) {
     if (op.hasIfm2()) {
-      setFeatureMap(op.ifm2, CommandCode::Ifm2Base0, CommandCode::Ifm2StrideX, CommandCode::Ifm2Width0M1,
-                    CommandCode::Ifm2Height0M1, CommandCode::Ifm2Height1M1, CommandCode::Ifm2Region,
-                    CommandCode::Ifm2ZeroPoint, CommandCode::Ifm2Precision, 0, false);
+      setFeatureMap(op.ifm2, arch::kIfm2Registers, 0, false);
     } else {
-      set(CommandCode::Ifm2Scalar, static_cast<uint16_t>(op.broadcast.scalarValue));
+      set(Id::Ifm2Scalar, static_cast<uint16_t>(op.scalar));
     }
-    const Ifm2Broadcast& b = op.broadcast;
-    set(CommandCode::Ifm2Broadcast, (b.height ? 1u : 0u) | (b.width ? 2u : 0u) | (b.depth ? 4u : 0u) |
-                                        (b.operandsSwapped ? 0x40u : 0u) | (b.scalar ? 0x80u : 0u));
+    const BroadcastAxes& b = op.ifm2.broadcast;
+    set(Id::Ifm2Broadcast, (b.height ? 1u : 0u) | (b.width ? 2u : 0u) | (b.depth ? 4u : 0u) |
+                               (op.operandsSwapped ? 0x40u : 0u) | (op.hasIfm2() ? 0u : 0x80u));
   }
-  set(CommandCode::Blockdep, op.blockDep);
+  set(Id::Blockdep, op.blockDep);
   switch (op.kind) {
-  case OpKind::Conv: sendOp(CommandCode::OpConv, 0); break;
-  case OpKind::Depthwise: sendOp(CommandCode::OpDepthwise, 0); break;
-  case OpKind::Pool: sendOp(CommandCode::OpPool, static_cast<uint32_t>(op.poolMode)); break;
-  case OpKind::Elementwise: sendOp(CommandCode::OpElementwise, static_cast<uint32_t>(op.elementwiseMode)); break;
+  case OpKind::Conv: sendOp(Id::OpConv, 0); break;
+  case OpKind::Depthwise: sendOp(Id::OpDepthwise, 0); break;
+  case OpKind::Pool: sendOp(Id::OpPool, static_cast<uint32_t>(op.poolMode)); break;
+  case OpKind::Elementwise: sendOp(Id::OpElementwise, static_cast<uint32_t>(op.elementwiseMode)); break;
   case OpKind::DmaStart: case OpKind::DmaWait: case OpKind::KernelWait: case OpKind::Stop: case OpKind::Irq:
   case OpKind::PmuMask: break;
   }
@@ -182,11 +204,11 @@ std::vector<uint8_t> encodeCommands(const std::vector<Command>& commands) {
   return b.bytes();
 }
 
-std::vector<uint8_t> buildCop1Payload(const npu::NpuConfig& npu, const std::vector<uint8_t>& stream) {
+std::vector<uint8_t> buildCop1Payload(const arch::NpuConfig& npu, const std::vector<uint8_t>& stream) {
   std::vector<uint8_t> out;
   pushWord(out, 0x31504F43);           // "COP1"
   pushWord(out, 0x00100001);           // OPTIMIZER_CONFIG, release 0 patch 1
-  pushWord(out, npu::configWord(npu));
+  pushWord(out, arch::configWord(npu));
   pushWord(out, kVelaIdWord);
   for (int i = 0; i < 3; ++i) {
     pushWord(out, 0x00000005);         // NOP to 16-byte-align the stream

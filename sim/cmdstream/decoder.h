@@ -1,12 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// Command-stream decoding: words -> typed commands -> register state -> Operation snapshots.
+// Command-stream decoding: words -> commands (the architecture's command set) -> register
+// state (by meaning) -> one architecture-neutral Operation per NPU_OP_*, by the decoder of the
+// stream's format.
 
+#include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
-#include "sim/cmdstream/opcodes.h"
+#include "sim/arch/command_set.h"
+#include "sim/arch/npu_config.h"
 #include "sim/cmdstream/operation.h"
 
 namespace npusim::cmd {
@@ -15,13 +20,13 @@ namespace npusim::cmd {
 struct Command {
   uint32_t index = 0;     // position in the stream (0-based)
   uint32_t offset = 0;    // byte offset in the stream
-  uint16_t key = 0;       // control << 14 | opcode
+  uint16_t key = 0;       // wire key: control << 14 | opcode
   uint16_t param = 0;
   uint32_t payload = 0;   // cmd1 only
-  const CommandInfo* info = nullptr;
-  bool hasPayload() const { return isCmd1(key); }
+  const arch::CommandInfo* info = nullptr; // its entry in the stream's command set
+  bool hasPayload() const { return arch::isCmd1(key); }
   uint32_t sizeBytes() const { return hasPayload() ? 8u : 4u; }
-  CommandCode code() const { return info->code; }
+  arch::CommandId id() const { return info->id; }
 };
 
 // Where the stream bytes came from, for error messages.
@@ -30,37 +35,60 @@ struct StreamOrigin {
   uint64_t fileOffset = 0;     // byte offset of the stream's first command word in that file
 };
 
-// Limits an operation's addresses are checked against (bytes per region; 0 = unchecked).
+// Byte sizes the operations' addresses are checked against, per region (0 = unchecked).
 struct RegionLimits {
   std::array<uint64_t, 8> size{};
-  uint64_t shramBytes = 0;
-  uint32_t cores = 1;                  // cores of the NPU the stream was compiled for
 };
 
-// Splits a stream into commands. Throws InputError (file, byte offset, command index) on an
-// unknown opcode, invalid control bits, a truncated cmd1, a stream without NPU_OP_STOP, or
-// bytes after the STOP.
-std::vector<Command> parseCommands(const uint8_t* data, size_t size, const StreamOrigin& origin);
+// "0x..." (zero-padded to `width` digits) for messages about stream words and addresses.
+std::string hexText(uint64_t value, int width = 0);
+// Throws the InputError of a stream position: the origin's file, the byte offset in it and the
+// command index (none for a position between commands).
+[[noreturn]] void failAt(const StreamOrigin& origin, uint32_t streamOffset, std::optional<uint32_t> commandIndex,
+                         const std::string& message);
 
-// The sticky register file of the command-stream registers (0x800..0xBFC).
+// Splits a stream into commands of `set`. Throws InputError (file, byte offset, command index)
+// on an opcode the set does not define, invalid control bits, a truncated cmd1, a stream
+// without NPU_OP_STOP, or bytes after the STOP.
+std::vector<Command> parseCommands(const arch::CommandSet& set, const uint8_t* data, size_t size,
+                                   const StreamOrigin& origin);
+
+// The sticky command-stream registers, by meaning: what the last command of each meaning wrote.
 class RegisterFile {
 public:
   void apply(const Command& command);
-  uint32_t read(uint16_t registerOffset) const;
-  uint32_t read(CommandCode code) const { return read(commandInfo(code).registerOffset); }
-  uint32_t readHigh(CommandCode code) const { return read(static_cast<uint16_t>(commandInfo(code).registerOffset + 4)); }
+  // The value written (a cmd1's payload, a cmd0's parameter), 0 if never written.
+  uint32_t read(arch::CommandId id) const { return value_[static_cast<size_t>(id)]; }
+  // A cmd1's parameter (address bits above 32, or a shift), 0 if never written.
+  uint32_t readHigh(arch::CommandId id) const { return high_[static_cast<size_t>(id)]; }
 
 private:
-  static constexpr uint16_t kFirst = 0x800;
-  std::array<uint32_t, (0xC00 - kFirst) / 4> regs_{};
+  std::array<uint32_t, arch::kCommandIdCount> value_{};
+  std::array<uint16_t, arch::kCommandIdCount> high_{};
 };
 
-// Turns commands into one Operation per NPU_OP_*. Validates what each operation uses and
-// throws InputError naming the command on impossible values or out-of-region addresses.
-std::vector<Operation> decodeOperations(const std::vector<Command>& commands, const StreamOrigin& origin,
-                                        const RegionLimits& limits);
+// A decoded command stream, addressed by command index: its commands and one Operation per
+// NPU_OP_* (each keeps its command's index and byte offset), so that a branch's target byte
+// offset can be followed to a command and the operations from there.
+struct Program {
+  std::vector<Command> commands;
+  std::vector<Operation> operations;
 
-// Snapshot of the register file as the operation `command` (an NPU_OP_*) sees it.
-Operation snapshotOperation(const RegisterFile& regs, const Command& command);
+  uint32_t streamBytes() const;
+  // Index of the command that starts at stream byte `offset`, or nullopt when none does.
+  std::optional<uint32_t> commandAt(uint32_t offset) const;
+  // Index of the first operation at or after command `commandIndex` (operations.size() if none).
+  size_t operationFrom(uint32_t commandIndex) const;
+};
+
+// Turns commands into one Operation per NPU_OP_*, with the decoder of `hardware`'s command set.
+// Validates what each operation uses against the hardware (its SHRAM, cores) and `limits`, and
+// throws InputError naming the command on impossible values or out-of-region addresses.
+std::vector<Operation> decodeOperations(const arch::NpuConfig& hardware, const std::vector<Command>& commands,
+                                        const StreamOrigin& origin, const RegionLimits& limits);
+
+// parseCommands with `hardware`'s command set, then decodeOperations.
+Program decodeProgram(const arch::NpuConfig& hardware, const uint8_t* data, size_t size, const StreamOrigin& origin,
+                      const RegionLimits& limits);
 
 } // namespace npusim::cmd

@@ -71,9 +71,9 @@ std::string describeOperation(const Operation& op) {
     os << " pad " << op.padding.top << ',' << op.padding.left << ',' << op.padding.bottom << ',' << op.padding.right
        << " block " << shapeText(op.ofmBlock);
     if (op.kind != OpKind::Pool) {
-      os << (op.kernel.partKernelFirst ? " part-kernel-first" : " depth-first") << streamText("weights", op.weights);
+      os << (op.kernel.partKernelFirst ? " part-kernel-first" : " depth-first") << streamText("weights", op.weights[0]);
       if (op.scaling.perChannel) {
-        os << streamText("scales", op.scales);
+        os << streamText("scales", op.scales[0]);
       }
     }
     os << " blockdep " << op.blockDep;
@@ -83,7 +83,7 @@ std::string describeOperation(const Operation& op) {
     if (op.hasIfm2()) {
       os << fmText("ifm2", op.ifm2);
     } else if (op.isBinaryElementwise()) {
-      os << " scalar " << op.broadcast.scalarValue;
+      os << " scalar " << op.scalar;
     }
     os << " ->" << fmText("ofm", op.ofm) << " block " << shapeText(op.ofmBlock) << " blockdep " << op.blockDep;
     break;

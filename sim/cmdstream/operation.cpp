@@ -2,6 +2,7 @@
 #include "sim/cmdstream/operation.h"
 
 #include <algorithm>
+#include <iterator>
 
 namespace npusim::cmd {
 
@@ -52,6 +53,16 @@ std::string_view dataFormatName(DataFormat format) {
   case DataFormat::Nhcwb16: return "NHCWB16";
   }
   return "?";
+}
+
+std::string streamLabel(std::string_view kind, size_t index, std::string_view owner) {
+  static constexpr std::string_view kOrdinals[] = {"first", "second", "third", "fourth"};
+  const std::string stream = std::string(kind) + " stream";
+  if (index == 0) {
+    return stream;
+  }
+  const std::string ordinal = index < std::size(kOrdinals) ? std::string(kOrdinals[index]) : std::to_string(index + 1) + "th";
+  return ordinal + " " + std::string(owner) + "'s " + stream;
 }
 
 std::vector<SubKernelGroup> subKernelGroups(uint32_t width, uint32_t height, uint32_t limit) {
@@ -157,7 +168,7 @@ bool Operation::isBinaryElementwise() const {
   return false;
 }
 
-bool Operation::hasIfm2() const { return isBinaryElementwise() && !broadcast.scalar; }
+bool Operation::hasIfm2() const { return isBinaryElementwise() && ifm2.storage != Storage::None; }
 
 uint64_t Operation::macs() const {
   const uint64_t taps = kernel.elements();

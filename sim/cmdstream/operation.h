@@ -1,11 +1,18 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// Decoded NPU operations: one snapshot of the (sticky) register file per NPU_OP_* command.
+// Decoded NPU operations: one snapshot of the (sticky) register file per NPU_OP_* command, in
+// terms that do not depend on the architecture that encoded it (what differs between
+// generations, such as the U55's SHRAM layout, is an optional part).
 
 #include <array>
 #include <cstdint>
+#include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
+
+#include "sim/arch/architecture.h"
+#include "sim/common/shape.h"
 
 namespace npusim::cmd {
 
@@ -16,6 +23,18 @@ enum class DataFormat : uint8_t { Nhwc, Nhcwb16 };
 enum class Upscale : uint8_t { None, Nearest, Zeros };
 enum class RoundMode : uint8_t { Tfl, Truncate, Natural };
 enum class AccFormat : uint8_t { Int32, Int40, Fp16 };
+enum class ActivationFunction : uint8_t { Clamp, Tanh, Sigmoid, Lut };
+enum class ResizeMode : uint8_t { Bilinear, Replicate, Nearest };
+
+// Where a feature map lives: in memory as up to four tiles at region offsets, in one of the
+// NPU's chaining buffers (the U85's CHAINED storage: `region` holds the buffer's index), or
+// nowhere (an input that is a scalar operand; an OFM that is not written).
+enum class Storage : uint8_t { Tile2x2, Chained, None };
+
+// Axes along which an input is broadcast: its extent 1 stretched to the OFM's.
+struct BroadcastAxes {
+  bool height = false, width = false, depth = false;
+};
 
 std::string_view opKindName(OpKind kind);
 std::string_view poolModeName(PoolMode mode);
@@ -32,12 +51,6 @@ inline bool isKernel(OpKind kind) {
   return false;
 }
 
-struct Shape3 {
-  uint32_t height = 1, width = 1, depth = 1;
-  uint64_t elements() const { return uint64_t{height} * width * depth; }
-  bool operator==(const Shape3& o) const { return height == o.height && width == o.width && depth == o.depth; }
-};
-
 // Half-open byte range [begin, end) inside a memory region.
 struct ByteSpan {
   uint64_t begin = 0, end = 0;
@@ -47,7 +60,9 @@ struct ByteSpan {
 
 // A feature map as the NPU addresses it: region, up to 4 tiles, strides and element type.
 struct FeatureMap {
-  uint8_t region = 0;
+  uint8_t region = 0;                 // memory region (Tile2x2), chaining buffer (Chained)
+  Storage storage = Storage::Tile2x2;
+  BroadcastAxes broadcast;            // inputs only
   Shape3 shape;                       // extent the operation reads or writes
   std::array<uint64_t, 4> base{};     // tile base offsets
   uint32_t width0 = 1, height0 = 1, height1 = 1; // tile split (WIDTH0, HEIGHT0, HEIGHT1)
@@ -98,18 +113,27 @@ struct Stream {
   uint64_t length = 0;
 };
 
+// The output unit's activation: a clamp to [min, max], or a function (tanh, sigmoid, a LUT).
 struct Activation {
-  uint8_t function = 0;               // 0 none, 3 tanh, 4 sigmoid, 16..23 LUT slot
+  ActivationFunction function = ActivationFunction::Clamp;
+  uint8_t lutSlot = 0;                // Lut: the table's slot
   uint8_t clipRange = 0;
   int32_t min = 0, max = 0;
-  bool usesLut() const { return function >= 16 && function <= 23; }
-  bool isTanhOrSigmoid() const { return function == 3 || function == 4; }
+  uint8_t code = 0;                   // decoded: the function field as the architecture encodes it
+  static Activation clamp(int32_t lo, int32_t hi) {
+    Activation a;
+    a.min = lo;
+    a.max = hi;
+    return a;
+  }
+  bool usesLut() const { return function == ActivationFunction::Lut; }
+  bool isTanhOrSigmoid() const { return function == ActivationFunction::Tanh || function == ActivationFunction::Sigmoid; }
 };
 
-// SHRAM layout in KB banks (IB_END, AB_START, IFM2_IB_START) and the accumulator format.
+// The SHRAM layout of architectures that keep their buffers in SHRAM (U55, U65), in 1 KiB
+// banks: IB_END, AB_START, IFM2_IB_START.
 struct ShramLayout {
   uint32_t ibEnd = 0, abStart = 0, ifm2IbStart = 0;
-  AccFormat accFormat = AccFormat::Int32;
 };
 
 struct Scaling {
@@ -121,16 +145,40 @@ struct Scaling {
   uint8_t ifmScaleMode = 0;           // IFM_PRECISION[9:8]
 };
 
-struct Ifm2Broadcast {
-  bool height = false, width = false, depth = false, operandsSwapped = false, scalar = false;
-  int32_t scalarValue = 0;
-};
-
+// A DMA: a 1-D copy of `length` bytes, or rows of `length` bytes in 2 or 3 dimensions with byte
+// strides per side (the U85), optionally gathered or scattered through an index list.
 struct DmaTransfer {
   uint8_t srcRegion = 0, dstRegion = 0;
-  bool srcInternal = false, dstInternal = false; // internal = SHRAM
-  uint64_t src = 0, dst = 0, length = 0;
+  bool srcInternal = false, dstInternal = false; // internal = the NPU's buffers (SHRAM, the U85's LUT RAM)
+  uint64_t src = 0, dst = 0;
+  uint64_t length = 0;                           // bytes of one row: all of a 1-D transfer
+  uint8_t dimensions = 1;                        // 1, 2 or 3
+  std::array<uint32_t, 2> sizes{1, 1};           // rows of the 2nd and 3rd dimension
+  std::array<uint64_t, 2> srcStrides{}, dstStrides{}; // byte strides of the 2nd and 3rd dimension
+  bool srcIndexed = false, dstIndexed = false;   // gather (source rows) / scatter (destination rows)
+  uint8_t indexRegion = 0;
+  uint64_t index = 0;                            // the index list's offset in indexRegion
+  uint32_t indexMax = 0;                         // largest valid index
+  uint64_t indexSkip = 0;                        // byte stride of the index list's 3rd dimension
 };
+
+// A RESIZE's parameters per axis (the U85's RESIZE_*): scale numerator, offset, and the
+// integer and fractional steps per output element and per block.
+struct ResizeAxis {
+  uint32_t scaleNumerator = 1;
+  int32_t offset = 0;
+  uint32_t stepInt = 0, stepMod = 0, blockStepInt = 0, blockStepMod = 0;
+};
+struct Resize {
+  ResizeMode mode = ResizeMode::Bilinear;
+  ResizeAxis x, y;
+};
+
+// Up to this many weight streams per operation: one per core (U65-512) or weight decoder (U85).
+constexpr size_t kMaxWeightStreams = 4;
+// How messages name stream `index` of a kind ("weight", "scale") whose streams each feed one
+// `owner` (Architecture::weightStreamOwner): "weight stream", "second core's weight stream", ...
+std::string streamLabel(std::string_view kind, size_t index, std::string_view owner);
 
 // One NPU operation with every field it uses; fields irrelevant to `kind` keep their
 // (stale) register values and must not be interpreted.
@@ -147,19 +195,25 @@ struct Operation {
   Padding padding;
   Upscale upscale = Upscale::None;
   Shape3 ofmBlock;
-  ShramLayout shram;
+  AccFormat accFormat = AccFormat::Int32;
+  std::optional<ShramLayout> shram;   // architectures with a SHRAM (Architecture::buffers)
   uint32_t blockDep = 0;
-  Stream weights, scales;            // the (first) core's weight and bias/scale streams
-  Stream weights1, scales1;          // the second core's (NPU_SET_PARALLEL_MODE 1, Ethos-U65-512), else empty
-  uint32_t cores = 1;                 // cores sharing the OFM channels: NPU_SET_PARALLEL_MODE + 1
+  // Weight streams [0, weightStreamCount) and bias/scale streams [0, scaleStreamCount): one per
+  // core sharing the OFM channels (U65-512: NPU_SET_PARALLEL_MODE 1), or per weight decoder.
+  std::array<Stream, kMaxWeightStreams> weights{}, scales{};
+  uint8_t weightStreamCount = 1, scaleStreamCount = 1;
+  arch::WeightFormat weightFormat = arch::WeightFormat::Standard;
+  bool sparse = false;                // 2:4 sparse weights (U85)
   Activation activation;
   Scaling scaling;
-  Ifm2Broadcast broadcast;
+  int32_t scalar = 0;                 // the value of an input whose storage is None (a scalar operand)
+  bool operandsSwapped = false;       // binary elementwise: IFM2 is the first operand (U55 IFM2_BROADCAST[6])
+  Resize resize;
   DmaTransfer dma;
   uint32_t waitCount = 0;             // DMA_WAIT / KERNEL_WAIT: outstanding ops allowed
   uint32_t irqMask = 0;               // STOP / IRQ
 
-  bool hasIfm2() const;               // binary elementwise with a tensor (not scalar) operand
+  bool hasIfm2() const;               // binary elementwise with a tensor (not scalar) second operand
   bool isBinaryElementwise() const;   // elementwise with any second operand
   uint64_t macs() const;              // multiply-accumulates the operation performs
 };

@@ -4,7 +4,7 @@
 namespace npusim::cmd {
 
 bool hasWeightStream(const Operation& op) {
-  return (op.kind == OpKind::Conv || op.kind == OpKind::Depthwise) && op.weights.length > 0;
+  return (op.kind == OpKind::Conv || op.kind == OpKind::Depthwise) && op.weights[0].length > 0;
 }
 
 std::optional<size_t> feedingDma(const std::vector<Operation>& ops, size_t before, uint8_t region, uint64_t base,
@@ -19,20 +19,20 @@ std::optional<size_t> feedingDma(const std::vector<Operation>& ops, size_t befor
   return std::nullopt;
 }
 
-std::optional<uint64_t> weightStreamInConstants(const std::vector<Operation>& ops, size_t index, size_t core) {
+std::optional<uint64_t> weightStreamInConstants(const std::vector<Operation>& ops, size_t index, size_t stream) {
   const Operation& op = ops[index];
-  if (!hasWeightStream(op) || core >= op.cores) {
+  if (!hasWeightStream(op) || stream >= op.weightStreamCount) {
     return std::nullopt;
   }
-  const Stream& stream = core == 0 ? op.weights : op.weights1;
-  if (stream.region == kConstantRegion) {
-    return stream.base;
+  const Stream& s = op.weights[stream];
+  if (s.region == arch::kConstantRegion) {
+    return s.base;
   }
-  const std::optional<size_t> dma = feedingDma(ops, index, stream.region, stream.base, stream.length);
-  if (!dma || ops[*dma].dma.srcInternal || ops[*dma].dma.srcRegion != kConstantRegion) {
+  const std::optional<size_t> dma = feedingDma(ops, index, s.region, s.base, s.length);
+  if (!dma || ops[*dma].dma.srcInternal || ops[*dma].dma.srcRegion != arch::kConstantRegion) {
     return std::nullopt;
   }
-  return ops[*dma].dma.src + (stream.base - ops[*dma].dma.dst);
+  return ops[*dma].dma.src + (s.base - ops[*dma].dma.dst);
 }
 
 } // namespace npusim::cmd

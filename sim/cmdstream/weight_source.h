@@ -8,12 +8,10 @@
 #include <optional>
 #include <vector>
 
+#include "sim/arch/regions.h"
 #include "sim/cmdstream/operation.h"
 
 namespace npusim::cmd {
-
-// The region Vela places the compiled model's constant tensor (encoded weights, scales, LUTs) in.
-constexpr uint8_t kConstantRegion = 0;
 
 // True for convolutions with a weight stream (other kinds keep stale weight registers).
 bool hasWeightStream(const Operation& op);
@@ -22,10 +20,10 @@ bool hasWeightStream(const Operation& op);
 std::optional<size_t> feedingDma(const std::vector<Operation>& ops, size_t before, uint8_t region, uint64_t base,
                                  uint64_t length);
 
-// Offset in the constant region of operation `index`'s weight stream of core `core` (0, or 1 for
-// the second core of a two-core NPU): its own address when it reads the constant region, else
-// where the DMA that filled its buffer copied it from. nullopt when the operation has no such
-// weight stream or it does not come from the constant region.
-std::optional<uint64_t> weightStreamInConstants(const std::vector<Operation>& ops, size_t index, size_t core = 0);
+// Offset in the constant region of operation `index`'s weight stream `stream` (0, or 1 for the
+// second core of a two-core NPU): its own address when it reads the constant region, else where
+// the DMA that filled its buffer copied it from. nullopt when the operation has no such weight
+// stream or it does not come from the constant region.
+std::optional<uint64_t> weightStreamInConstants(const std::vector<Operation>& ops, size_t index, size_t stream = 0);
 
 } // namespace npusim::cmd

@@ -29,11 +29,9 @@ void applyOverride(const std::string& assignment, ConfigBuilder& builder) {
 std::pair<std::string, std::string> defaultSections(const std::string& accelerator) {
   // Vela's internal-default equals these built-in sections (timing doc 2.4; Vela's "no limit"
   // arena_cache_size is npusim's 0).
-  const npu::NpuConfig* hw = npu::findNpuConfig(accelerator);
-  if (hw != nullptr && hw->variant == npu::NpuVariant::U65) {
-    return {"Ethos_U65_Client_Server", "Dedicated_Sram"};
-  }
-  return {"Ethos_U55_High_End_Embedded", "Shared_Sram"};
+  const arch::NpuConfig* hw = arch::findNpuConfig(accelerator);
+  const arch::Architecture& a = hw != nullptr ? *hw->arch : arch::ethosU55();
+  return {std::string(a.defaultSystemConfig), std::string(a.defaultMemoryMode)};
 }
 
 SystemParams builtinPreset(const std::string& systemConfig, const std::string& memoryMode) {
@@ -94,20 +92,20 @@ SystemParams resolveConfig(const ConfigRequest& request) {
   }
   //    Built-in sections made for one NPU variant (Vela's U55 and U65 systems, the U65-only
   //    Dedicated_Sram modes) refuse the other.
-  if (const npu::NpuConfig* hw = builder.params().hardware(); hw != nullptr && request.velaIni.empty()) {
+  if (const arch::NpuConfig* hw = builder.params().hardware(); hw != nullptr && request.velaIni.empty()) {
     const auto check = [hw](const char* option, const std::string& prefix, const std::string& name) {
       const PresetSection* section = findPreset(prefix + name);
-      if (section == nullptr || !section->variant || *section->variant == hw->variant) {
+      if (section == nullptr || section->architecture == nullptr || section->architecture == hw->arch) {
         return;
       }
       std::string valid;
       for (const PresetSection& p : presetTable()) {
-        if (p.name.rfind(prefix, 0) == 0 && (!p.variant || *p.variant == hw->variant)) {
+        if (p.name.rfind(prefix, 0) == 0 && (p.architecture == nullptr || p.architecture == hw->arch)) {
           valid += (valid.empty() ? "" : ", ") + std::string(p.name.substr(prefix.size()));
         }
       }
       throwAt(Origin{option, "", ""}, name,
-              name + " is an " + std::string(npu::variantName(*section->variant)) +
+              name + " is an " + std::string(section->architecture->name) +
                   " section, but the accelerator is " + std::string(hw->name) + "; valid for it: " + valid);
     };
     check("--system-config", "System_Config.", systemConfig);

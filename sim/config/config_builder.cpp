@@ -109,7 +109,7 @@ namespace npusim::config {
 
 void ConfigBuilder::checkAxiLimits() const {
   // AXI_LIMIT's counters are narrower on the U55 than on the U65 (timing doc 5.1).
-  const npu::NpuConfig* hw = params_.hardware();
+  const arch::NpuConfig* hw = params_.hardware();
   if (hw == nullptr) {
     return;
   }
@@ -125,8 +125,9 @@ void ConfigBuilder::checkAxiLimits() const {
                     "'s AXI_LIMIT maximum of " + std::to_string(max));
       }
     };
-    check("max_outstanding_reads", a.maxOutstandingReads, hw->axiMaxReads);
-    check("max_outstanding_writes", a.maxOutstandingWrites, hw->axiMaxWrites);
+    const arch::PortDesc& limits = hw->arch->port(hardwarePort(port));
+    check("max_outstanding_reads", a.maxOutstandingReads, limits.maxReads);
+    check("max_outstanding_writes", a.maxOutstandingWrites, limits.maxWrites);
   }
 }
 

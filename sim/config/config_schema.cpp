@@ -40,10 +40,13 @@ constexpr std::string_view kSrcOneDataPath =
 constexpr std::string_view kSrcNoAdapter = "no timing adapter: 0 = transparent (timing doc 5.4)";
 
 // The bound accelerator's configuration, or the first U55's before a model binds one.
-const npu::NpuConfig& hardwareOf(const SystemParams& p) {
-  const npu::NpuConfig* hw = p.hardware();
-  return hw != nullptr ? *hw : npu::npuConfigs().front();
+const arch::NpuConfig& hardwareOf(const SystemParams& p) {
+  const arch::NpuConfig* hw = p.hardware();
+  return hw != nullptr ? *hw : arch::npuConfigs().front();
 }
+
+// The bound accelerator's description of NPU port `port`.
+const arch::PortDesc& portOf(const SystemParams& p, AxiPort port) { return hardwareOf(p).arch->port(hardwarePort(port)); }
 
 MemoryParams& mem(SystemParams& p, MemoryKind kind) { return p.memories[static_cast<size_t>(kind)]; }
 AxiPortParams& axi(SystemParams& p, AxiPort port) { return p.axi[static_cast<size_t>(port)]; }
@@ -62,8 +65,8 @@ ConfigKey key(std::string_view path, std::string_view unit, std::string_view def
 
 // An AXI_LIMIT outstanding-transaction key of port P (reads or writes): the key's range is the
 // widest AXI_LIMIT (the U65's; the bound accelerator's own maximum is checked when the
-// configuration is finished), its default the U55 platform's value or the U65 driver's default.
-template <AxiPort P, bool Reads, uint32_t U55Default>
+// configuration is finished), its default the accelerator's port default (arch::PortDesc).
+template <AxiPort P, bool Reads>
 ConfigKey axiLimitKey(std::string_view path, std::string_view description, std::string_view source) {
   return key(path, "txns", "=accelerator", description, source,
              [](SystemParams& p) -> FieldRef {
@@ -71,9 +74,8 @@ ConfigKey axiLimitKey(std::string_view path, std::string_view description, std::
              })
       .range(1, Reads ? 64 : 32)
       .derivedFrom([](const SystemParams& p) {
-        const npu::NpuConfig& hw = hardwareOf(p);
-        return std::to_string(hw.variant == npu::NpuVariant::U55 ? U55Default
-                                                                 : (Reads ? hw.axiMaxReads : hw.axiMaxWrites));
+        const arch::PortDesc& port = portOf(p, P);
+        return std::to_string(Reads ? port.defaultReads : port.defaultWrites);
       });
 }
 
@@ -117,7 +119,7 @@ std::vector<ConfigKey> buildTable() {
   std::vector<ConfigKey> t;
   // 1. Accelerator.
   std::vector<std::string_view> accelerators{""};
-  for (const npu::NpuConfig& c : npu::npuConfigs()) {
+  for (const arch::NpuConfig& c : arch::npuConfigs()) {
     accelerators.push_back(c.name);
   }
   t.push_back(key("accelerator", "", "", "Ethos-U configuration (Vela's --accelerator-config); \"\" = as compiled into the model",
@@ -244,12 +246,12 @@ std::vector<ConfigKey> buildTable() {
   t.push_back(key("npu.axi0.data_width", "bits", "=accelerator", "AXI0 data width: 64 (U55) or 128 (U65)", kSrcAxiWidth,
                   [](SystemParams& p) -> FieldRef { return &axi(p, A::Axi0).dataWidthBits; })
                   .pow2(64, 128)
-                  .derivedFrom([](const SystemParams& p) { return std::to_string(hardwareOf(p).axiDataBits); }));
-  t.push_back(axiLimitKey<A::Axi0, true, 8>(
+                  .derivedFrom([](const SystemParams& p) { return std::to_string(portOf(p, A::Axi0).dataBits); }));
+  t.push_back(axiLimitKey<A::Axi0, true>(
       "npu.axi0.max_outstanding_reads",
       "AXI0 outstanding read limit (AXI_LIMIT: U55 1..32, U65 1..64); U55 8, U65 the driver default",
       "U55: Arm FPGA/FVP U55 high-end timing adapter TA0_MAXR=8 (timing doc 5.1); U65: Ethos-U driver AXI_LIMIT default (timing doc 5.1)"));
-  t.push_back(axiLimitKey<A::Axi0, false, 8>(
+  t.push_back(axiLimitKey<A::Axi0, false>(
       "npu.axi0.max_outstanding_writes",
       "AXI0 outstanding write limit (AXI_LIMIT: U55 1..16, U65 1..32); U55 8, U65 the driver default",
       "U55: Arm FPGA/FVP U55 high-end timing adapter TA0_MAXW=8 (timing doc 5.1); U65: Ethos-U driver AXI_LIMIT default (timing doc 5.1)"));
@@ -259,12 +261,12 @@ std::vector<ConfigKey> buildTable() {
   t.push_back(key("npu.axi1.data_width", "bits", "=accelerator", "AXI1 data width: 64 (U55) or 128 (U65)", kSrcAxiWidth,
                   [](SystemParams& p) -> FieldRef { return &axi(p, A::Axi1).dataWidthBits; })
                   .pow2(64, 128)
-                  .derivedFrom([](const SystemParams& p) { return std::to_string(hardwareOf(p).axiDataBits); }));
-  t.push_back(axiLimitKey<A::Axi1, true, 2>(
+                  .derivedFrom([](const SystemParams& p) { return std::to_string(portOf(p, A::Axi1).dataBits); }));
+  t.push_back(axiLimitKey<A::Axi1, true>(
       "npu.axi1.max_outstanding_reads",
       "AXI1 outstanding read limit (AXI_LIMIT: U55 1..32, U65 1..64); U55 2, U65 the driver default",
       "U55: Arm FPGA/FVP U55 high-end timing adapter TA1_MAXR=2 (timing doc 5.1); U65: Ethos-U driver AXI_LIMIT default (timing doc 5.1)"));
-  t.push_back(axiLimitKey<A::Axi1, false, 16>(
+  t.push_back(axiLimitKey<A::Axi1, false>(
       "npu.axi1.max_outstanding_writes",
       "AXI1 outstanding write limit (AXI_LIMIT: U55 1..16, U65 1..32); U55 16, U65 the driver default",
       "U55: timing adapter TA1_MAXW=0 (no limit), so the U55 maximum = driver AXI_LIMIT default (timing doc 5.1); U65: Ethos-U driver AXI_LIMIT default (timing doc 5.1)"));

@@ -32,7 +32,7 @@ PresetSection corstone300Fvp() {
                    {"Dram_write_latency", "0"}},
                   false,
                   {},
-                  npu::NpuVariant::U55};
+                  &arch::ethosU55()};
   auto& v = p.platform;
   v = {{"", "npu.axi0.max_outstanding_reads", "32"},
        {"", "npu.axi0.max_outstanding_writes", "16"},
@@ -85,24 +85,24 @@ std::vector<PresetSection> buildTable() {
     return v;
   };
   const auto vela = [](std::string_view name, std::string_view summary, V values,
-                       std::optional<npu::NpuVariant> variant = std::nullopt) {
-    return PresetSection{name, summary, std::move(values), true, {}, variant};
+                       const arch::Architecture* architecture = nullptr) {
+    return PresetSection{name, summary, std::move(values), true, {}, architecture};
   };
-  constexpr auto kU55 = npu::NpuVariant::U55;
-  constexpr auto kU65 = npu::NpuVariant::U65;
+  const arch::Architecture* u55 = &arch::ethosU55();
+  const arch::Architecture* u65 = &arch::ethosU65();
   return {
       vela("System_Config.Ethos_U55_Deep_Embedded", "200 MHz; SRAM 1.6 GB/s on AXI0, off-chip flash 0.1 GB/s on AXI1",
-           flash("200e6", "0.0625"), kU55),
+           flash("200e6", "0.0625"), u55),
       vela("System_Config.Ethos_U55_High_End_Embedded", "500 MHz; SRAM 4 GB/s on AXI0, off-chip flash 0.5 GB/s on AXI1",
-           flash("500e6", "0.125"), kU55),
+           flash("500e6", "0.125"), u55),
       vela("System_Config.Ethos_U65_Embedded", "500 MHz; SRAM 8 GB/s on AXI0, off-chip flash 0.5 GB/s on AXI1",
-           flash("500e6", "0.0625"), kU65),
+           flash("500e6", "0.0625"), u65),
       vela("System_Config.Ethos_U65_Mid_End", "500 MHz; SRAM 8 GB/s on AXI0, DRAM 3.75 GB/s on AXI1",
-           dram("500e6", "0.46875"), kU65),
+           dram("500e6", "0.46875"), u65),
       vela("System_Config.Ethos_U65_High_End", "1 GHz; SRAM 16 GB/s on AXI0, DRAM 3.75 GB/s on AXI1",
-           dram("1e9", "0.234375"), kU65),
+           dram("1e9", "0.234375"), u65),
       vela("System_Config.Ethos_U65_Client_Server", "1 GHz; SRAM 16 GB/s on AXI0, DRAM 12 GB/s on AXI1",
-           dram("1e9", "0.75"), kU65),
+           dram("1e9", "0.75"), u65),
       corstone300Fvp(),
       vela("Memory_Mode.Sram_Only", "everything (constants, arena, cache) in SRAM on AXI0",
            {{"const_mem_area", "Axi0"}, {"arena_mem_area", "Axi0"}, {"cache_mem_area", "Axi0"}}),
@@ -111,9 +111,9 @@ std::vector<PresetSection> buildTable() {
       vela("Memory_Mode.Dedicated_Sram", "constants and arena on AXI1, 384 KiB NPU-only SRAM cache on AXI0",
            {{"const_mem_area", "Axi1"}, {"arena_mem_area", "Axi1"}, {"cache_mem_area", "Axi0"},
             {"arena_cache_size", "393216"}},
-           kU65),
+           u65),
       vela("Memory_Mode.Dedicated_Sram_512KB", "Dedicated_Sram with a 512 KiB cache",
-           {{"inherit", "Memory_Mode.Dedicated_Sram"}, {"arena_cache_size", "524288"}}, kU65),
+           {{"inherit", "Memory_Mode.Dedicated_Sram"}, {"arena_cache_size", "524288"}}, u65),
   };
 }
 

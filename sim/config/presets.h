@@ -5,12 +5,11 @@
 // user's --vela-ini file, so they mean exactly what Vela means; plus npusim's platform presets
 // (a System_Config section with Vela's keys and the npusim keys Vela has no words for).
 
-#include <optional>
 #include <string_view>
 #include <utility>
 #include <vector>
 
-#include "models/npu/npu_config.h"
+#include "sim/arch/npu_config.h"
 #include "sim/config/vela_ini.h"
 
 namespace npusim::config {
@@ -30,7 +29,7 @@ struct PresetSection {
   std::vector<std::pair<std::string_view, std::string_view>> values;
   bool fromVela = true;
   std::vector<PlatformValue> platform;
-  std::optional<npu::NpuVariant> variant; // the NPU the section is for; none = any
+  const arch::Architecture* architecture = nullptr; // the NPU generation the section is for; null = any
 };
 
 const std::vector<PresetSection>& presetTable();

@@ -10,7 +10,7 @@
 #include <string>
 #include <string_view>
 
-#include "models/npu/npu_config.h"
+#include "sim/arch/npu_config.h"
 
 namespace npusim::config {
 
@@ -23,6 +23,11 @@ constexpr std::array<MemoryKind, 4> kMemoryKinds{MemoryKind::Sram, MemoryKind::D
 std::string_view memoryKindName(MemoryKind kind);   // Vela spelling: Sram, Dram, OnChipFlash, OffChipFlash
 std::string_view memoryKindKey(MemoryKind kind);    // key spelling: sram, dram, on_chip_flash, off_chip_flash
 std::string_view axiPortName(AxiPort port);         // Axi0, Axi1
+
+// The NPU port an AxiPort names: Vela's Axi0/Axi1 memory areas and npusim's npu.axi0/axi1 keys
+// are ports 0 and 1 of the U55's and U65's port lists (the U85's SRAM and EXT port groups come
+// with the N-port memory system).
+constexpr arch::PortId hardwarePort(AxiPort port) { return arch::PortId{static_cast<uint8_t>(port)}; }
 
 // Timing of one memory type, in Vela's units (NPU clock cycles, bytes).
 struct MemoryParams {
@@ -96,7 +101,7 @@ struct SystemParams {
   uint64_t cycleLimit = 0;                    // simulated-cycle limit, 0 = none
 
   // The configuration `accelerator` names; null while it is empty (not yet bound to a model).
-  const npu::NpuConfig* hardware() const { return npu::findNpuConfig(accelerator); }
+  const arch::NpuConfig* hardware() const { return arch::findNpuConfig(accelerator); }
   const MemoryParams& memory(MemoryKind kind) const { return memories[static_cast<size_t>(kind)]; }
   const AxiPortParams& port(AxiPort p) const { return axi[static_cast<size_t>(p)]; }
   MemoryKind memoryOn(AxiPort p) const { return port(p).memory; }

@@ -178,7 +178,7 @@ uint64_t TensorInfo::elements() const {
   return n;
 }
 
-const npu::NpuConfig* CompiledNetwork::hardware() const {
+const arch::NpuConfig* CompiledNetwork::hardware() const {
   for (const Operator& op : operators) {
     if (op.kind == OperatorKind::Npu) return op.npu.header.hardware;
   }
@@ -263,52 +263,41 @@ CopHeader parseCopHeader(const uint8_t* data, size_t size, const std::string& fi
   h.product = h.configWord >> 28;
   h.shramKb = (h.configWord >> 8) & 0xFF;
   h.macs = 1u << log2Macs;
-  const auto products = [] {
-    std::string s;
-    for (const npu::NpuVariant v : {npu::NpuVariant::U55, npu::NpuVariant::U65}) {
-      const npu::NpuConfig& first = *std::find_if(npu::npuConfigs().begin(), npu::npuConfigs().end(),
-                                                  [v](const npu::NpuConfig& c) { return c.variant == v; });
-      s += (s.empty() ? "" : ", ") + std::to_string(first.product) + " (" + std::string(npu::variantName(v)) + ")";
-    }
-    return s;
-  };
-  const auto sameProduct = std::find_if(npu::npuConfigs().begin(), npu::npuConfigs().end(),
-                                        [&h](const npu::NpuConfig& c) { return c.product == h.product; });
-  // The Ethos-U85's product number (shared/docs/ethos-u85.md 2.2): recognised, not modelled yet.
-  constexpr uint32_t kEthosU85Product = 2;
-  if (sameProduct == npu::npuConfigs().end() && h.product == kEthosU85Product) {
-    fail(8, "CONFIG word " + hex32(h.configWord) + " is an Ethos-U85 model (product 2); npusim does not " +
-                "support the Ethos-U85 yet (it models products " + products() + ")");
+  const arch::Architecture* architecture = arch::findArchitecture(h.product);
+  if (architecture != nullptr && !architecture->loadable) {
+    fail(8, "CONFIG word " + hex32(h.configWord) + " is an " + std::string(architecture->name) + " model (product " +
+                std::to_string(h.product) + "); npusim does not support the " + std::string(architecture->name) +
+                " yet (it models products " + arch::loadableProducts() + ")");
   }
-  if (sameProduct == npu::npuConfigs().end()) {
+  if (architecture == nullptr) {
     fail(8, "CONFIG word " + hex32(h.configWord) + " targets product " + std::to_string(h.product) +
-                "; npusim models products " + products());
+                "; npusim models products " + arch::loadableProducts());
   }
-  const std::string_view variant = npu::variantName(sameProduct->variant);
-  h.hardware = npu::findNpuConfig(h.product, h.macs);
+  const std::string variant(architecture->name);
+  h.hardware = arch::findNpuConfig(*architecture, h.macs);
   if (h.hardware == nullptr) {
-    fail(8, "CONFIG word " + hex32(h.configWord) + " has " + std::to_string(h.macs) + " MACs/cycle; the " +
-                std::string(variant) + " comes as " + npu::npuConfigNames(sameProduct->variant));
+    fail(8, "CONFIG word " + hex32(h.configWord) + " has " + std::to_string(h.macs) + " MACs/cycle; the " + variant +
+                " comes as " + arch::npuConfigNames(*architecture));
   }
-  if (version != 0) {
+  if (version != architecture->commandStreamVersion) {
     fail(8, "CONFIG word " + hex32(h.configWord) + " has command-stream version " + std::to_string(version) +
-                ", expected 0");
+                ", expected " + std::to_string(architecture->commandStreamVersion));
   }
   if ((h.configWord >> 27) & 1) {
-    fail(8, "CONFIG word " + hex32(h.configWord) + " requires custom DMA, which npusim's " + std::string(variant) +
+    fail(8, "CONFIG word " + hex32(h.configWord) + " requires custom DMA, which npusim's " + variant +
                 " does not have");
   }
-  if (h.shramKb != h.hardware->shramKb) {
+  if (architecture->buffers == arch::BufferModel::Shram && h.shramKb != h.hardware->shramKb) {
     fail(8, "CONFIG word " + hex32(h.configWord) + " has " + std::to_string(h.shramKb) + " KB SHRAM; " +
                 std::string(h.hardware->name) + " has " + std::to_string(h.hardware->shramKb) + " KB");
   }
   h.archMajor = h.idWord >> 28;
   h.archMinor = (h.idWord >> 20) & 0xFF;
   h.archPatch = (h.idWord >> 16) & 0xF;
-  if (h.archMajor != 1) {
+  if (h.archMajor != architecture->archMajor) {
     fail(12, "ID word " + hex32(h.idWord) + " names architecture " + std::to_string(h.archMajor) + "." +
-                 std::to_string(h.archMinor) + "." + std::to_string(h.archPatch) +
-                 "; the Ethos-U55 and U65 implement architecture 1.x");
+                 std::to_string(h.archMinor) + "." + std::to_string(h.archPatch) + "; the " + variant +
+                 " implements architecture " + std::to_string(architecture->archMajor) + ".x");
   }
   return h;
 }

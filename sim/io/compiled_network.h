@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "models/npu/npu_config.h"
+#include "sim/arch/npu_config.h"
 
 namespace npusim::io {
 
@@ -38,7 +38,7 @@ struct CopHeader {
   uint32_t product = 0;      // 0 = Ethos-U55, 1 = Ethos-U65
   uint32_t macs = 0;         // MACs per cycle, all cores
   uint32_t shramKb = 0;
-  const npu::NpuConfig* hardware = nullptr; // the configuration product and MAC count name
+  const arch::NpuConfig* hardware = nullptr; // the configuration product and MAC count name
   uint32_t archMajor = 0, archMinor = 0, archPatch = 0;
   uint32_t streamWords = 0;  // command-stream length in 32-bit words
 };
@@ -78,7 +78,7 @@ struct CompiledNetwork {
   const uint8_t* at(const FileRange& r) const { return bytes.data() + r.offset; }
   size_t npuOperatorCount() const;
   // The configuration the first ethos-u operator was compiled for; null without one.
-  const npu::NpuConfig* hardware() const;
+  const arch::NpuConfig* hardware() const;
 };
 
 // Loads and verifies a Vela-compiled .tflite. Throws InputError naming the file and byte

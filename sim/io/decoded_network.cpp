@@ -3,10 +3,6 @@
 
 namespace npusim::io {
 
-uint32_t DecodedNpuOp::streamBytes() const {
-  return commands.empty() ? 0 : commands.back().offset + commands.back().sizeBytes();
-}
-
 cmd::RegionLimits regionLimits(const CompiledNetwork& net, const Operator& op) {
   cmd::RegionLimits limits;
   limits.size[0] = op.npu.flashSize;
@@ -20,8 +16,6 @@ cmd::RegionLimits regionLimits(const CompiledNetwork& net, const Operator& op) {
   };
   for (size_t i = 4; i < op.inputs.size(); ++i) add(op.inputs[i]);
   for (int t : op.outputs) add(t);
-  limits.shramBytes = op.npu.header.hardware->shramBytes();
-  limits.cores = op.npu.header.hardware->cores;
   return limits;
 }
 
@@ -29,9 +23,9 @@ DecodedNpuOp decodeNpuOp(const CompiledNetwork& net, const Operator& op) {
   DecodedNpuOp d;
   d.operatorIndex = op.index;
   const cmd::StreamOrigin origin{net.path, op.npu.commands.offset};
-  d.commands = cmd::parseCommands(net.at(op.npu.commands), op.npu.commands.size, origin);
   d.limits = regionLimits(net, op);
-  d.operations = cmd::decodeOperations(d.commands, origin, d.limits);
+  static_cast<cmd::Program&>(d) =
+      cmd::decodeProgram(*op.npu.header.hardware, net.at(op.npu.commands), op.npu.commands.size, origin, d.limits);
   return d;
 }
 

@@ -9,17 +9,14 @@
 
 namespace npusim::io {
 
-struct DecodedNpuOp {
+// One ethos-u operator's decoded command stream.
+struct DecodedNpuOp : cmd::Program {
   size_t operatorIndex = 0;                 // index into CompiledNetwork::operators
-  std::vector<cmd::Command> commands;
-  std::vector<cmd::Operation> operations;
   cmd::RegionLimits limits;                 // region sizes the stream was checked against
-  uint32_t streamBytes() const;
 };
 
 // Byte sizes of regions 0..7 for one ethos-u operator: 0 flash, 1 scratch, 2 scratch_fast, then
-// the operator's further inputs and outputs (the driver's base-address order); SHRAM size from
-// the COP1 header.
+// the operator's further inputs and outputs (the driver's base-address order).
 cmd::RegionLimits regionLimits(const CompiledNetwork& net, const Operator& op);
 
 // Decodes one ethos-u operator. Throws InputError on any stream error.

@@ -25,7 +25,7 @@ struct WeightBlock {
 
 class FlashImage {
 public:
-  explicit FlashImage(const npu::NpuConfig& npu) : scaleBytesPerChannel_(npu.scaleBytesPerChannel) {}
+  explicit FlashImage(const arch::NpuConfig& npu) : scaleBytesPerChannel_(npu.arch->scaleBytesPerChannel) {}
   WeightBlock add(uint64_t weights, uint32_t channels) {
     WeightBlock b{bytes_.size(), roundUp(uint64_t{scaleBytesPerChannel_} * channels, 16ull),
                   roundUp(uint64_t{weights} * 7 / 8, 16ull)};
@@ -53,15 +53,15 @@ Operation kernelOp(OpKind kind, const FeatureMap& ifm, const FeatureMap& ofm, Ke
   op.padding = pad;
   op.ofmBlock = block;
   op.blockDep = blockDep;
-  op.activation = {0, 0, -128, 127};
+  op.activation = Activation::clamp(-128, 127);
   op.ofm.zeroPoint = -128;
-  op.shram = {8, 14, 0, AccFormat::Int32};
+  op.shram = ShramLayout{8, 14, 0};
   return op;
 }
 
 void useWeights(Operation& op, const WeightBlock& w, uint8_t region, uint64_t base) {
-  op.scales = {region, base, w.scaleBytes};
-  op.weights = {region, base + w.scaleBytes, w.weightBytes};
+  op.scales[0] = {region, base, w.scaleBytes};
+  op.weights[0] = {region, base + w.scaleBytes, w.weightBytes};
 }
 
 Operation dma(const WeightBlock& w, uint64_t dst) {
@@ -81,12 +81,12 @@ Operation wait(OpKind kind, uint32_t count) {
 } // namespace
 
 std::vector<uint8_t> buildDemoNetworkTflite(uint32_t macs) {
-  const npu::NpuConfig* found = npu::findNpuConfig(npu::NpuVariant::U55, macs);
+  const arch::NpuConfig* found = arch::findNpuConfig(arch::ethosU55(), macs);
   if (found == nullptr) {
-    throw std::invalid_argument("the demo network is for " + npu::npuConfigNames(npu::NpuVariant::U55) + ", not " +
+    throw std::invalid_argument("the demo network is for " + arch::npuConfigNames(arch::ethosU55()) + ", not " +
                                 std::to_string(macs) + " MACs");
   }
-  const npu::NpuConfig& npu = *found;
+  const arch::NpuConfig& npu = *found;
   // Arena (region 1) plan, bytes.
   constexpr uint64_t kIn = 0, kFm1 = 3072, kFm2 = 7168, kFm3 = 11264, kFm4 = 0, kOut = 3072;
   constexpr uint64_t kBufA = 19456, kBufB = 21888, kArena = 22656;

@@ -10,6 +10,7 @@
 
 #include "models/npu/npu_stats.h"
 #include "sim/cmdstream/operation.h"
+#include "sim/config/region_map.h"
 #include "sim/config/system_params.h"
 
 namespace npusim::platform {
@@ -62,9 +63,8 @@ BoundCycles splitOperation(const npu::OperationRecord& r, const BoundContext& co
 template <typename OperationOf>
 std::vector<BoundCycles> boundCycles(const std::vector<npu::OperationRecord>& records, const config::SystemParams& params,
                                      OperationOf&& operationOf) {
-  const auto regionMemory = [&](uint8_t region) {
-    return memoryBound(params.memoryOn(region == 0 ? params.mode.constMemArea : params.mode.arenaMemArea));
-  };
+  const config::RegionMap regions(params);
+  const auto regionMemory = [&](uint8_t region) { return memoryBound(regions.memory(region)); };
   const std::vector<std::pair<double, double>> charged = chargedIntervals(records);
   std::vector<BoundCycles> out(records.size());
   std::vector<BoundContext::Wait> waits;
@@ -96,7 +96,7 @@ std::vector<BoundCycles> boundCycles(const std::vector<npu::OperationRecord>& re
       context.chargeStart = charged[i].first;
       context.waits = std::move(waits);
       context.ifm = regionMemory(op.ifm.region);
-      context.weights = regionMemory(op.weights.region);
+      context.weights = regionMemory(op.weights[0].region);
       context.ofm = regionMemory(op.ofm.region);
       out[i] = splitOperation(r, context);
       waits.clear();

@@ -3,13 +3,15 @@
 
 #include <algorithm>
 
+#include "sim/arch/regions.h"
+
 namespace npusim::platform {
 namespace {
 
 // Weight/scale streams of kernels read from a region other than 0 (the constants).
 bool readsStreamsFromArena(const cmd::Operation& op) {
-  return cmd::isKernel(op.kind) && ((op.weights.length > 0 && op.weights.region != 0) ||
-                                    (op.scales.length > 0 && op.scales.region != 0));
+  const auto outsideConstants = [](const cmd::Stream& s) { return s.length > 0 && s.region != arch::kConstantRegion; };
+  return cmd::isKernel(op.kind) && (outsideConstants(op.weights[0]) || outsideConstants(op.scales[0]));
 }
 
 // A DMA from region 0 (the constants) into external memory of another region.

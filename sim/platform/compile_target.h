@@ -16,7 +16,7 @@ namespace npusim::platform {
 // The compile target as far as the file tells. Vela does not record the system config or the
 // memory mode; the placement is inferred from the stream.
 struct CompileTarget {
-  const npu::NpuConfig* hardware = nullptr; // COP1 header of the first ethos-u operator
+  const arch::NpuConfig* hardware = nullptr; // COP1 header of the first ethos-u operator
   uint64_t flashBytes = 0;           // region 0 tensor (constants), largest over ethos-u operators
   uint64_t scratchBytes = 0;         // region 1 tensor (the arena)
   uint64_t scratchFastBytes = 0;     // region 2 tensor (the fast-storage arena)

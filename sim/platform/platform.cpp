@@ -44,8 +44,9 @@ cpu::CpuOpDesc describeCpuOp(const io::CompiledNetwork& net, const io::Operator&
 
 // The host program's step for one network operator (the NPU program is bound separately).
 cpu::HostStep hostStep(const io::CompiledNetwork& net, const io::Operator& op, const config::SystemParams& params) {
-  const uint64_t modelBase = mem::memoryBase(params.memoryOn(params.mode.constMemArea));
-  const uint64_t arenaBase = mem::memoryBase(params.memoryOn(params.mode.arenaMemArea));
+  const config::RegionMap regions(params);
+  const uint64_t modelBase = mem::memoryBase(regions.memory(arch::kConstantRegion));
+  const uint64_t arenaBase = mem::memoryBase(regions.memory(arch::kArenaRegion));
   cpu::HostStep step;
   step.networkOp = op.index;
   if (op.kind == io::OperatorKind::Cpu) {
@@ -68,9 +69,9 @@ cpu::HostStep hostStep(const io::CompiledNetwork& net, const io::Operator& op, c
   step.basep.push_back(arenaAddress(op.npu.scratchTensorIndex));
   // Vela's fast scratch (region 2) is the NPU's SRAM cache: in the arena when the cache shares the
   // arena's port (Shared_Sram, Sram_Only), else at the start of the cache memory (Dedicated_Sram).
-  step.basep.push_back(params.mode.cacheMemArea == params.mode.arenaMemArea
+  step.basep.push_back(regions.area(arch::kCacheRegion) == regions.area(arch::kArenaRegion)
                            ? arenaAddress(op.npu.scratchFastTensorIndex)
-                           : mem::memoryBase(params.memoryOn(params.mode.cacheMemArea)));
+                           : mem::memoryBase(regions.memory(arch::kCacheRegion)));
   for (size_t i = 4; i < op.inputs.size(); ++i) if (op.inputs[i] >= 0) step.basep.push_back(arenaAddress(op.inputs[i]));
   for (int t : op.outputs) step.basep.push_back(arenaAddress(t));
   return step;
@@ -139,7 +140,7 @@ private:
 } // namespace
 
 config::SystemParams resolveForModel(config::ConfigRequest request, const io::CompiledNetwork& net) {
-  if (const npu::NpuConfig* hw = net.hardware()) {
+  if (const arch::NpuConfig* hw = net.hardware()) {
     request.accelerator = hw->name;
   }
   config::SystemParams params = config::resolveConfig(request);
@@ -156,15 +157,15 @@ config::SystemParams resolveForModel(config::ConfigRequest request, const io::Co
 
 void checkSimulationWork(const io::CompiledNetwork& net, const std::vector<io::DecodedNpuOp>& decoded,
                          const config::SystemParams& params) {
-  const npu::NpuConfig& hardware = *params.hardware();
+  const arch::NpuConfig& hardware = *params.hardware();
   const npu::BurstCost burst = npuBurstCost(params);
   const double hostToNpu = params.host.clockHz > 0 ? params.coreClockHz / params.host.clockHz : 1.0;
-  const config::MemoryKind constMemory = params.memoryOn(params.mode.constMemArea);
-  const config::MemoryKind arenaMemory = params.memoryOn(params.mode.arenaMemArea);
-  const config::MemoryKind cacheMemory = params.memoryOn(params.mode.cacheMemArea);
+  const config::RegionMap regions(params);
+  const config::MemoryKind constMemory = regions.memory(arch::kConstantRegion);
+  const config::MemoryKind arenaMemory = regions.memory(arch::kArenaRegion);
   const config::MemoryParams& arena = params.memory(arenaMemory);
   const double cpuBurstCycles = std::max(arena.readLatency, arena.writeLatency) + 1.0 +
-                                mem::kCpuBurstBytes / params.bytesPerCycle(params.mode.arenaMemArea);
+                                mem::kCpuBurstBytes / params.bytesPerCycle(regions.area(arch::kArenaRegion));
   const auto windowEnd = [](config::MemoryKind kind) { return mem::memoryBase(kind) + mem::kMemoryWindow; };
   const auto window = [](config::MemoryKind kind) {
     return std::to_string(mem::kMemoryWindow >> 20) + " MiB " + std::string(config::memoryKindName(kind)) + " window";
@@ -211,7 +212,7 @@ void checkSimulationWork(const io::CompiledNetwork& net, const std::vector<io::D
                                 window(constMemory) + " that holds the model");
     }
     npu::WorkBound invoke;
-    invoke.bursts = std::ceil(double(step.qsize) / hardware.commandFetchBytes);
+    invoke.bursts = std::ceil(double(step.qsize) / hardware.arch->commandFetchBytes);
     invoke.cycles = double(params.host.driverOverheadCycles + params.host.irqOverheadCycles) * hostToNpu +
                     double(it->commands.size()) + invoke.bursts * burst.cyclesPerBurst;
     totals.add(invoke, name, refuseAt(std::nullopt, 0));
@@ -225,7 +226,7 @@ void checkSimulationWork(const io::CompiledNetwork& net, const std::vector<io::D
           refuse(what + ": the " + a.what + " is in region " + std::to_string(a.region) + ", but " + name +
                  " has tensors for regions 0.." + std::to_string(step.basep.size() - 1) + " only");
         }
-        const config::MemoryKind kind = a.region == 0 ? constMemory : a.region == 2 ? cacheMemory : arenaMemory;
+        const config::MemoryKind kind = regions.memory(a.region);
         const uint64_t base = step.basep[a.region];
         if (base > windowEnd(kind) || a.end > windowEnd(kind) - base) {
           refuse(what + ": the " + a.what + " reaches offset " + std::to_string(a.end) + " of region " +
@@ -265,7 +266,7 @@ RunResult simulate(const io::CompiledNetwork& net, const std::vector<io::Decoded
     if (step.npu) {
       const auto it = std::find_if(decoded.begin(), decoded.end(),
                                    [&](const io::DecodedNpuOp& d) { return d.operatorIndex == op.index; });
-      npuModule.addProgram({step.qbase, step.qsize, &it->commands, &it->operations});
+      npuModule.addProgram({step.qbase, &*it});
     }
     steps.push_back(std::move(step));
   }
@@ -345,12 +346,14 @@ RunResult simulate(const io::CompiledNetwork& net, const std::vector<io::Decoded
     result.npuIdle += n.npuIdle;
   }
 
+  // Each NPU port under its name in the architecture's port list.
+  const arch::Architecture& architecture = *params.hardware()->arch;
   const std::array<std::pair<mem::Link, config::AxiPort>, 2> npuLinks{
       std::make_pair(mem::Link::NpuAxi0, config::AxiPort::Axi0), std::make_pair(mem::Link::NpuAxi1, config::AxiPort::Axi1)};
   for (const auto& [link, port] : npuLinks) {
     const mem::PortCounters& c = memory.counters(link);
     PortReport pr;
-    pr.name = port == config::AxiPort::Axi0 ? "axi0" : "axi1";
+    pr.name = std::string(architecture.port(config::hardwarePort(port)).name);
     pr.memory = std::string(config::memoryKindName(params.memoryOn(port)));
     pr.readBytes = c.readBytes; pr.writeBytes = c.writeBytes; pr.readBeats = c.readBeats; pr.writeBeats = c.writeBeats;
     pr.readBursts = c.readBursts; pr.writeBursts = c.writeBursts;
@@ -359,33 +362,38 @@ RunResult simulate(const io::CompiledNetwork& net, const std::vector<io::Decoded
     result.ports.push_back(pr);
   }
 
-  // 5. PMU counters under the driver's event names.
+  // 5. PMU counters under the driver's event names, from the architecture's event table.
   auto cnt = [](double v) { return static_cast<uint64_t>(roundCount(v)); };
-  auto& pmu = result.pmu;
-  pmu["CYCLE"] = cnt(result.npuActive + result.npuIdle);
-  pmu["NPU_ACTIVE"] = cnt(result.npuActive);
-  pmu["NPU_IDLE"] = cnt(result.npuIdle);
-  for (size_t i = 0; i < 2; ++i) {
+  const auto count = [&](std::string_view event, uint64_t value) {
+    result.pmu[std::string(architecture.pmuEvent(event).name)] = value;
+  };
+  count("CYCLE", cnt(result.npuActive + result.npuIdle));
+  count("NPU_ACTIVE", cnt(result.npuActive));
+  count("NPU_IDLE", cnt(result.npuIdle));
+  for (size_t i = 0; i < npuLinks.size(); ++i) {
     const PortReport& pr = result.ports[i];
-    const std::string p = i == 0 ? "AXI0" : "AXI1";
-    pmu[p + "_RD_DATA_BEAT_RECEIVED"] = pr.readBeats;
-    pmu[p + "_WR_DATA_BEAT_WRITTEN"] = pr.writeBeats;
-    pmu[p + "_RD_TRANS_ACCEPTED"] = pr.readBursts;
-    pmu[p + "_WR_TRANS_ACCEPTED"] = pr.writeBursts;
-    pmu[p + "_RD_STALL_LIMIT"] = cnt(pr.readLimitStall);
-    pmu[p + "_WR_STALL_LIMIT"] = cnt(pr.writeLimitStall);
+    const arch::PortId port = config::hardwarePort(npuLinks[i].second);
+    const auto portCount = [&](std::string_view suffix, uint64_t value) {
+      result.pmu[architecture.pmuPortEventName(port, suffix)] = value;
+    };
+    portCount("RD_DATA_BEAT_RECEIVED", pr.readBeats);
+    portCount("WR_DATA_BEAT_WRITTEN", pr.writeBeats);
+    portCount("RD_TRANS_ACCEPTED", pr.readBursts);
+    portCount("WR_TRANS_ACCEPTED", pr.writeBursts);
+    portCount("RD_STALL_LIMIT", cnt(pr.readLimitStall));
+    portCount("WR_STALL_LIMIT", cnt(pr.writeLimitStall));
   }
   double mac = 0, ao = 0, ib = 0, wd = 0, acc = 0, bd = 0;
   for (const auto& o : result.operations) {
     mac += o.record.macCycles; ao += o.record.outputCycles; ib += o.record.stallIfm; wd += o.record.stallWeights;
     acc += o.record.stallOutput; bd += o.record.stallBlockdep;
   }
-  pmu["MAC_ACTIVE"] = cnt(mac);
-  pmu["AO_ACTIVE"] = cnt(ao);
-  pmu["MAC_STALLED_BY_IB"] = cnt(ib);
-  pmu["MAC_STALLED_BY_WD"] = cnt(wd);
-  pmu["MAC_STALLED_BY_ACC"] = cnt(acc);
-  pmu["CC_STALLED_ON_BLOCKDEP"] = cnt(bd);
+  count("MAC_ACTIVE", cnt(mac));
+  count("AO_ACTIVE", cnt(ao));
+  count("MAC_STALLED_BY_IB", cnt(ib));
+  count("MAC_STALLED_BY_WD", cnt(wd));
+  count("MAC_STALLED_BY_ACC", cnt(acc));
+  count("CC_STALLED_ON_BLOCKDEP", cnt(bd));
   return result;
 }
 

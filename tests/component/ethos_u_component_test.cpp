@@ -54,16 +54,12 @@ struct Driver : sc_core::sc_module {
 
 struct Bench {
   config::SystemParams params = config::builtinPreset("Ethos_U55_High_End_Embedded", "Shared_Sram");
-  std::vector<cmd::Command> commands;
-  std::vector<cmd::Operation> operations;
-  uint32_t streamBytes = 0;
+  cmd::Program program;
 
   explicit Bench(const std::vector<cmd::Operation>& ops) {
     params.accelerator = "ethos-u55-128";
     const std::vector<uint8_t> stream = test::encodeOps(ops);
-    streamBytes = static_cast<uint32_t>(stream.size());
-    commands = cmd::parseCommands(stream.data(), stream.size(), test::testOrigin());
-    operations = cmd::decodeOperations(commands, test::testOrigin(), {});
+    program = cmd::decodeProgram(*params.hardware(), stream.data(), stream.size(), test::testOrigin(), {});
   }
 
   // Elaborates, runs to completion, returns the NPU's statistics and the IRQ time.
@@ -76,8 +72,8 @@ struct Bench {
     driver.apb.bind(npuModule.apb);
     driver.data.bind(memory.cpu);
     driver.irq = &npuModule.irq;
-    driver.qsize = streamBytes;
-    npuModule.addProgram({kStreamAddress, streamBytes, &commands, &operations});
+    driver.qsize = program.streamBytes();
+    npuModule.addProgram({kStreamAddress, &program});
     sc_core::sc_start();
     npuModule.shutdown();
     sc_core::sc_start();

@@ -22,7 +22,7 @@
 #include "harness/analytic/estimate_report.h"
 #include "harness/analytic/estimator.h"
 #include "harness/analytic/network_estimate.h"
-#include "models/npu/npu_config.h"
+#include "sim/arch/npu_config.h"
 #include "sim/common/csv.h"
 #include "sim/config/config.h"
 #include "sim/io/decoded_network.h"
@@ -281,7 +281,7 @@ TEST_CASE("a Memcpy between memory areas costs its DMA less the previous layer's
   request.memoryMode = "Dedicated_Sram";
   request.accelerator = "ethos-u65-256";
   const npusim::config::SystemParams params = npusim::config::resolveConfig(request);
-  const npusim::analytic::VelaSystem system(params, *npusim::npu::findNpuConfig("ethos-u65-256"));
+  const npusim::analytic::VelaSystem system(params, *npusim::arch::findNpuConfig("ethos-u65-256"));
   const npusim::analytic::Estimator estimator(system);
   npusim::analytic::Layer copy;
   copy.query.op = npusim::analytic::LayerOp::Memcpy;

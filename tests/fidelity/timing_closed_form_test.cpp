@@ -44,9 +44,9 @@ cmd::Operation pointwiseConv() {
   op.ifm = test::featureMap(0, {25, 5, 64}, cmd::DataFormat::Nhcwb16);
   op.ofm = test::featureMap(8192, {25, 5, 64}, cmd::DataFormat::Nhcwb16);
   op.ofmBlock = {9, 6, 32};
-  op.weights = {1, 16384, 4752};
-  op.scales = {1, 16384 + 4752, 640};
-  op.activation = {0, 0, -128, 127};
+  op.weights[0] = {1, 16384, 4752};
+  op.scales[0] = {1, 16384 + 4752, 640};
+  op.activation = cmd::Activation::clamp(-128, 127);
   return op;
 }
 
@@ -92,7 +92,7 @@ TEST_CASE("DMA flash -> SRAM: each chunk's flash read (latency + bytes at flash 
 }
 
 TEST_CASE("MAC cycles follow the micro-block formula per clipped block") {
-  const npu::NpuConfig& arch = test::u55(128);
+  const arch::NpuConfig& arch = test::u55(128);
   const cmd::Operation op = pointwiseConv();
   // Full block 9x6x32 -> clipped 9x5x32: nx = 3, ny = 9, nz = 4; max(32, 4*27) per step;
   // two IFM depth blocks of 32 (timing doc §3.9 a gives 864 for the full block).
@@ -103,12 +103,12 @@ TEST_CASE("MAC cycles follow the micro-block formula per clipped block") {
 }
 
 TEST_CASE("compute-bound convolution takes its MAC time plus pipeline fill and drain") {
-  const npu::NpuConfig& arch = test::u55(128);
+  const arch::NpuConfig& arch = test::u55(128);
   cmd::Operation op = pointwiseConv();
   op.kernel = {3, 3, 1, 1, 1, 1, false};
   op.padding = {1, 1, 1, 1};
-  op.weights.length = 33280;
-  op.scales.base = op.weights.base + op.weights.length;
+  op.weights[0].length = 33280;
+  op.scales[0].base = op.weights[0].base + op.weights[0].length;
   mem::MemoryTiming sram(8.0, 32, 32), flash(1.0, 64, 64);
   StubTransport transport(sram, flash);
   NoClock clock;
@@ -123,7 +123,7 @@ TEST_CASE("compute-bound convolution takes its MAC time plus pipeline fill and d
 }
 
 TEST_CASE("a DMA overlaps a convolution instead of adding to it") {
-  const npu::NpuConfig& arch = test::u55(128);
+  const arch::NpuConfig& arch = test::u55(128);
   auto run = [&](bool withDma, bool withConv, double* dmaEnd, double* convEnd) {
     mem::MemoryTiming sram(8.0, 32, 32), flash(1.0, 64, 64);
     StubTransport transport(sram, flash);
@@ -148,19 +148,19 @@ TEST_CASE("a DMA overlaps a convolution instead of adding to it") {
 }
 
 TEST_CASE("output cycles per element follow Vela's tables (first matching rule)") {
-  const npu::NpuConfig& arch = test::u55(128);
+  const arch::NpuConfig& arch = test::u55(128);
   cmd::Operation conv = pointwiseConv();
   CHECK(npu::outputCyclesPerElement(arch, npu::outputStageOf(conv)) == doctest::Approx(0.5));  // O7, no activation
-  conv.activation = {0, 0, -128, 100};                                     // clamp = ReLU-family
+  conv.activation = cmd::Activation::clamp(-128, 100);                                     // clamp = ReLU-family
   CHECK(npu::outputCyclesPerElement(arch, npu::outputStageOf(conv)) == doctest::Approx(0.5));  // max(O7, A1 0.5)
   cmd::Operation pool = conv;
   pool.kind = cmd::OpKind::Pool;
   pool.poolMode = cmd::PoolMode::Max;
-  pool.activation = {0, 0, -128, 127};
+  pool.activation = cmd::Activation::clamp(-128, 127);
   CHECK(npu::outputCyclesPerElement(arch, npu::outputStageOf(pool)) == doctest::Approx(0.25)); // O6
   cmd::Operation add = conv;
   add.kind = cmd::OpKind::Elementwise;
   add.elementwiseMode = cmd::ElementwiseMode::Add;
-  add.activation = {0, 0, -128, 127};
+  add.activation = cmd::Activation::clamp(-128, 127);
   CHECK(npu::outputCyclesPerElement(arch, npu::outputStageOf(add)) == doctest::Approx(1.5));   // O5
 }

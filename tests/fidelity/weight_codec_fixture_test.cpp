@@ -67,12 +67,12 @@ void roundTripTree(const std::string& tree) {
       const auto& ops = decoded.operations;
       for (size_t i = 0; i < ops.size(); ++i) {
         // Each core of a two-core NPU (U65-512) has its own stream with its share of the OFM channels.
-        for (size_t core = 0; core < ops[i].cores; ++core) {
+        for (size_t core = 0; core < ops[i].weightStreamCount; ++core) {
           const std::optional<uint64_t> offset = npusim::cmd::weightStreamInConstants(ops, i, core);
           if (!offset || !seen.insert(*offset).second) {
             continue;
           }
-          const uint64_t length = (core == 0 ? ops[i].weights : ops[i].weights1).length;
+          const uint64_t length = ops[i].weights[core].length;
           REQUIRE(*offset + length <= flash.size);
           const uint8_t* data = net.at(flash) + *offset;
           const npusim::cmd::WeightValues values =
@@ -83,7 +83,7 @@ void roundTripTree(const std::string& tree) {
           const uint64_t needed = op.kind == npusim::cmd::OpKind::Depthwise
                                       ? kernel * op.ofm.shape.depth
                                       : kernel * op.ifm.shape.depth * op.ofm.shape.depth;
-          CHECK_MESSAGE(values.size() * op.cores >= needed, "stream at constant offset " << *offset);
+          CHECK_MESSAGE(values.size() * op.weightStreamCount >= needed, "stream at constant offset " << *offset);
           const std::vector<uint8_t> encoded = npusim::cmd::encodeWeightStream(values);
           const bool same = encoded.size() == length && std::equal(encoded.begin(), encoded.end(), data);
           CHECK_MESSAGE(same, "stream at constant offset " << *offset << " (" << length

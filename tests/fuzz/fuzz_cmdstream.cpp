@@ -17,13 +17,12 @@
 
 namespace {
 
-// Region sizes of a small model (flash 4 KiB, arena 16 KiB, 24 KiB SHRAM) when the first
-// input byte is odd; unchecked regions otherwise, so that both paths get explored.
+// Region sizes of a small model (flash 4 KiB, arena 16 KiB) when the first input byte is odd;
+// unchecked regions otherwise, so that both paths get explored.
 npusim::cmd::RegionLimits limitsFor(uint8_t selector) {
   npusim::cmd::RegionLimits limits;
   if ((selector & 1) != 0) {
     limits.size = {4096, 16384, 16384, 1024, 1024, 0, 0, 0};
-    limits.shramBytes = 24 * 1024;
   }
   return limits;
 }
@@ -37,11 +36,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string file = "fuzz.stream";
   const npusim::cmd::StreamOrigin origin{file, 0};
   const npusim::cmd::RegionLimits limits = limitsFor(data[0]);
-  const npusim::npu::NpuConfig& arch = *npusim::npu::findNpuConfig(npusim::npu::NpuVariant::U55, 128u << (data[0] >> 1 & 1));
+  const npusim::arch::NpuConfig& hardware = *npusim::arch::findNpuConfig(npusim::arch::ethosU55(), 128u << (data[0] >> 1 & 1));
   const uint8_t* stream = data + 1;
   const size_t streamSize = size - 1;
   npusim::fuzz::acceptOnlyInputError(file, [&] {
-    const std::vector<npusim::cmd::Command> commands = npusim::cmd::parseCommands(stream, streamSize, origin);
+    const std::vector<npusim::cmd::Command> commands =
+        npusim::cmd::parseCommands(*hardware.arch->commands, stream, streamSize, origin);
     if (npusim::cmd::encodeCommands(commands) != std::vector<uint8_t>(stream, stream + streamSize)) {
       std::fprintf(stderr, "parsed commands do not re-encode to the stream bytes\n");
       std::abort();
@@ -49,9 +49,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     for (const npusim::cmd::Command& c : commands) {
       npusim::cmd::velaLine(c);
     }
-    for (const npusim::cmd::Operation& op : npusim::cmd::decodeOperations(commands, origin, limits)) {
+    for (const npusim::cmd::Operation& op : npusim::cmd::decodeOperations(hardware, commands, origin, limits)) {
       npusim::cmd::describeOperation(op);
-      npusim::npu::operationWork(arch, op, npusim::npu::BurstCost{});
+      npusim::npu::operationWork(hardware, op, npusim::npu::BurstCost{});
     }
   });
   return 0;

@@ -103,8 +103,8 @@ std::vector<uint8_t> elementwiseModel() {
   add.scaling.perChannel = false;
   cmd::Operation mul = add;
   mul.elementwiseMode = cmd::ElementwiseMode::Mul;
-  mul.broadcast.scalar = true;
-  mul.broadcast.scalarValue = 3;
+  mul.ifm2.storage = cmd::Storage::None;
+  mul.scalar = 3;
   mul.ifm = add.ofm;
   mul.ofm.base[0] = 0;
   cmd::Operation stop;
@@ -114,7 +114,7 @@ std::vector<uint8_t> elementwiseModel() {
   b.emit(mul);
   b.emit(stop);
   io::ModelSpec spec;
-  const std::vector<uint8_t> payload = cmd::buildCop1Payload(*npu::findNpuConfig(npu::NpuVariant::U55, 64), b.bytes());
+  const std::vector<uint8_t> payload = cmd::buildCop1Payload(*arch::findNpuConfig(arch::ethosU55(), 64), b.bytes());
   spec.tensors = {
       {"cs", {static_cast<int32_t>(payload.size())}, 3, payload},
       {"flash", {16}, 3, std::vector<uint8_t>(16, 0)},
@@ -176,7 +176,7 @@ void modelSeeds(const fs::path& out, const std::optional<fs::path>& fixtures) {
       const io::FileRange& flash = net.operators[decoded.operatorIndex].npu.flash;
       for (size_t i = 0; i < decoded.operations.size(); ++i) {
         const std::optional<uint64_t> at = cmd::weightStreamInConstants(decoded.operations, i);
-        const uint64_t length = decoded.operations[i].weights.length;
+        const uint64_t length = decoded.operations[i].weights[0].length;
         if (at && *at + length <= flash.size) {
           weightSeeds.insert(std::vector<uint8_t>(net.at(flash) + *at, net.at(flash) + *at + length));
         }

@@ -5,18 +5,18 @@
 #include <stdexcept>
 #include <string>
 
-#include "models/npu/npu_config.h"
+#include "sim/arch/npu_config.h"
 
 namespace npusim::test {
 
-inline const npu::NpuConfig& u55(uint32_t macs) {
-  const npu::NpuConfig* c = npu::findNpuConfig(npu::NpuVariant::U55, macs);
+inline const arch::NpuConfig& u55(uint32_t macs) {
+  const arch::NpuConfig* c = arch::findNpuConfig(arch::ethosU55(), macs);
   if (c == nullptr) throw std::invalid_argument("no ethos-u55-" + std::to_string(macs));
   return *c;
 }
 
-inline const npu::NpuConfig& u65(uint32_t macs) {
-  const npu::NpuConfig* c = npu::findNpuConfig(npu::NpuVariant::U65, macs);
+inline const arch::NpuConfig& u65(uint32_t macs) {
+  const arch::NpuConfig* c = arch::findNpuConfig(arch::ethosU65(), macs);
   if (c == nullptr) throw std::invalid_argument("no ethos-u65-" + std::to_string(macs));
   return *c;
 }

@@ -26,8 +26,8 @@ Operation kernelOp(OpKind kind, const FeatureMap& ifm, const FeatureMap& ofm, Ke
   op.kernel = kernel;
   op.padding = padding;
   op.ofmBlock = {4, 8, 16};
-  op.shram = {6, 6, 0, AccFormat::Int32};
-  op.activation = {0, 0, -128, 127};
+  op.shram = ShramLayout{6, 6, 0};
+  op.activation = Activation::clamp(-128, 127);
   op.blockDep = 1;
   return op;
 }
@@ -46,6 +46,7 @@ void checkSameFeatureMap(const FeatureMap& want, const FeatureMap& got) {
   CHECK(got.elementBits == want.elementBits);
   CHECK(got.isSigned == want.isSigned);
   CHECK(got.zeroPoint == want.zeroPoint);
+  CHECK(got.storage == want.storage);
 }
 
 void checkSameStream(const Stream& want, const Stream& got) {
@@ -97,17 +98,17 @@ Operation sampleConv() {
                           featureMap(1024, {8, 8, 16}, DataFormat::Nhcwb16), {3, 3, 1, 1, 1, 1, true}, {1, 2, 1, 0});
   op.ifm.zeroPoint = -1;
   op.ofm.zeroPoint = 3;
-  op.scales = {0, 0, 160};
-  op.weights = {0, 160, 2048};
+  op.scales[0] = {0, 0, 160};
+  op.weights[0] = {0, 160, 2048};
   return op;
 }
 
 Operation sampleDepthwise() {
   Operation op = kernelOp(OpKind::Depthwise, featureMap(1024, {8, 8, 16}, DataFormat::Nhcwb16),
                           featureMap(2048, {4, 4, 16}, DataFormat::Nhcwb16), {3, 3, 2, 2, 1, 1, false}, {0, 0, 1, 1});
-  op.scales = {1, 8192, 160};
-  op.weights = {1, 8352, 192};
-  op.activation = {0, 0, 0, 127};
+  op.scales[0] = {1, 8192, 160};
+  op.weights[0] = {1, 8352, 192};
+  op.activation = Activation::clamp(0, 127);
   return op;
 }
 
@@ -128,8 +129,8 @@ Operation sampleElementwise() {
   op.elementwiseMode = ElementwiseMode::Add;
   op.ifm2 = featureMap(5120, {1, 8, 16}, DataFormat::Nhwc);
   op.ifm2.zeroPoint = 5;
-  op.broadcast.height = true;
-  op.shram.ifm2IbStart = 3;
+  op.ifm2.broadcast.height = true;
+  op.shram->ifm2IbStart = 3;
   op.scaling.perChannel = false;
   op.scaling.opaScale = 0x4000;
   op.scaling.opbScale = 0x2000;
@@ -141,7 +142,10 @@ Operation sampleElementwise() {
 Operation sampleScalarMul() {
   Operation op = sampleElementwise();
   op.elementwiseMode = ElementwiseMode::Mul;
-  op.broadcast = {false, false, false, true, true, -7};
+  op.ifm2.broadcast = {};
+  op.ifm2.storage = Storage::None;
+  op.operandsSwapped = true;
+  op.scalar = -7;
   op.ifm.elementBits = 16;
   op.ifm.strideX = 32;
   op.ifm.strideY = 256;
@@ -189,10 +193,11 @@ std::vector<uint8_t> encodeOps(const std::vector<Operation>& ops) {
 
 StreamOrigin testOrigin() { return {"<test stream>", 0}; }
 
-std::vector<Operation> decodeStream(const std::vector<uint8_t>& stream) {
-  const auto commands = parseCommands(stream.data(), stream.size(), testOrigin());
-  return decodeOperations(commands, testOrigin(), RegionLimits{});
+std::vector<Operation> decodeStream(const std::vector<uint8_t>& stream, const arch::NpuConfig& hardware) {
+  return decodeProgram(hardware, stream.data(), stream.size(), testOrigin(), RegionLimits{}).operations;
 }
+
+std::vector<Operation> decodeStream(const std::vector<uint8_t>& stream) { return decodeStream(stream, u55(128)); }
 
 void checkSameOperation(const Operation& want, const Operation& got) {
   INFO("operation ", opKindName(want.kind));
@@ -203,11 +208,13 @@ void checkSameOperation(const Operation& want, const Operation& got) {
     checkSameFeatureMap(want.ofm, got.ofm);
     CHECK(got.upscale == want.upscale);
     CHECK(got.ofmBlock == want.ofmBlock);
-    CHECK(got.shram.ibEnd == want.shram.ibEnd);
-    CHECK(got.shram.abStart == want.shram.abStart);
-    CHECK(got.shram.accFormat == want.shram.accFormat);
+    REQUIRE(got.shram.has_value());
+    CHECK(got.shram->ibEnd == want.shram.value_or(cmd::ShramLayout{}).ibEnd);
+    CHECK(got.shram->abStart == want.shram.value_or(cmd::ShramLayout{}).abStart);
+    CHECK(got.accFormat == want.accFormat);
     CHECK(got.blockDep == want.blockDep);
     CHECK(got.activation.function == want.activation.function);
+    CHECK(got.activation.lutSlot == want.activation.lutSlot);
     CHECK(got.activation.clipRange == want.activation.clipRange);
     CHECK(got.activation.min == want.activation.min);
     CHECK(got.activation.max == want.activation.max);
@@ -249,9 +256,13 @@ void checkSameOperation(const Operation& want, const Operation& got) {
     CHECK(got.padding.right == want.padding.right);
   }
   if (want.kind == OpKind::Conv || want.kind == OpKind::Depthwise) {
-    checkSameStream(want.weights, got.weights);
-    if (want.scaling.perChannel) {
-      checkSameStream(want.scales, got.scales);
+    REQUIRE(got.weightStreamCount == want.weightStreamCount);
+    REQUIRE(got.scaleStreamCount == want.scaleStreamCount);
+    for (size_t i = 0; i < want.weightStreamCount; ++i) {
+      checkSameStream(want.weights[i], got.weights[i]);
+    }
+    for (size_t i = 0; i < want.scaleStreamCount && want.scaling.perChannel; ++i) {
+      checkSameStream(want.scales[i], got.scales[i]);
     }
   }
   if (want.kind == OpKind::Pool) {
@@ -265,17 +276,17 @@ void checkSameOperation(const Operation& want, const Operation& got) {
     CHECK(got.elementwiseMode == want.elementwiseMode);
     CHECK(got.scaling.opaScale == want.scaling.opaScale);
     CHECK(got.scaling.opbScale == want.scaling.opbScale);
-    CHECK(got.broadcast.scalar == want.broadcast.scalar);
-    CHECK(got.broadcast.operandsSwapped == want.broadcast.operandsSwapped);
+    CHECK(got.ifm2.storage == want.ifm2.storage);
+    CHECK(got.operandsSwapped == want.operandsSwapped);
     CHECK(got.hasIfm2() == want.hasIfm2());
     if (want.hasIfm2()) {
       checkSameFeatureMap(want.ifm2, got.ifm2);
-      CHECK(got.shram.ifm2IbStart == want.shram.ifm2IbStart);
-      CHECK(got.broadcast.height == want.broadcast.height);
-      CHECK(got.broadcast.width == want.broadcast.width);
-      CHECK(got.broadcast.depth == want.broadcast.depth);
+      CHECK(got.shram->ifm2IbStart == want.shram.value_or(cmd::ShramLayout{}).ifm2IbStart);
+      CHECK(got.ifm2.broadcast.height == want.ifm2.broadcast.height);
+      CHECK(got.ifm2.broadcast.width == want.ifm2.broadcast.width);
+      CHECK(got.ifm2.broadcast.depth == want.ifm2.broadcast.depth);
     } else if (want.isBinaryElementwise()) {
-      CHECK(got.broadcast.scalarValue == want.broadcast.scalarValue);
+      CHECK(got.scalar == want.scalar);
     }
   }
 }

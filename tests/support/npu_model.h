@@ -28,7 +28,7 @@ std::vector<uint8_t> buildNpuModelWithStream(const std::vector<uint8_t>& stream,
 uint64_t findBytes(const std::vector<uint8_t>& haystack, const std::vector<uint8_t>& needle);
 
 // A single-tile feature map with Vela's strides for `format` (int8 unless changed).
-cmd::FeatureMap featureMap(uint64_t base, cmd::Shape3 shape, cmd::DataFormat format, uint8_t region = 1);
+cmd::FeatureMap featureMap(uint64_t base, Shape3 shape, cmd::DataFormat format, uint8_t region = 1);
 
 // Sample operations; every address lies inside a ModelLayout{} model.
 cmd::Operation sampleConv();         // 8x8x16 NHWC -> 8x8x16 NHCWB16, 3x3, pads 1/2/1/0, weights in flash
@@ -51,7 +51,9 @@ cmd::StreamOrigin testOrigin();
 // (fields an operation of that kind does not use hold stale registers and are skipped).
 void checkSameOperation(const cmd::Operation& want, const cmd::Operation& got);
 
-// Parses `stream` and decodes its operations (regions unchecked).
+// Parses `stream` and decodes its operations for `hardware` (regions unchecked).
+std::vector<cmd::Operation> decodeStream(const std::vector<uint8_t>& stream, const arch::NpuConfig& hardware);
+// The same for an ethos-u55-128.
 std::vector<cmd::Operation> decodeStream(const std::vector<uint8_t>& stream);
 
 } // namespace npusim::test

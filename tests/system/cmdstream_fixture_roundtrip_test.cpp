@@ -49,8 +49,9 @@ TEST_CASE("fixture round trip: the builder re-emits every decoded Vela operation
     INFO("fixture folder ", folder.name());
     const io::CompiledNetwork net = test::loadModel(folder);
     for (const io::DecodedNpuOp& d : io::decodeAll(net)) {
-      const std::vector<cmd::Operation> again = test::decodeStream(test::encodeOps(
-          std::vector<cmd::Operation>(d.operations.begin(), d.operations.end() - 1))); // without the STOP
+      const std::vector<cmd::Operation> again = test::decodeStream(
+          test::encodeOps(std::vector<cmd::Operation>(d.operations.begin(), d.operations.end() - 1)), // without the STOP
+          *net.operators[d.operatorIndex].npu.header.hardware);
       REQUIRE(again.size() == d.operations.size());
       for (size_t i = 0; i < again.size(); ++i) {
         INFO("operation ", i, " of operator ", d.operatorIndex);

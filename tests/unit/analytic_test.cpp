@@ -25,14 +25,14 @@ constexpr uint8_t kFlash = 0;
 constexpr uint8_t kArena = 1;
 
 // An int8 feature map in the arena with dense strides.
-cmd::FeatureMap arenaMap(uint64_t base, cmd::Shape3 shape, cmd::DataFormat format) {
+cmd::FeatureMap arenaMap(uint64_t base, Shape3 shape, cmd::DataFormat format) {
   return cmd::denseFeatureMap(kArena, base, shape, format);
 }
 
 constexpr cmd::DataFormat kBricks = cmd::DataFormat::Nhcwb16;
 constexpr cmd::DataFormat kNhwc = cmd::DataFormat::Nhwc;
 
-cmd::Operation kernelOp(cmd::OpKind kind, cmd::FeatureMap ifm, cmd::FeatureMap ofm, cmd::Shape3 block) {
+cmd::Operation kernelOp(cmd::OpKind kind, cmd::FeatureMap ifm, cmd::FeatureMap ofm, Shape3 block) {
   cmd::Operation op;
   op.kind = kind;
   op.ifm = ifm;
@@ -51,23 +51,23 @@ cmd::Operation dma(uint64_t src, uint64_t dst, uint64_t length) {
 }
 
 // 25x5x64 NHCWB16 pointwise conv of the KWS model with its weights buffered at `bufferBase`.
-cmd::Operation pointwiseConv(cmd::Shape3 block, uint64_t bufferBase) {
-  const cmd::Shape3 shape{25, 5, 64};
+cmd::Operation pointwiseConv(Shape3 block, uint64_t bufferBase) {
+  const Shape3 shape{25, 5, 64};
   cmd::Operation op = kernelOp(cmd::OpKind::Conv, arenaMap(0x1f40, shape, kBricks),
                                arenaMap(0x0, shape, kBricks), block);
-  op.scales = {kArena, bufferBase, 640};
-  op.weights = {kArena, bufferBase + 640, 4112};
+  op.scales[0] = {kArena, bufferBase, 640};
+  op.weights[0] = {kArena, bufferBase + 640, 4112};
   return op;
 }
 
 cmd::Operation depthwise3x3(uint64_t bufferBase) {
-  const cmd::Shape3 shape{25, 5, 64};
+  const Shape3 shape{25, 5, 64};
   cmd::Operation op = kernelOp(cmd::OpKind::Depthwise, arenaMap(0x0, shape, kBricks),
                                arenaMap(0x1f40, shape, kBricks), {14, 6, 16});
   op.kernel.width = op.kernel.height = 3;
   op.padding = {1, 1, 1, 1};
-  op.scales = {kArena, bufferBase, 640};
-  op.weights = {kArena, bufferBase + 640, 688};
+  op.scales[0] = {kArena, bufferBase, 640};
+  op.weights[0] = {kArena, bufferBase + 640, 688};
   return op;
 }
 
@@ -83,7 +83,7 @@ std::vector<cmd::Operation> roundTrip(const std::vector<cmd::Operation>& ops) {
   b.emit(stop);
   const std::vector<uint8_t> bytes = b.bytes();
   const cmd::StreamOrigin origin{"<builder>", 0};
-  return cmd::decodeOperations(cmd::parseCommands(bytes.data(), bytes.size(), origin), origin, {});
+  return cmd::decodeProgram(test::u55(128), bytes.data(), bytes.size(), origin, {}).operations;
 }
 
 // Estimates a builder-made stream, one layer per kernel operation.
@@ -114,7 +114,7 @@ TEST_CASE("3.9(a): pointwise conv 25x5x64, weights buffered, first DMA hidden un
   REQUIRE(run.layers.size() == 2);
   const LayerEstimate& conv = run.estimates[1];
   CHECK(run.layers[1].weights.buffering == WeightBuffering::SingleBuffer);
-  CHECK(run.layers[1].query.block.ifmBlock == cmd::Shape3{9, 6, 32});
+  CHECK(run.layers[1].query.block.ifmBlock == Shape3{9, 6, 32});
   CHECK(run.estimates[0].slackCycles == 8624);
   CHECK(conv.computeCycles == 5904);
   CHECK(conv.npuCycles == 5904);   // T_full = T_first = 4752 + 64 = 4816 <= 8624
@@ -155,8 +155,8 @@ TEST_CASE("3.9(c): AvgPool 5x25 over 25x5x64 on U55-128") {
 TEST_CASE("3.9(d): FullyConnected 64 -> 12 streams its weights from flash") {
   cmd::Operation fc = kernelOp(cmd::OpKind::Conv, arenaMap(0x1f40, {1, 1, 64}, kBricks),
                                arenaMap(0x40, {1, 1, 12}, kNhwc), {1, 2, 16});
-  fc.scales = {kFlash, 0x8bd0, 128};
-  fc.weights = {kFlash, 0x8c50, 912};
+  fc.scales[0] = {kFlash, 0x8bd0, 128};
+  fc.weights[0] = {kFlash, 0x8c50, 912};
   const Run run = estimate({fc}, 128);
   const Layer& l = run.layers[0];
   const LayerEstimate& e = run.estimates[0];
@@ -181,8 +181,8 @@ TEST_CASE("depth slices into two buffers form one double-buffered layer") {
     op.kernel.strideY = 2;
     op.kernel.partKernelFirst = true;
     op.padding = {4, 1, 5, 1};
-    op.scales = {kArena, buffer, scaleBytes};
-    op.weights = {kArena, buffer + scaleBytes, weightBytes};
+    op.scales[0] = {kArena, buffer, scaleBytes};
+    op.weights[0] = {kArena, buffer + scaleBytes, weightBytes};
     return op;
   };
   const std::vector<cmd::Operation> ops = roundTrip({dma(0x1ba0, 0x2e20, 1120), slice(16, 0x0, 0x2e20, 160, 960),
@@ -193,7 +193,7 @@ TEST_CASE("depth slices into two buffers form one double-buffered layer") {
   row.nngOperator = "Conv2DBias";
   const std::vector<Layer> layers = LayerBuilder(system).build(ops, {row});
   const WeightStreams& w = layers[0].weights;
-  CHECK(layers[0].query.ofm.shape == cmd::Shape3{25, 5, 64});
+  CHECK(layers[0].query.ofm.shape == Shape3{25, 5, 64});
   CHECK(w.buffering == WeightBuffering::DoubleBuffer);
   CHECK(w.depthSlices == 2);
   CHECK(w.encodedBytes == 4432);
@@ -227,8 +227,8 @@ TEST_CASE("Sram_Only: constants move to a virtual OnChipFlash with SRAM timing")
   // The FC of 3.9(d) then reads its 1040 bytes at 8 B/cycle from on-chip flash.
   cmd::Operation fc = kernelOp(cmd::OpKind::Conv, arenaMap(0x1f40, {1, 1, 64}, kBricks),
                                arenaMap(0x40, {1, 1, 12}, kNhwc), {1, 2, 16});
-  fc.scales = {kFlash, 0x8bd0, 128};
-  fc.weights = {kFlash, 0x8c50, 912};
+  fc.scales[0] = {kFlash, 0x8bd0, 128};
+  fc.weights[0] = {kFlash, 0x8c50, 912};
   CHECK(estimate({fc}, 128, "Sram_Only").estimates[0].accessCycles[2] == 130);
 }
 
@@ -306,7 +306,7 @@ TEST_CASE("debug database rows: a Memcpy sits at its feature-map DMA, matched by
   // A miniature of rnnoise: FullyConnected layers (sources 7, 1, 65, 61), two Reshapes copied
   // by DMA (sources 0 and 64) and one aliased without a DMA (source 60, a Squeeze here so that
   // its row is told apart), and a weight DMA that must not count as a copy.
-  const cmd::Shape3 vec{1, 1, 24};
+  const Shape3 vec{1, 1, 24};
   auto fc = [&](uint64_t ifm, uint64_t ofm, uint32_t offset) {
     cmd::Operation op = kernelOp(cmd::OpKind::Conv, arenaMap(ifm, vec, kNhwc), arenaMap(ofm, vec, kNhwc), {1, 2, 24});
     op.byteOffset = offset;
@@ -315,8 +315,8 @@ TEST_CASE("debug database rows: a Memcpy sits at its feature-map DMA, matched by
   cmd::Operation copy1 = dma(0x1c0, 0xc0, 48), copy2 = dma(0x300, 0x0, 32), weightDma = dma(0x0, 0x800, 64);
   copy1.dma.srcRegion = copy2.dma.srcRegion = kArena;
   cmd::Operation last = fc(0x500, 0x600, 400);
-  last.scales = {kArena, 0x800, 32};
-  last.weights = {kArena, 0x820, 32};
+  last.scales[0] = {kArena, 0x800, 32};
+  last.weights[0] = {kArena, 0x820, 32};
   io::DecodedNpuOp decoded;
   decoded.operations = {fc(0x20, 0x40, 100), copy1, fc(0xc0, 0x100, 200), copy2, fc(0x0, 0x140, 300), weightDma, last};
   io::CompiledNetwork net;

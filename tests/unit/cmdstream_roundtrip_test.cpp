@@ -6,6 +6,7 @@
 
 #include "sim/cmdstream/builder.h"
 #include "sim/cmdstream/decoder.h"
+#include "sim/common/error.h"
 #include "support/npu_model.h"
 #include "support/hardware.h"
 
@@ -16,9 +17,9 @@ using test::checkSameOperation;
 using test::decodeStream;
 using test::encodeOps;
 
-// Emits `ops` (plus STOP), decodes the bytes and compares operation by operation.
-void checkRoundTrip(const std::vector<Operation>& ops) {
-  const std::vector<Operation> decoded = decodeStream(encodeOps(ops));
+// Emits `ops` (plus STOP), decodes the bytes for `hardware` and compares operation by operation.
+void checkRoundTrip(const std::vector<Operation>& ops, const arch::NpuConfig& hardware = test::u55(128)) {
+  const std::vector<Operation> decoded = decodeStream(encodeOps(ops), hardware);
   REQUIRE(decoded.size() == ops.size() + 1);
   for (size_t i = 0; i < ops.size(); ++i) {
     checkSameOperation(ops[i], decoded[i]);
@@ -29,8 +30,8 @@ void checkRoundTrip(const std::vector<Operation>& ops) {
 
 // Decodes a stream of raw register writes followed by one NPU_OP_CONV.
 Operation decodeConvAfter(CommandStreamBuilder& b) {
-  b.cmd0(CommandCode::OpConv, 0);
-  b.cmd0(CommandCode::OpStop, 0xFFFF);
+  b.cmd0(arch::CommandId::OpConv, 0);
+  b.cmd0(arch::CommandId::OpStop, 0xFFFF);
   const std::vector<Operation> ops = decodeStream(b.bytes());
   REQUIRE(ops.size() == 2);
   return ops[0];
@@ -41,6 +42,34 @@ Operation decodeConvAfter(CommandStreamBuilder& b) {
 TEST_CASE("builder round trip: convolution") { checkRoundTrip({test::sampleConv()}); }
 
 TEST_CASE("builder round trip: depthwise convolution") { checkRoundTrip({test::sampleDepthwise()}); }
+
+TEST_CASE("builder round trip: a two-core convolution reads each core's weight and scale streams") {
+  // NPU_SET_PARALLEL_MODE 1 (ethos-u65-512): WEIGHT1_* and SCALE1_* in the first streams' regions.
+  Operation conv = test::sampleConv();
+  conv.weightStreamCount = conv.scaleStreamCount = 2;
+  conv.weights[1] = {conv.weights[0].region, 3000, 512};
+  conv.scales[1] = {conv.scales[0].region, 3600, 96};
+  checkRoundTrip({conv, test::sampleDepthwise()}, test::u65(512));
+  // A one-core NPU refuses the split.
+  CHECK_THROWS_WITH_AS(decodeStream(encodeOps({conv}), test::u55(128)),
+                       doctest::Contains("compiled for a 1-core NPU"), InputError);
+}
+
+TEST_CASE("builder round trip: tanh, sigmoid and a LUT slot") {
+  for (ActivationFunction f : {ActivationFunction::Tanh, ActivationFunction::Sigmoid, ActivationFunction::Lut}) {
+    Operation conv = test::sampleConv();
+    conv.activation.function = f;
+    conv.activation.lutSlot = f == ActivationFunction::Lut ? 5 : 0;
+    checkRoundTrip({conv});
+  }
+  // ACTIVATION's function field as the command-stream doc encodes it: 3 tanh, 4 sigmoid, 16 + slot.
+  CommandStreamBuilder b;
+  b.cmd0(arch::CommandId::Activation, 21);
+  const Operation lut = decodeConvAfter(b);
+  CHECK(lut.activation.function == ActivationFunction::Lut);
+  CHECK(lut.activation.lutSlot == 5);
+  CHECK(lut.activation.code == 21);
+}
 
 TEST_CASE("builder round trip: pooling, every mode") {
   for (PoolMode mode : {PoolMode::Max, PoolMode::Average, PoolMode::ReduceSum}) {
@@ -69,8 +98,9 @@ TEST_CASE("builder round trip: a whole sequence keeps per-operation state") {
 
 TEST_CASE("builder round trip: command indices and byte offsets of the operations") {
   const std::vector<uint8_t> stream = encodeOps({test::sampleDma(), test::sampleConv()});
-  const auto commands = parseCommands(stream.data(), stream.size(), test::testOrigin());
-  const std::vector<Operation> ops = decodeOperations(commands, test::testOrigin(), RegionLimits{});
+  const Program program = decodeProgram(test::u55(128), stream.data(), stream.size(), test::testOrigin(), {});
+  const std::vector<Command>& commands = program.commands;
+  const std::vector<Operation>& ops = program.operations;
   REQUIRE(ops.size() == 3);
   for (const Operation& op : ops) {
     REQUIRE(op.commandIndex < commands.size());
@@ -81,8 +111,28 @@ TEST_CASE("builder round trip: command indices and byte offsets of the operation
   // DMA: SRC_REGION, SRC, DST_REGION, DST, LEN, DMA_START = 1 + 2 + 1 + 2 + 2 + 1 words.
   CHECK(ops[0].commandIndex == 5);
   CHECK(ops[0].byteOffset == 9 * 4 - 4);
-  CHECK(commands.back().code() == CommandCode::OpStop);
+  CHECK(commands.back().id() == arch::CommandId::OpStop);
   CHECK(encodeCommands(commands) == stream);
+}
+
+TEST_CASE("program: a byte offset names its command, a command index the operations from there") {
+  const std::vector<uint8_t> stream = encodeOps({test::sampleDma(), test::sampleConv()});
+  const Program program = decodeProgram(test::u55(128), stream.data(), stream.size(), test::testOrigin(), {});
+  REQUIRE(program.operations.size() == 3);
+  CHECK(program.streamBytes() == stream.size());
+  // Every command starts at its own offset; the bytes inside a cmd1 start none.
+  for (const Command& c : program.commands) {
+    REQUIRE(program.commandAt(c.offset).has_value());
+    CHECK(*program.commandAt(c.offset) == c.index);
+    if (c.hasPayload()) CHECK_FALSE(program.commandAt(c.offset + 4).has_value());
+  }
+  CHECK_FALSE(program.commandAt(static_cast<uint32_t>(stream.size())).has_value());
+  // From the first command, the DMA; from just past it, the convolution; past STOP, none.
+  const Operation& dma = program.operations[0];
+  CHECK(program.operationFrom(0) == 0);
+  CHECK(program.operationFrom(dma.commandIndex) == 0);
+  CHECK(program.operationFrom(dma.commandIndex + 1) == 1);
+  CHECK(program.operationFrom(program.operations[2].commandIndex + 1) == 3);
 }
 
 TEST_CASE("register stickiness: unchanged registers are not re-emitted and are inherited") {
@@ -96,9 +146,9 @@ TEST_CASE("register stickiness: unchanged registers are not re-emitted and are i
   b.emit(second);
   // Only OFM_BASE0 (cmd1: 2 words) and NPU_OP_CONV (1 word) are new.
   REQUIRE(b.words().size() == wordsAfterFirst + 3);
-  CHECK((b.words()[wordsAfterFirst] & 0xFFFF) == static_cast<uint16_t>(CommandCode::OfmBase0));
+  CHECK((b.words()[wordsAfterFirst] & 0xFFFF) == 0x4010); // cmd1 0x010 NPU_SET_OFM_BASE0
   CHECK(b.words()[wordsAfterFirst + 1] == 2048);
-  CHECK(b.words().back() == static_cast<uint16_t>(CommandCode::OpConv));
+  CHECK(b.words().back() == 0x0002);                        // cmd0 0x002 NPU_OP_CONV
 
   b.emit(test::stopOp());
   const std::vector<Operation> ops = decodeStream(b.bytes());
@@ -109,16 +159,16 @@ TEST_CASE("register stickiness: unchanged registers are not re-emitted and are i
 
 TEST_CASE("register stickiness: the register file keeps values across operations") {
   CommandStreamBuilder b;
-  b.set(CommandCode::IfmRegion, 2);
-  b.set(CommandCode::IfmRegion, 2); // suppressed: same value
-  b.set(CommandCode::OfmScale, 0x12345678, 7);
-  b.set(CommandCode::OfmScale, 0x12345678, 8); // shift changed: re-emitted
+  b.set(arch::CommandId::IfmRegion, 2);
+  b.set(arch::CommandId::IfmRegion, 2); // suppressed: same value
+  b.set(arch::CommandId::OfmScale, 0x12345678, 7);
+  b.set(arch::CommandId::OfmScale, 0x12345678, 8); // shift changed: re-emitted
   CHECK(b.words().size() == 1 + 2 + 2);
-  b.cmd0(CommandCode::OpPool, 1);
-  b.cmd0(CommandCode::OpPool, 1);
-  b.set(CommandCode::IfmRegion, 3);
-  b.cmd0(CommandCode::OpPool, 1);
-  b.cmd0(CommandCode::OpStop, 0);
+  b.cmd0(arch::CommandId::OpPool, 1);
+  b.cmd0(arch::CommandId::OpPool, 1);
+  b.set(arch::CommandId::IfmRegion, 3);
+  b.cmd0(arch::CommandId::OpPool, 1);
+  b.cmd0(arch::CommandId::OpStop, 0);
   const std::vector<Operation> ops = decodeStream(b.bytes());
   REQUIRE(ops.size() == 4);
   CHECK(ops[0].ifm.region == 2);
@@ -132,14 +182,16 @@ TEST_CASE("register stickiness: the register file keeps values across operations
 
   RegisterFile regs;
   Command c;
-  c.key = static_cast<uint16_t>(CommandCode::WeightBase);
-  c.info = findCommand(c.key);
+  c.key = 0x4020; // cmd1 opcode 0x020 (command-stream doc 4)
+  c.info = arch::ethosU55CommandSet().find(c.key);
+  REQUIRE(c.info != nullptr);
+  CHECK(c.info->name == "NPU_SET_WEIGHT_BASE");
   c.payload = 0xABCD0;
   c.param = 0x12;
   regs.apply(c);
-  CHECK(regs.read(CommandCode::WeightBase) == 0xABCD0);
-  CHECK(regs.readHigh(CommandCode::WeightBase) == 0x12);
-  CHECK(regs.read(0xA80) == 0xABCD0);
+  CHECK(regs.read(arch::CommandId::WeightBase) == 0xABCD0);
+  CHECK(regs.readHigh(arch::CommandId::WeightBase) == 0x12);
+  CHECK(regs.read(arch::CommandId::ScaleBase) == 0);
 }
 
 TEST_CASE("tile addressing: NHWC with two vertical tiles") {
@@ -208,9 +260,9 @@ TEST_CASE("KERNEL_STRIDE decoding: strides, dilation and traversal bits") {
   for (const Case& k : cases) {
     INFO("KERNEL_STRIDE = ", k.stride);
     CommandStreamBuilder b;
-    b.cmd0(CommandCode::KernelStride, k.stride);
-    b.cmd0(CommandCode::KernelWidthM1, 4);
-    b.cmd0(CommandCode::KernelHeightM1, 2);
+    b.cmd0(arch::CommandId::KernelStride, k.stride);
+    b.cmd0(arch::CommandId::KernelWidthM1, 4);
+    b.cmd0(arch::CommandId::KernelHeightM1, 2);
     const Operation op = decodeConvAfter(b);
     CHECK(op.kernel.strideX == k.strideX);
     CHECK(op.kernel.strideY == k.strideY);
@@ -228,17 +280,17 @@ TEST_CASE("KERNEL_STRIDE decoding: strides, dilation and traversal bits") {
 TEST_CASE("IFM extent: KWS first convolution gives a 49x5 IFM") {
   // OFM 25x5, kernel 10x3 (h x w), stride y 2, pads top 4, left 1, bottom 5, right 1.
   CommandStreamBuilder b;
-  b.cmd0(CommandCode::OfmHeightM1, 24);
-  b.cmd0(CommandCode::OfmWidthM1, 4);
-  b.cmd0(CommandCode::OfmDepthM1, 63);
-  b.cmd0(CommandCode::IfmDepthM1, 0);
-  b.cmd0(CommandCode::KernelHeightM1, 9);
-  b.cmd0(CommandCode::KernelWidthM1, 2);
-  b.cmd0(CommandCode::KernelStride, 6);
-  b.cmd0(CommandCode::IfmPadTop, 4);
-  b.cmd0(CommandCode::IfmPadLeft, 1);
-  b.cmd0(CommandCode::IfmPadBottom, 5);
-  b.cmd0(CommandCode::IfmPadRight, 1);
+  b.cmd0(arch::CommandId::OfmHeightM1, 24);
+  b.cmd0(arch::CommandId::OfmWidthM1, 4);
+  b.cmd0(arch::CommandId::OfmDepthM1, 63);
+  b.cmd0(arch::CommandId::IfmDepthM1, 0);
+  b.cmd0(arch::CommandId::KernelHeightM1, 9);
+  b.cmd0(arch::CommandId::KernelWidthM1, 2);
+  b.cmd0(arch::CommandId::KernelStride, 6);
+  b.cmd0(arch::CommandId::IfmPadTop, 4);
+  b.cmd0(arch::CommandId::IfmPadLeft, 1);
+  b.cmd0(arch::CommandId::IfmPadBottom, 5);
+  b.cmd0(arch::CommandId::IfmPadRight, 1);
   const Operation op = decodeConvAfter(b);
   CHECK(op.ifm.shape == Shape3{49, 5, 1});
   CHECK(op.ofm.shape == Shape3{25, 5, 64});
@@ -262,13 +314,13 @@ TEST_CASE("IFM extent: 2x upscale halves the extent") {
 }
 
 TEST_CASE("COP1 payload: Vela's header layout") {
-  CHECK(npu::configWord(test::u55(32)) == 0x1005);
-  CHECK(npu::configWord(test::u55(64)) == 0x1006);
-  CHECK(npu::configWord(test::u55(128)) == 0x1807);
-  CHECK(npu::configWord(test::u55(256)) == 0x3008);
+  CHECK(arch::configWord(test::u55(32)) == 0x1005);
+  CHECK(arch::configWord(test::u55(64)) == 0x1006);
+  CHECK(arch::configWord(test::u55(128)) == 0x1807);
+  CHECK(arch::configWord(test::u55(256)) == 0x3008);
   // The U65 fixtures' COP1 headers: product 1, 48 / 96 KiB SHRAM, 2^8 / 2^9 MACs.
-  CHECK(npu::configWord(test::u65(256)) == 0x10003008);
-  CHECK(npu::configWord(test::u65(512)) == 0x10006009);
+  CHECK(arch::configWord(test::u65(256)) == 0x10003008);
+  CHECK(arch::configWord(test::u65(512)) == 0x10006009);
   const std::vector<uint8_t> stream = encodeOps({});
   const std::vector<uint8_t> payload = buildCop1Payload(test::u55(256), stream);
   REQUIRE(payload.size() == 32 + stream.size());

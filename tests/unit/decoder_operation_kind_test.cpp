@@ -11,11 +11,11 @@ namespace npusim::cmd {
 
 TEST_CASE("decoder: control operations keep their kind, parameter and order") {
   CommandStreamBuilder b;
-  b.cmd0(CommandCode::OpIrq, 0x0003);
-  b.cmd0(CommandCode::OpPmuMask, 0x0001);
-  b.cmd0(CommandCode::OpKernelWait, 0);
-  b.cmd0(CommandCode::OpDmaWait, 0);
-  b.cmd0(CommandCode::OpStop, 0xFFFF);
+  b.cmd0(arch::CommandId::OpIrq, 0x0003);
+  b.cmd0(arch::CommandId::OpPmuMask, 0x0001);
+  b.cmd0(arch::CommandId::OpKernelWait, 0);
+  b.cmd0(arch::CommandId::OpDmaWait, 0);
+  b.cmd0(arch::CommandId::OpStop, 0xFFFF);
   const std::vector<Operation> ops = test::decodeStream(b.bytes());
   REQUIRE(ops.size() == 5);
   CHECK(ops[0].kind == OpKind::Irq);

@@ -142,7 +142,7 @@ TEST_CASE("MAC cycles: a 65536-wide pooling kernel costs 8192 times an 8x8 one, 
   // one 8x8 sub-kernel costs max(4, 64) * nxy * nz = 2048 cycles (timing doc 3.3 step 5). A
   // 65536-wide kernel is 8192 such sub-kernels, a 65536x65536 one 8192^2.
   cmd::Operation pool = test::samplePool();
-  const npu::NpuConfig& arch = test::u55(128);
+  const arch::NpuConfig& arch = test::u55(128);
   pool.kernel.width = pool.kernel.height = 8;
   CHECK(npu::blockMacCycles(arch, npu::macBlockOf(pool, pool.ofmBlock)) == 2048);
   pool.kernel.width = 65536;
@@ -190,7 +190,7 @@ TEST_CASE("work bounds: a sample convolution bounds its simulation") {
   // operation walks no more blocks, books no more bursts and takes no more cycles than the
   // bounds (bursts of at most 64 bytes, each at most 100 cycles; the transport's take 40),
   // and every transfer ends inside an access range of its region.
-  const npu::NpuConfig& arch = test::u55(128);
+  const arch::NpuConfig& arch = test::u55(128);
   const cmd::Operation conv = test::sampleConv();
   const npu::WorkBound w = npu::operationWork(arch, conv, npu::BurstCost{64, 100});
   RecordingTransport transport;
@@ -259,7 +259,7 @@ TEST_CASE("sub-kernel groups: the 8x8 split in at most four sizes, also for 16-b
 }
 
 TEST_CASE("work bounds: DMA chunks and SHRAM destinations") {
-  const npu::NpuConfig& arch = test::u55(128);
+  const arch::NpuConfig& arch = test::u55(128);
   const npu::WorkBound dma = npu::operationWork(arch, test::sampleDma(), npu::BurstCost{64, 10});
   CHECK(dma.bursts == 2 * 2 * 4);  // 352 bytes: 2 chunks of <= 256 bytes, 4 bursts each way
   CHECK(dma.cycles == dma.bursts * 10);

@@ -83,3 +83,29 @@ TEST_CASE("layering: SystemC headers are reached only from models/ and sim/platf
   CHECK_FALSE(reachesSystemC("sim/platform/platform.h", files, memo));
   CHECK_FALSE(reachesSystemC("models/npu/npu_stats.h", files, memo));
 }
+
+TEST_CASE("layering: the bottom folders include only the folders below them") {
+  // sim/common is the bottom; sim/arch (architecture descriptions) sits on it, sim/cmdstream
+  // (decoding with an architecture's command set) on both (../shared/docs/ARCHITECTURE.md).
+  const std::map<std::string, std::vector<std::string>> allowed{
+      {"sim/common/", {"sim/common/"}},
+      {"sim/arch/", {"sim/common/", "sim/arch/"}},
+      {"sim/cmdstream/", {"sim/common/", "sim/arch/", "sim/cmdstream/"}},
+  };
+  const auto files = scanSources(NPUSIM_SOURCE_DIR);
+  REQUIRE(files.count("sim/arch/architecture.h") == 1);
+  std::vector<std::string> offenders;
+  for (const auto& [path, file] : files) {
+    for (const auto& [folder, below] : allowed) {
+      if (!under(path, folder)) continue;
+      for (const std::string& inc : file.projectIncludes) {
+        bool ok = false;
+        for (const std::string& b : below) ok = ok || under(inc, b);
+        if (!ok) offenders.push_back(path + " includes " + inc);
+      }
+    }
+  }
+  INFO("includes from a folder above: " << offenders.size());
+  for (const std::string& o : offenders) MESSAGE(o);
+  CHECK(offenders.empty());
+}

@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// Architecture descriptions: what one Ethos-U generation (U55, U65, U85) is, as data — product
+// number, command set, weight formats, AXI ports, buffer model, weight streams, PMU events,
+// Vela's default sections, queue depths and the command processor's and DMA engine's sizes.
+// Every configuration of the generation (sim/arch/npu_config.h) refers to its description;
+// shared code reads a fact here instead of asking which generation it runs. Plain C++.
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace npusim::arch {
+
+class CommandSet;
+
+// An AXI manager port of the NPU: an index into its architecture's port list.
+struct PortId {
+  uint8_t index = 0;
+  constexpr bool operator==(PortId other) const { return index == other.index; }
+  constexpr bool operator!=(PortId other) const { return index != other.index; }
+};
+
+// One AXI manager port (timing doc 5.1; ethos-u85.md 1.3).
+struct PortDesc {
+  std::string_view name;          // lower case as reports print it ("axi0"); PMU events use it upper case
+  uint32_t dataBits = 64;         // data width
+  uint32_t maxReads = 0;          // AXI_LIMIT maximum outstanding reads (the driver's default)
+  uint32_t maxWrites = 0;         // AXI_LIMIT maximum outstanding writes (the driver's default)
+  // Outstanding limits when no system configuration sets them: npu.<port>.max_outstanding_* defaults.
+  uint32_t defaultReads = 0;
+  uint32_t defaultWrites = 0;
+};
+
+// Where the NPU keeps IFM, weights and accumulators: one shared SHRAM the command stream lays out
+// (U55, U65: IB_END, AB_START, IFM2_IB_START), or separate internal buffers (U85: IB, AB, OB, CB).
+enum class BufferModel : uint8_t { Shram, InternalBuffers };
+
+// Encoded weight formats: the standard compressed stream (mlw, "SWD"), and the U85's fast weight
+// decoder format ("FWD", ethos-u85.md 4.3).
+enum class WeightFormat : uint8_t { Standard, Fast };
+
+// One PMU event: the driver's name and the hardware event number (PMEVTYPER).
+struct PmuEvent {
+  std::string_view name;
+  uint16_t number = 0;
+};
+
+// The PMU: its event counters and events. Per-port events exist once per AXI port, named by the
+// port's name in upper case, '_' and the suffix, and numbered from the port's base.
+struct PmuDesc {
+  uint32_t eventCounters = 0;                 // PMEVCNTR registers (PMCR [15:11])
+  std::vector<PmuEvent> events;               // events that are not per port
+  std::vector<PmuEvent> portEvents;           // per-port events: suffix and offset from the port's base
+  std::vector<uint16_t> portEventBase;        // per port (PortId order): number of its first event
+};
+
+// One NPU generation.
+struct Architecture {
+  std::string_view name;                 // "Ethos-U55"
+  uint32_t product = 0;                  // COP1 CONFIG [31:28] (the CONFIG register's product field)
+  bool loadable = false;                 // npusim reads its models (false: recognised, refused in one line)
+  uint32_t archMajor = 1;                // ID word [31:28] of the streams Vela compiles for it
+  uint32_t commandStreamVersion = 0;     // CONFIG [7:4] the streams carry
+  const CommandSet* commands = nullptr;  // wire keys <-> meanings and names; null while not described
+  std::vector<WeightFormat> weightFormats;
+  std::vector<PortDesc> ports;           // PortId indexes this list
+  BufferModel buffers = BufferModel::Shram;
+  uint32_t maxWeightStreams = 1;         // weight streams one operation reads (per core or weight decoder)
+  uint32_t maxScaleStreams = 1;          // scale/bias streams one operation reads
+  std::string_view weightStreamOwner;    // what each weight stream feeds, for messages ("core")
+  PmuDesc pmu;
+  std::string_view defaultSystemConfig;  // Vela's internal default System_Config and Memory_Mode
+  std::string_view defaultMemoryMode;
+  // Command processor and DMA engine (timing doc 5.2, docs/timing-model.md).
+  uint32_t kernelQueue = 2;              // kernel operations outstanding (running + latched)
+  uint32_t dmaQueue = 1;                 // DMA operations outstanding
+  uint32_t commandFetchBytes = 64;       // command-stream fetch burst (AXI_LIMIT default burst split)
+  uint32_t commandPrefetchChunks = 2;    // fetch chunks the command FIFO requests ahead of the parser
+  double parseCyclesPerCommand = 1;      // one command word decoded per cycle
+  uint32_t dmaChunkBytes = 256;          // DMA engine buffer: bytes read, then written, per step
+  // MAC array and encoders.
+  uint32_t subKernelMax = 8;             // largest sub-kernel side; bigger kernels are decomposed
+  uint32_t ifmUblockDepth = 8;           // IFM micro-block depth: channels per MAC step
+  uint32_t scaleBytesPerChannel = 10;    // one OFM channel's packed bias, scale and shift
+
+  const PortDesc& port(PortId id) const { return ports.at(id.index); }
+  bool hasWeightFormat(WeightFormat format) const;
+  // The PMU event `name`, and the name of port `port`'s event `suffix`
+  // ("AXI0_RD_DATA_BEAT_RECEIVED"). Contract: the event exists on this architecture
+  // (std::logic_error otherwise: a model counts an event its hardware does not have).
+  const PmuEvent& pmuEvent(std::string_view name) const;
+  std::string pmuPortEventName(PortId port, std::string_view suffix) const;
+};
+
+// Every described generation, U55, U65, U85 (the U85 not loadable yet).
+const std::vector<Architecture>& architectures();
+// The generation a COP1 CONFIG word's product field names, or null.
+const Architecture* findArchitecture(uint32_t product);
+const Architecture& ethosU55();
+const Architecture& ethosU65();
+const Architecture& ethosU85();
+// "0 (Ethos-U55), 1 (Ethos-U65)": the products npusim reads, for messages.
+std::string loadableProducts();
+
+} // namespace npusim::arch
