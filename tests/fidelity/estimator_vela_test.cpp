@@ -127,7 +127,7 @@ bool checkFolder(const fs::path& dir, Stats& stats) {
   const auto decoded = npusim::io::decodeAll(net);
   const npusim::analytic::VelaDebugDb db =
       npusim::analytic::readVelaDebugDb(npusim::analytic::velaDebugDbPath(tflite->string()));
-  const NetworkEstimate est = npusim::analytic::estimateNetwork(net, decoded, params, &db);
+  const NetworkEstimate est = npusim::analytic::estimateNetwork(net, decoded, params, &db, npusim::analytic::VelaVersion::V3_10);
   CHECK(std::to_string(est.hardware->macs) == m[2].str());
   std::vector<const npusim::analytic::LayerEstimate*> layers;
   for (const auto& sub : est.subgraphs) {
