@@ -319,7 +319,8 @@ Layer LayerBuilder::buildLayer(const std::vector<cmd::Operation>& ops, const Row
     if (constants_ != nullptr && slices.slices.size() > 1) {
       layer.weights.onePieceBytes =
           onePieceBytes(slices.slices, first, q.ifm.shape.depth, q.ofm.shape.depth,
-                        type == BlockType::ConvolutionDepthWise, system_.accelerator(), *constants_);
+                        type == BlockType::ConvolutionDepthWise, system_.accelerator(), *constants_,
+                        cmd::WeightEncoder::Vela310);
     }
     q.constArea = layer.weights.buffering == WeightBuffering::Unbuffered ? layer.weights.sourceArea
                                                                            : layer.weights.bufferArea;

@@ -203,9 +203,10 @@ std::vector<OperationSpec> operationSpecs(const std::vector<cmd::Operation>& ops
     }
     return specs;
   }
-  // 1. Kernel operations -> scheduled operation. The queue names the first NPU operation of
-  //    each scheduled one; the operations after it without an entry are its own (a transpose
-  //    runs as many pooling operations).
+  // 1. Kernel operations -> scheduled operation. The queue names the last NPU operation of
+  //    each piece of a scheduled operation (a depth slice, a stripe, or the whole of an
+  //    operation that runs as many, such as a transpose); the operations before it without an
+  //    entry are that piece's.
   std::map<uint32_t, int> queued;
   for (const VelaDebugDb::QueueEntry& e : db->queue) {
     if (e.streamId == streamId) {
@@ -213,20 +214,22 @@ std::vector<OperationSpec> operationSpecs(const std::vector<cmd::Operation>& ops
     }
   }
   std::map<int, std::vector<size_t>> members;
-  int current = -1;
+  std::vector<size_t> pending;
   for (size_t i = 0; i < ops.size(); ++i) {
     if (!cmd::isKernel(ops[i].kind)) {
       continue;
     }
+    pending.push_back(i);
     if (auto it = queued.find(ops[i].byteOffset); it != queued.end()) {
-      current = it->second;
+      std::vector<size_t>& m = members[it->second];
+      m.insert(m.end(), pending.begin(), pending.end());
+      pending.clear();
     }
-    if (current < 0) {
-      throwAtOffset(model, streamFileOffset + ops[i].byteOffset,
-                    "debug database has no scheduled operation for the NPU operation at stream offset " +
-                        std::to_string(ops[i].byteOffset));
-    }
-    members[current].push_back(i);
+  }
+  if (!pending.empty()) {
+    throwAtOffset(model, streamFileOffset + ops[pending.front()].byteOffset,
+                  "debug database has no scheduled operation for the NPU operation at stream offset " +
+                      std::to_string(ops[pending.front()].byteOffset));
   }
   // 2. Rows in the `perf` table's order: the operations of this stream and the activations
   //    chained to them.
@@ -294,18 +297,52 @@ std::vector<ScheduledOp> Estimator::build(const std::vector<cmd::Operation>& ops
       throwForKey("<debug database>", "perf", "Vela 5.0's MatMul estimate is not modelled (scheduled operation " +
                                                   std::to_string(s.spec.id) + ")");
     }
-    // 1. Feature maps: the box of the tensor the operation's NPU operations cover.
+    // 1. Feature maps. The OFM: height stripes stack up, depth slices (distinct weight slices)
+    //    side by side. An input: the box its NPU operations read, or the whole OFM of the
+    //    operation that wrote it when that is larger (stripes read a rolling buffer; a clipped
+    //    box skips rows Vela counts).
+    const SliceMap map = hasWeights(q.type) && cmd::hasWeightStream(first) ? collectSlices(ops, members) : SliceMap{};
     const auto tensor = [&](const cmd::FeatureMap& fm, const cmd::Shape3& shape) {
       return Tensor{shape, fm.format, fm.elementBits, &system_.region(fm.region)};
     };
-    q.ifm[0] = tensor(first.ifm, unionBox(ops, members, [](const cmd::Operation& o) -> const cmd::FeatureMap& { return o.ifm; }));
+    cmd::Shape3 ofmShape{0, first.ofm.shape.width, first.ofm.shape.depth};
+    for (size_t i = 0; i < members.size(); ++i) {
+      if (map.sliceOfOp.empty() || map.sliceOfOp[i] == 0) {
+        ofmShape.height += ops[members[i]].ofm.shape.height;
+      }
+    }
+    if (map.slices.size() > 1) {
+      ofmShape.depth = 0;
+      for (const Slice& slice : map.slices) {
+        ofmShape.depth += slice.depth;
+      }
+    }
+    q.ofm = tensor(first.ofm, ofmShape);
+    const auto input = [&](const cmd::FeatureMap& fm, cmd::Shape3 box) {
+      for (auto it = out.rbegin(); it != out.rend(); ++it) {
+        if (it->spec.chained || !it->producedAt || *it->producedAt != std::make_tuple(fm.region, fm.base[0], fm.strideY)) {
+          continue;
+        }
+        // The same tensor when its rows are as long and the box fits inside it.
+        const cmd::Shape3& produced = it->query.ofm.shape;
+        if (produced.depth == box.depth && produced.width >= box.width && produced.height >= box.height) {
+          box = produced;
+        }
+        break;
+      }
+      return tensor(fm, box);
+    };
+    q.ifm[0] = input(first.ifm, unionBox(ops, members, [](const cmd::Operation& o) -> const cmd::FeatureMap& { return o.ifm; }));
     if (first.hasIfm2()) {
       q.ifm[1] =
-          tensor(first.ifm2, unionBox(ops, members, [](const cmd::Operation& o) -> const cmd::FeatureMap& { return o.ifm2; }));
+          input(first.ifm2, unionBox(ops, members, [](const cmd::Operation& o) -> const cmd::FeatureMap& { return o.ifm2; }));
     } else if (first.isBinaryElementwise()) {
       q.ifm[1] = Tensor{{1, 1, 1}, cmd::DataFormat::Nhwc, first.ifm2.elementBits, &system_.readonly()};
     }
-    q.ofm = tensor(first.ofm, unionBox(ops, members, [](const cmd::Operation& o) -> const cmd::FeatureMap& { return o.ofm; }));
+    if (first.isBinaryElementwise() && first.broadcast.operandsSwapped) {
+      std::swap(q.ifm[0], q.ifm[1]);   // the stream's IFM2 is the operation's first input
+    }
+    s.producedAt = std::make_tuple(first.ofm.region, first.ofm.base[0], first.ofm.strideY);
     // 2. Kernel (elementwise operations keep stale kernel registers), activation, block config.
     if (!isElementwise(q.type)) {
       q.kernel = first.kernel;
@@ -317,8 +354,7 @@ std::vector<ScheduledOp> Estimator::build(const std::vector<cmd::Operation>& ops
         q.type == OpType::Conv2D ? std::optional<bool>(first.kernel.partKernelFirst) : std::nullopt;
     q.config = arch_.opConfig(q, first.ofmBlock, first.shram.accFormat == cmd::AccFormat::Int40, partKernel);
     // 3. Weights and scales: where they live, whether a DMA buffers them, their encoded sizes.
-    if (hasWeights(q.type) && cmd::hasWeightStream(first)) {
-      const SliceMap map = collectSlices(ops, members);
+    if (!map.slices.empty()) {
       WeightTransfer& w = s.weights;
       w.present = true;
       w.buffered = map.slices.front().dma.has_value();
@@ -334,7 +370,8 @@ std::vector<ScheduledOp> Estimator::build(const std::vector<cmd::Operation>& ops
       w.scaleBytes = total - w.weightBytes;
       if (constants != nullptr && map.slices.size() > 1) {
         w.onePieceBytes = onePieceBytes(map.slices, first, q.ifm[0].shape.depth, q.ofm.shape.depth,
-                                        q.type == OpType::DepthwiseConv2D, system_.accelerator(), *constants);
+                                        q.type == OpType::DepthwiseConv2D, system_.accelerator(), *constants,
+                                        cmd::WeightEncoder::Vela50);
       }
       q.hasScales = first.scales.length > 0;
       q.constMemory = &system_.readonly();

@@ -10,6 +10,8 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -72,6 +74,8 @@ struct ScheduledOp {
   Query query;
   WeightTransfer weights;
   std::optional<LutCopy> lut;
+  // Region, address of the first OFM byte and row pitch of the OFM.
+  std::optional<std::tuple<uint8_t, uint64_t, uint64_t>> producedAt;
 };
 
 // Estimates of Vela 5.0 scheduled operations. Contract: `system` and `arch` outlive it.

@@ -3,7 +3,6 @@
 
 #include <algorithm>
 
-#include "sim/cmdstream/weight_codec.h"
 #include "sim/cmdstream/weight_source.h"
 #include "sim/common/error.h"
 #include "sim/common/int_math.h"
@@ -63,7 +62,8 @@ SliceMap collectSlices(const std::vector<cmd::Operation>& ops, const std::vector
 // sub-stream of its share of the channels. 0 when a slice's weight stream is not in the
 // constant region or does not hold the weights that order expects (padding must be zero).
 uint64_t onePieceBytes(const std::vector<Slice>& slices, const cmd::Operation& first, uint32_t ifmDepth,
-                       uint32_t ofmDepth, bool depthwise, const npu::NpuConfig& npu, const ConstantRegion& constants) {
+                       uint32_t ofmDepth, bool depthwise, const npu::NpuConfig& npu, const ConstantRegion& constants,
+                       cmd::WeightEncoder encoder) {
   cmd::BrickLayout layout;
   layout.kernelHeight = first.kernel.height;
   layout.kernelWidth = first.kernel.width;
@@ -160,7 +160,7 @@ uint64_t onePieceBytes(const std::vector<Slice>& slices, const cmd::Operation& f
       }
     }
     total += roundUp(uint64_t{layout.ofmDepth} * npu.scaleBytesPerChannel, kSubStreamAlignment) +
-             cmd::encodeWeightStream(weights).size();
+             cmd::encodeWeightStream(weights, encoder).size();
   }
   return total;
 }

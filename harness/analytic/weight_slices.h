@@ -12,6 +12,7 @@
 
 #include "models/npu/npu_config.h"
 #include "sim/cmdstream/operation.h"
+#include "sim/cmdstream/weight_codec.h"
 
 namespace npusim::analytic {
 
@@ -55,6 +56,7 @@ SliceMap collectSlices(const std::vector<cmd::Operation>& ops, const std::vector
 // weights its brick order expects. Throws InputError for a stream outside the constant region
 // or one that does not decode.
 uint64_t onePieceBytes(const std::vector<Slice>& slices, const cmd::Operation& first, uint32_t ifmDepth,
-                       uint32_t ofmDepth, bool depthwise, const npu::NpuConfig& npu, const ConstantRegion& constants);
+                       uint32_t ofmDepth, bool depthwise, const npu::NpuConfig& npu, const ConstantRegion& constants,
+                       cmd::WeightEncoder encoder);
 
 } // namespace npusim::analytic
