@@ -124,6 +124,18 @@ cmd::Shape3 unionBox(const std::vector<cmd::Operation>& ops, const std::vector<s
   return end;
 }
 
+// True when DMA `dma` may not start before every kernel operation issued before it has ended
+// (a KERNEL_WAIT 0 since the last kernel operation): its buffer was allocated over memory the
+// previous operation still uses, so it cannot have been filled under that operation.
+bool waitsForAllKernels(const std::vector<cmd::Operation>& ops, size_t dma) {
+  for (size_t i = dma; i-- > 0 && !cmd::isKernel(ops[i].kind);) {
+    if (ops[i].kind == cmd::OpKind::KernelWait && ops[i].waitCount == 0) {
+      return true;
+    }
+  }
+  return false;
+}
+
 // True when another row's kernel operation runs between the first and last of `members`
 // (height stripes of a cascade).
 bool interleaved(const std::vector<cmd::Operation>& ops, const std::vector<size_t>& members) {
@@ -184,6 +196,29 @@ size_t areaIndex(MemArea area) {
     }
   }
   return kAccessAreas.size();
+}
+
+// The tensors of a transpose, which the Ethos-U55/U65 runs as average pools writing with
+// swapped strides (regor's InsertTransposeCommand): one pool of the H x W x C volume swaps H and
+// W (NWHC); otherwise each pool swaps two axes of one 1-deep slice, H slices of W x C (NHCW,
+// consecutive IFM slices a W x C plane apart) or W slices of H x C (NCWH, a channel row apart).
+// A single 1-deep slice is taken for NHCW (an NCWH one has the same depths).
+void transposeShapes(const std::vector<cmd::Operation>& ops, const std::vector<size_t>& members, Query& q) {
+  const cmd::Shape3 box = ops[members.front()].ofm.shape;
+  const auto slices = static_cast<uint32_t>(members.size());
+  if (slices == 1 && box.depth > 1) {
+    q.ifm[0].shape = box;
+    q.ofm.shape = {box.width, box.height, box.depth};
+    return;
+  }
+  const uint64_t step = slices > 1 ? ops[members[1]].ifm.base[0] - ops[members[0]].ifm.base[0] : 0;
+  if (slices == 1 || step == uint64_t{box.height} * box.width * ops[members.front()].ifm.elementBytes()) {
+    q.ifm[0].shape = {slices, box.height, box.width};   // NHCW
+    q.ofm.shape = {slices, box.width, box.height};
+  } else {
+    q.ifm[0].shape = {box.height, slices, box.width};   // NCWH
+    q.ofm.shape = {box.width, slices, box.height};
+  }
 }
 
 } // namespace
@@ -339,6 +374,9 @@ std::vector<ScheduledOp> Estimator::build(const std::vector<cmd::Operation>& ops
     } else if (first.isBinaryElementwise()) {
       q.ifm[1] = Tensor{{1, 1, 1}, cmd::DataFormat::Nhwc, first.ifm2.elementBits, &system_.readonly()};
     }
+    if (q.type == OpType::Transpose) {
+      transposeShapes(ops, members, q);
+    }
     if (first.isBinaryElementwise() && first.broadcast.operandsSwapped) {
       std::swap(q.ifm[0], q.ifm[1]);   // the stream's IFM2 is the operation's first input
     }
@@ -360,6 +398,9 @@ std::vector<ScheduledOp> Estimator::build(const std::vector<cmd::Operation>& ops
       w.buffered = map.slices.front().dma.has_value();
       w.cascaded = members.size() > 1 && interleaved(ops, members);
       w.firstSliceBytes = map.slices.front().bytes;
+      if (const std::optional<size_t> dma = map.slices.front().dma) {
+        w.waitsForPrevious = waitsForAllKernels(ops, *dma);
+      }
       w.depthSlices = {0};
       uint64_t total = 0;
       for (const Slice& slice : map.slices) {
@@ -418,7 +459,7 @@ std::vector<LayerEstimate> Estimator::estimate(const std::vector<ScheduledOp>& o
     Query q = op.query;
     // 1. Pre-buffering: the first slice's share of the weights DMA'd under the previous
     //    operation does not count as streamed (Vela's firstWeightDMASize).
-    const bool preBuffered = w.buffered && !w.cascaded && !first;
+    const bool preBuffered = w.buffered && !w.cascaded && !first && !w.waitsForPrevious;
     if (preBuffered) {
       const float ratio = static_cast<float>(w.depthSlices[1]) / static_cast<float>(w.depthSlices.back());
       q.firstWeightDmaSize = static_cast<uint64_t>(static_cast<float>(q.encodedWeightSize) * ratio);

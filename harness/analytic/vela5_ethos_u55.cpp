@@ -5,7 +5,11 @@
 // with its own tables (npu::NpuConfig) and two cores on the ethos-u65-512.
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <limits>
+#include <set>
+#include <utility>
 
 #include "harness/analytic/vela5_performance.h"
 #include "sim/common/error.h"
@@ -78,6 +82,16 @@ Shape storageRounded(const Shape& s, cmd::DataFormat format) {
   }
   return s;
 }
+
+// SHRAM allocation granules in banks per MAC configuration (regor's s_EthosU55Configs /
+// s_EthosU65Configs shramGranules): IFM 8-bit, IFM 16-bit, 32-bit accumulators; and the
+// configuration's banks per core.
+struct ShramGranules {
+  uint32_t macsPerCore;
+  int banks, ifm8, ifm16, acc32;
+};
+constexpr std::array<ShramGranules, 4> kShramGranules{{
+    {32, 16, 2, 2, 4}, {64, 16, 2, 2, 4}, {128, 24, 4, 4, 8}, {256, 48, 8, 8, 16}}};
 
 // float(x) / bandwidth truncated, as regor's int64_t(float(x) / Bandwidth()).
 int64_t perBandwidth(int64_t bytes, const Memory& m) {
@@ -237,6 +251,11 @@ public:
 
   OpConfig opConfig(const Query& q, const Shape& ofmBlock, bool acc40, std::optional<bool> partKernel) const override {
     const NpuOp op = npuOpOf(q.type);
+    if (op == NpuOp::Compound) {
+      // A compound operation's NPU operations have block configs of their own; Vela costs it
+      // with the one its block-config search chose for the operation as a whole.
+      return searchBlockConfig(q);
+    }
     OpConfig c;
     c.ofmBlock = ofmBlock;
     c.acc40 = acc40;
@@ -271,6 +290,109 @@ public:
 
 private:
   static size_t ifmCount(const Query& q) { return q.ifm[1].present() ? 2 : 1; }
+
+  // regor's FindBlockConfig for an operation that is not elementwise, pooling or depthwise
+  // (what a compound operation's search sees): the OFM block, scanned over the micro-block
+  // grid, that fits SHRAM and fetches the fewest IFM and weight elements per OFM element.
+  OpConfig searchBlockConfig(const Query& q) const {
+    constexpr int kSplitDepth = 16;
+    const Shape ofmMax{32, 64, 128};
+    const auto granules = std::find_if(kShramGranules.begin(), kShramGranules.end(),
+                                       [&](const ShramGranules& g) { return g.macsPerCore == npu_.macsPerCore(); });
+    if (granules == kShramGranules.end()) {
+      throw std::invalid_argument("no Vela 5.0 SHRAM layout for " + std::string(npu_.name));
+    }
+    // The search sees the OFM before its transposition (for a transpose: the IFM's shape).
+    const Shape ofmShape = q.type == OpType::Transpose ? q.ifm[0].shape : q.ofm.shape;
+    const Shape ifmShape = largerIfm(q);
+    const Shape u = npu_.ofmUblock;
+    const int ifmBits = static_cast<int>(q.ifm[0].bits);
+    const int ifmGranule = ifmBits == 16 ? granules->ifm16 : granules->ifm8;
+    const int lutBanks = granules->banks > 16 ? 2 : 0;
+    const int ifmRepeats = static_cast<int>(divUp(q.kernel.dilatedWidth(), 8) * divUp(q.kernel.dilatedHeight(), 8));
+    const int ifmBlockDepth = ifmBits == 16 ? static_cast<int>(roundUp(uint64_t{std::min(ifmShape.depth, 16u)}, 4u))
+                                            : static_cast<int>(roundUp(uint64_t{std::min(ifmShape.depth, 32u)},
+                                                                       npu_.ifmUblockDepth));
+    const Shape space{static_cast<uint32_t>(roundUp(uint64_t{std::min(ofmShape.height, ofmMax.height)}, u.height)),
+                      static_cast<uint32_t>(roundUp(uint64_t{std::min(ofmShape.width, ofmMax.width)}, u.width)),
+                      static_cast<uint32_t>(roundUp(uint64_t{std::min(ofmShape.depth, ofmMax.depth)}, u.depth))};
+    const auto fits = [&](const Shape& ofmBlock, const Shape& ifmBlock) {
+      const int ifmBytes = static_cast<int>(elementsWH(ifmBlock) * roundUp(uint64_t{ifmBlock.depth} * (ifmBits / 8), 8u));
+      const int ifmBanks = static_cast<int>(roundUp(static_cast<uint64_t>(divUp(ifmBytes, 1024) * 2), static_cast<uint64_t>(ifmGranule)));
+      const int lutStart = granules->banks - lutBanks;
+      const int ifmEnd = 2 + ifmBanks;
+      const int accBytes = static_cast<int>(elementsWH(ofmBlock) * static_cast<int64_t>(roundUp(uint64_t{ofmBlock.depth}, 8u)) * 32 / 8);
+      const int accBanks = static_cast<int>(roundUp(static_cast<uint64_t>(divUp(accBytes, 1024) * 2), static_cast<uint64_t>(granules->acc32)));
+      return ifmEnd <= lutStart - accBanks;
+    };
+    const float ofmElements = static_cast<float>(elements(ofmShape));
+    float bestCost = std::numeric_limits<float>::infinity();
+    float bestCoverage = std::numeric_limits<float>::infinity();
+    OpConfig best;
+    std::set<std::pair<uint32_t, uint32_t>> wontFit;
+    uint32_t depth = std::max(u.depth, std::min(space.depth, static_cast<uint32_t>(kSplitDepth)));
+    if (depth < ofmShape.depth) {
+      depth = static_cast<uint32_t>(roundUp(uint64_t{depth}, static_cast<uint64_t>(kSplitDepth)));
+    }
+    while (depth <= space.depth) {
+      for (uint32_t height = u.height; height <= space.height; height += u.height) {
+        for (uint32_t width = u.width; width <= space.width; width += u.width) {
+          if (wontFit.count({height, width}) > 0) {
+            continue;
+          }
+          OpConfig c;
+          c.ofmBlock = {height, width, depth};
+          c.ifmBlock = {ifmBlockSide(height, q.kernel.strideY, q.kernel.dilatedHeight(), 1, 0, u.height),
+                        ifmBlockSide(width, q.kernel.strideX, q.kernel.dilatedWidth(), 1, 0, u.width),
+                        static_cast<uint32_t>(ifmBlockDepth)};
+          Shape fitted = c.ofmBlock;
+          if (ofmShape.height == 1 && q.kernel.height == 1 && u.height == 2) {
+            fitted.height = std::min(fitted.height, ofmShape.height);
+          }
+          if (!fits(fitted, c.ifmBlock)) {
+            wontFit.insert({height, width});
+            continue;
+          }
+          const Shape full = divRoundUp(ofmShape, fitted);
+          const float blocksX = static_cast<float>(ofmShape.width) / static_cast<float>(fitted.width);
+          const float blocksY = static_cast<float>(ofmShape.height) / static_cast<float>(fitted.height);
+          float ifmFetch = static_cast<float>(elementsWH(c.ifmBlock) * ifmShape.depth * ifmRepeats) * blocksX * blocksY;
+          ifmFetch *= static_cast<float>(full.depth);
+          float cost = ifmFetch / ofmElements;
+          if (static_cast<int64_t>(ifmShape.elements()) < elements(c.ifmBlock) * 2) {
+            cost /= 2.0f;
+          }
+          if (cost <= bestCost) {
+            bool choose = false;
+            if (cost == bestCost) {
+              const Shape covered = minShape(ifmShape, c.ifmBlock);
+              const float coverage = static_cast<float>(elementsWH(ifmShape)) /
+                                     static_cast<float>(std::max<int64_t>(elementsWH(covered), 1));
+              if (coverage <= bestCoverage && height <= 4 && width <= 4) {
+                bestCoverage = coverage;
+                choose = true;
+              }
+            } else {
+              bestCoverage = std::numeric_limits<float>::infinity();
+              choose = true;
+            }
+            if (choose) {
+              bestCost = cost;
+              best = c;
+            }
+          }
+        }
+      }
+      depth += u.depth;
+      if (depth < ofmShape.depth) {
+        depth = static_cast<uint32_t>(roundUp(uint64_t{depth}, static_cast<uint64_t>(kSplitDepth)));
+      }
+    }
+    if (bestCost == std::numeric_limits<float>::infinity()) {
+      throw std::invalid_argument("no Vela 5.0 block config fits the operation");
+    }
+    return best;
+  }
 
   // The larger input by elements (the block-config search's "elementwise larger-volume correction").
   static Shape largerIfm(const Query& q) {
