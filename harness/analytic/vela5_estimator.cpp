@@ -481,6 +481,10 @@ std::vector<LayerEstimate> Estimator::estimate(const std::vector<ScheduledOp>& o
     int64_t npu = cost.opCycles;
     if (w.buffered) {
       const int64_t firstDma = arch_.memToMemCycles(system_.staging(), system_.readonly(), static_cast<int64_t>(w.firstSliceBytes));
+      // Sliced weights are timed in one piece; when that size is unknown (no constant region)
+      // the slices' total stands in and the estimate says so.
+      const bool sliced = w.depthSlices.size() > 2;
+      e.fullTransferApproximated = sliced && !w.cascaded && w.onePieceBytes == 0;
       const uint64_t fullBytes = w.onePieceBytes > 0 ? w.onePieceBytes : w.weightBytes + w.scaleBytes;
       const int64_t full =
           w.cascaded ? 0 : arch_.memToMemCycles(system_.staging(), system_.readonly(), static_cast<int64_t>(fullBytes));
