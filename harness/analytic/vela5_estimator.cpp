@@ -13,8 +13,23 @@ namespace npusim::analytic::vela5 {
 
 namespace {
 
-// The operator type a kernel operation runs, when the debug database does not say.
+// An average pool that writes its OFM with the row and column strides swapped (a row step
+// smaller than a column step): one pass of a transpose.
+bool transposes(const cmd::Operation& op) {
+  return op.kind == cmd::OpKind::Pool && op.poolMode == cmd::PoolMode::Average && op.kernel.elements() == 1 &&
+         op.ofm.format == cmd::DataFormat::Nhwc && op.ofm.shape.width > 1 && op.ofm.strideY < op.ofm.strideX;
+}
+
+// The operator type a kernel operation runs, when the debug database does not say: a transpose
+// pass, a table lookup (a 1x1 average pool with a table activation), else the stream's kind.
 OpType streamType(const cmd::Operation& op) {
+  if (transposes(op)) {
+    return OpType::Transpose;
+  }
+  if (op.kind == cmd::OpKind::Pool && op.poolMode == cmd::PoolMode::Average && op.kernel.elements() == 1 &&
+      op.activation.usesLut()) {
+    return OpType::LUT;
+  }
   switch (op.kind) {
   case cmd::OpKind::Conv: {
     const bool pointOnly = op.kernel.elements() == 1 && op.ifm.shape.height == 1 && op.ifm.shape.width == 1 &&
@@ -71,8 +86,10 @@ ActivationKind activationKind(OpType t) {
   }
 }
 
-// The activation class the stream's ACTIVATION registers show (without the debug database): a
-// table, tanh or sigmoid, or a clamp narrower than the OFM type (a ReLU).
+// The activation class the stream shows (without the debug database): a table, tanh or
+// sigmoid; a ReLU when the clamp is narrower than the OFM type, or when the OFM's zero point is
+// the type's minimum (a tensor that keeps only non-negative values, what a ReLU whose clamp is
+// the full range produces); else none.
 ActivationKind streamActivation(const cmd::Operation& op) {
   if (op.activation.usesLut() || op.activation.isTanhOrSigmoid()) {
     return ActivationKind::Lut;
@@ -81,7 +98,7 @@ ActivationKind streamActivation(const cmd::Operation& op) {
   const int32_t typeMin = op.ofm.isSigned ? -(1 << (bits - 1)) : 0;
   const int32_t typeMax = op.ofm.isSigned ? (1 << (bits - 1)) - 1 : (1 << bits) - 1;
   const bool clamps = op.activation.min > typeMin || op.activation.max < std::min(typeMax, 32767);
-  return clamps ? ActivationKind::Relu : ActivationKind::None;
+  return clamps || op.ofm.zeroPoint == typeMin ? ActivationKind::Relu : ActivationKind::None;
 }
 
 // Element (y, x, c) of `fm`'s tensor at byte `address`, relative to `fm`'s own base; nullopt
@@ -105,6 +122,54 @@ std::optional<cmd::Shape3> coordinate(const cmd::FeatureMap& fm, uint64_t addres
     at.depth = static_cast<uint32_t>(inRow % step / element);
   }
   return at;
+}
+
+// Whether kernel operation `next` continues the scheduled operation whose operations so far
+// are `members` (without the debug database): a stripe that reads the same weight slice (a
+// cascade's), or the next depth slice, right after the previous one, of the same IFM into the
+// same OFM rows.
+bool continues(const std::vector<cmd::Operation>& ops, const std::vector<size_t>& members, size_t next) {
+  const cmd::Operation& op = ops[next];
+  const cmd::Operation& last = ops[members.back()];
+  if (transposes(op) && transposes(last) && members.back() + 1 <= next) {
+    // The next slice of a transpose: the same box, IFM and OFM advancing by the same steps.
+    bool adjacent = true;
+    for (size_t i = members.back() + 1; i < next; ++i) {
+      adjacent = adjacent && !cmd::isKernel(ops[i].kind);
+    }
+    const auto step = [&](size_t a, size_t b, bool out) {
+      const cmd::FeatureMap& x = out ? ops[a].ofm : ops[a].ifm;
+      const cmd::FeatureMap& y = out ? ops[b].ofm : ops[b].ifm;
+      return static_cast<int64_t>(y.base[0]) - static_cast<int64_t>(x.base[0]);
+    };
+    const bool firstStep = members.size() == 1 && step(members.back(), next, false) > 0 && step(members.back(), next, true) > 0;
+    const bool sameStep = members.size() > 1 && step(members.back(), next, false) == step(members[0], members[1], false) &&
+                          step(members.back(), next, true) == step(members[0], members[1], true);
+    return adjacent && op.ofm.shape == last.ofm.shape && op.ofm.shape.depth == 1 && (firstStep || sameStep);
+  }
+  if (op.kind != last.kind || !cmd::hasWeightStream(op)) {
+    return false;
+  }
+  const auto source = [&](size_t i) { return cmd::weightStreamInConstants(ops, i); };
+  for (size_t m : members) {
+    if (source(m) && source(m) == source(next)) {
+      return true;
+    }
+  }
+  for (size_t i = members.back() + 1; i < next; ++i) {
+    if (cmd::isKernel(ops[i].kind)) {
+      return false;
+    }
+  }
+  const auto sameMap = [](const cmd::FeatureMap& a, const cmd::FeatureMap& b) {
+    return a.region == b.region && a.strideY == b.strideY && a.strideX == b.strideX && a.format == b.format;
+  };
+  const std::optional<cmd::Shape3> at = coordinate(last.ofm, op.ofm.base[0]);
+  const bool sameInput = op.kind == cmd::OpKind::Depthwise || (op.ifm.base[0] == last.ifm.base[0] &&
+                                                               op.ifm.shape == last.ifm.shape);
+  return sameMap(op.ifm, last.ifm) && sameMap(op.ofm, last.ofm) && sameInput && at && at->height == 0 &&
+         at->width == 0 && at->depth == last.ofm.shape.depth && op.ofm.shape.height == last.ofm.shape.height &&
+         op.ofm.shape.width == last.ofm.shape.width;
 }
 
 // The box the operations cover of one of their feature maps (`side` picks it), in the first
@@ -227,14 +292,23 @@ std::vector<OperationSpec> operationSpecs(const std::vector<cmd::Operation>& ops
                                           int streamId, const std::string& model, uint64_t streamFileOffset) {
   std::vector<OperationSpec> specs;
   if (db == nullptr || !db->regorLayout()) {
+    // Without the database: kernel operations grouped by their weights (stripes and depth
+    // slices of one operation), typed by the stream.
     for (size_t i = 0; i < ops.size(); ++i) {
-      if (cmd::isKernel(ops[i].kind)) {
-        OperationSpec s;
-        s.type = streamType(ops[i]);
-        s.typeName = std::string(opTypeName(*s.type));
-        s.operations = {i};
-        specs.push_back(std::move(s));
+      if (!cmd::isKernel(ops[i].kind)) {
+        continue;
       }
+      auto group = std::find_if(specs.rbegin(), specs.rend(),
+                                [&](const OperationSpec& s) { return continues(ops, s.operations, i); });
+      if (group != specs.rend()) {
+        group->operations.push_back(i);
+        continue;
+      }
+      OperationSpec s;
+      s.type = streamType(ops[i]);
+      s.typeName = std::string(opTypeName(*s.type));
+      s.operations = {i};
+      specs.push_back(std::move(s));
     }
     return specs;
   }
