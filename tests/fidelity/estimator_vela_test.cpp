@@ -328,3 +328,55 @@ TEST_CASE("a Memcpy between memory areas costs its DMA less the previous layer's
   copy.copy = npusim::analytic::FeatureMapCopy{MemArea::Sram, MemArea::Sram, 1968};
   CHECK(estimator.estimateLayer(copy, 0).npuCycles == 0);
 }
+
+// The measured FVP compiles (fvp/vela5/<model>/<accelerator>/) come without Vela's debug
+// database: the operations are grouped from the stream alone. Their Vela 5.0 totals must still
+// match the summary CSV Vela wrote beside each (within 1%).
+TEST_CASE("estimator reproduces Vela 5.0's summary totals of the FVP compiles without a debug database") {
+  const std::optional<fs::path> root = npusim::test::fixtureOrSkip("fvp/vela5");
+  const std::optional<fs::path> ini = npusim::test::fixtureOrSkip("fvp/mlek_default_vela.ini");
+  if (!root || !ini) {
+    return;
+  }
+  size_t compiles = 0;
+  double worst = 0;
+  for (const auto& model : fs::directory_iterator(*root)) {
+    for (const auto& accel : fs::directory_iterator(model.path())) {
+      const std::string name = accel.path().filename().string();
+      const bool u55 = name.rfind("ethos-u55", 0) == 0;
+      if (!u55 && name.rfind("ethos-u65", 0) != 0) {
+        continue;   // the Ethos-U85 compiles: not estimated yet
+      }
+      INFO(accel.path().string());
+      const std::optional<fs::path> tflite = findFile(accel.path(), "_vela.tflite");
+      const std::optional<fs::path> summaryPath = findFile(accel.path(), ".csv");
+      REQUIRE(tflite);
+      REQUIRE(summaryPath);
+      npusim::config::ConfigRequest request;
+      request.velaIni = ini->string();
+      request.systemConfig = u55 ? "Ethos_U55_High_End_Embedded" : "Ethos_U65_High_End";
+      request.memoryMode = u55 ? "Shared_Sram" : "Dedicated_Sram";
+      request.accelerator = name;
+      const npusim::config::SystemParams params = npusim::config::resolveConfig(request);
+      const npusim::io::CompiledNetwork net = npusim::io::loadNetwork(tflite->string());
+      CHECK(npusim::analytic::compiledBy(net) == VelaVersion::V5_0);
+      const NetworkEstimate est =
+          npusim::analytic::estimateNetwork(net, npusim::io::decodeAll(net), params, nullptr, VelaVersion::V5_0);
+      const auto summary = readCsv(*summaryPath);
+      REQUIRE(summary.size() == 2);
+      const std::array<std::pair<const char*, double>, 3> totals{
+          {{"cycles_npu", est.totals.npuCycles}, {"cycles_total", est.totals.totalCycles},
+           {"nn_macs", static_cast<double>(est.totals.macs)}}};
+      for (const auto& [key, value] : totals) {
+        const double expected = std::stod(summary[1][columnOf(summary[0], key)]);
+        const double err = relativeError(expected, value);
+        worst = std::max(worst, err);
+        CHECK_MESSAGE(err <= kRowTolerance, key << ": Vela " << expected << ", estimator " << value);
+      }
+      ++compiles;
+    }
+  }
+  CHECK(compiles > 0);
+  MESSAGE("fvp/vela5: " << compiles << " Ethos-U55/U65 compiles, worst relative error of cycles_npu, cycles_total, "
+                        << "nn_macs " << worst * 100 << '%');
+}
