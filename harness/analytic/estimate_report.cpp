@@ -97,7 +97,10 @@ std::string pythonFloat(double value) {
 void writeEstimateTable(std::ostream& out, const NetworkEstimate& est) {
   out << est.model << ": Vela " << velaVersionName(est.vela) << "'s model, " << est.hardware->name << ", "
       << est.systemConfig << ", " << est.memoryMode << ", " << fixed(est.coreClockHz / 1e6, 0) << " MHz, rows "
-      << (est.rowsFromDebugDb ? "from Vela's debug database" : "one per NPU kernel operation") << "\n";
+      << (est.rowsFromDebugDb                  ? "from Vela's debug database"
+          : est.vela == VelaVersion::V5_0 ? "grouped from the command stream"
+                                          : "one per NPU kernel operation")
+      << "\n";
   bool approximated = false;
   for (const SubgraphEstimate& sub : est.subgraphs) {
     out << "\nNPU subgraph (operator " << sub.operatorIndex << ")\n";

@@ -259,7 +259,11 @@ SubgraphEstimate estimateVela310(const io::CompiledNetwork& net, const io::Decod
   const io::FileRange& flash = net.operators[decoded.operatorIndex].npu.flash;
   const ConstantRegion constants{net.at(flash), flash.size, net.path, flash.offset};
   const LayerBuilder builder(system, &constants);
-  sub.layers = builder.build(ops, rows != nullptr ? *rows : LayerBuilder::oneRowPerKernel(ops));
+  std::vector<RowSpec> own = rows != nullptr ? *rows : LayerBuilder::oneRowPerKernel(ops);
+  // Vela 5.x's rows of chained activations have no operation and no Vela 3.10 counterpart.
+  own.erase(std::remove_if(own.begin(), own.end(), [](const RowSpec& r) { return r.operations.empty() && !r.memcpy; }),
+            own.end());
+  sub.layers = builder.build(ops, own);
   sub.estimates = Estimator(system).estimate(sub.layers);
   return sub;
 }
@@ -302,7 +306,8 @@ NetworkEstimate estimateNetwork(const io::CompiledNetwork& net, const std::vecto
   result.systemConfig = params.systemConfig;
   result.memoryMode = params.memoryMode;
   result.coreClockHz = params.coreClockHz;
-  result.rowsFromDebugDb = db != nullptr;
+  // Vela 5.0's rows need Vela 5.x's database; without it they are grouped from the stream.
+  result.rowsFromDebugDb = db != nullptr && (vela == VelaVersion::V3_10 || db->regorLayout());
   if (vela == VelaVersion::V5_0) {
     result.vela5System = std::make_shared<const vela5::System>(params, *result.hardware);
     const std::unique_ptr<vela5::ArchitecturePerformance> arch = vela5::makeArchitecturePerformance(*result.vela5System);

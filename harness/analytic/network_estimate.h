@@ -44,7 +44,7 @@ struct NetworkEstimate {
   const npu::NpuConfig* hardware = nullptr; // the configuration the COP1 header names
   std::string systemConfig, memoryMode;
   double coreClockHz = 0;
-  bool rowsFromDebugDb = false;           // false: one row per NPU kernel operation
+  bool rowsFromDebugDb = false;           // false: Vela 3.10 one row per kernel operation, Vela 5.0 grouped from the stream
   std::vector<SubgraphEstimate> subgraphs;
   EstimateTotals totals;
   // Vela 5.0: the memories the scheduled operations' queries point to.
