@@ -245,7 +245,18 @@ std::optional<VelaVersion> parseVelaVersion(std::string_view text) {
 }
 
 VelaVersion compiledBy(const io::CompiledNetwork& net) {
-  return net.velaVersion.empty() && net.description == "Vela Optimised" ? VelaVersion::V5_0 : VelaVersion::V3_10;
+  if (!net.velaVersion.empty()) {
+    return VelaVersion::V3_10;
+  }
+  for (const io::Operator& op : net.operators) {
+    if (op.kind == io::OperatorKind::Npu) {
+      const int stream = op.npu.commandStreamTensorIndex;
+      const bool regor = stream >= 0 && static_cast<size_t>(stream) < net.tensors.size() &&
+                         net.tensors[static_cast<size_t>(stream)].name == "ethos_u_command_stream";
+      return regor ? VelaVersion::V5_0 : VelaVersion::V3_10;
+    }
+  }
+  return VelaVersion::V3_10;
 }
 
 namespace {

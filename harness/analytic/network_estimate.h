@@ -24,9 +24,11 @@ std::string_view velaVersionName(VelaVersion version);   // "3.10", "5.0"
 std::optional<VelaVersion> parseVelaVersion(std::string_view text);
 
 // The Vela that compiled `net`, as far as the file tells: Vela's C++ back end (regor, which
-// compiles the Ethos-U55/U65 from Vela 5.0) writes the description "Vela Optimised" and no
-// `vela_version` metadata; the Python back end (Vela 3.x, 4.x, and 5.x's legacy core) writes
-// "Vela <version> Optimised" and the version. Anything else is taken for Vela 3.10.
+// compiles the Ethos-U55/U65 from Vela 5.0) names an `ethos-u` operator's command-stream input
+// "ethos_u_command_stream" and writes no `vela_version` metadata; the Python back end (Vela
+// 2.x to 4.x, and 5.x's legacy core) names it "<subgraph>_split_<n>_command_stream" (and from
+// 3.3 or so writes the version). The description is no signal: regor and Python Vela up to 3.2
+// both write "Vela Optimised". Anything else is taken for Vela 3.10.
 VelaVersion compiledBy(const io::CompiledNetwork& net);
 
 // Layers and estimates of one NPU subgraph (one ethos-u operator).

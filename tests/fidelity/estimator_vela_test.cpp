@@ -26,6 +26,7 @@
 #include "models/npu/npu_config.h"
 #include "sim/common/csv.h"
 #include "sim/config/config.h"
+#include "sim/io/compiled_network.h"
 #include "sim/io/decoded_network.h"
 #include "support/fixtures.h"
 #include "support/skip.h"
@@ -327,6 +328,34 @@ TEST_CASE("a Memcpy between memory areas costs its DMA less the previous layer's
   // Within one area: nothing.
   copy.copy = npusim::analytic::FeatureMapCopy{MemArea::Sram, MemArea::Sram, 1968};
   CHECK(estimator.estimateLayer(copy, 0).npuCycles == 0);
+}
+
+// The detection rule on the compiles of other Velas: Python Vela up to 3.2 wrote the same
+// description as Vela 5.0's C++ back end ("Vela Optimised", no version), so the command
+// stream's tensor name decides. mlek/compiled (Vela 2.1.1 to 3.10) and fvp (Vela 3.9 and the
+// Vela 5.0 compiles; the Ethos-U85 ones are not loaded yet).
+TEST_CASE("the Vela a compile is detected as: Python Vela's (2.1 to 3.10) as 3.10, Vela 5.0's C++ back end's as 5.0") {
+  for (const char* tree : {"mlek/compiled", "fvp"}) {
+    const std::optional<fs::path> root = npusim::test::fixtureOrSkip(tree);
+    if (!root) {
+      continue;
+    }
+    size_t checked = 0;
+    for (const auto& entry : fs::recursive_directory_iterator(*root)) {
+      const std::string path = entry.path().string();
+      if (entry.path().extension() != ".tflite" || entry.path().parent_path().filename().string().rfind("ethos-u85", 0) == 0) {
+        continue;
+      }
+      INFO(path);
+      const npusim::io::CompiledNetwork net = npusim::io::loadNetwork(path);
+      const std::string within = fs::relative(entry.path(), *root).string();
+      const bool regor = within.rfind("vela5/", 0) == 0;
+      CHECK(npusim::analytic::compiledBy(net) == (regor ? VelaVersion::V5_0 : VelaVersion::V3_10));
+      ++checked;
+    }
+    MESSAGE(std::string(tree) << ": " << checked << " compiles");
+    CHECK(checked > 0);
+  }
 }
 
 // The measured FVP compiles (fvp/vela5/<model>/<accelerator>/) come without Vela's debug

@@ -182,17 +182,26 @@ TEST_CASE("Vela 5.0: a buffered weight DMA hides under the previous operation's 
   CHECK(second.accessCycles[kOffFlash] == 3 * 640);
 }
 
-TEST_CASE("the Vela that compiled a model: its C++ back end writes \"Vela Optimised\" and no version") {
+TEST_CASE("the Vela that compiled a model: its C++ back end names the command stream \"ethos_u_command_stream\"") {
   io::CompiledNetwork net;
+  net.tensors.resize(2);
+  net.tensors[1].name = "ethos_u_command_stream";
+  io::Operator npuOp;
+  npuOp.kind = io::OperatorKind::Npu;
+  npuOp.npu.commandStreamTensorIndex = 1;
+  net.operators = {io::Operator{}, npuOp};
   net.description = "Vela Optimised";
   CHECK(compiledBy(net) == VelaVersion::V5_0);
-  net.description = "Vela 3.10.0 Optimised";
-  net.velaVersion = "3.10.0";
+  // Python Vela up to 3.2 also wrote "Vela Optimised" without a version; its stream tensor names
+  // the split subgraph.
+  net.tensors[1].name = "main_split_1_command_stream";
   CHECK(compiledBy(net) == VelaVersion::V3_10);
   net.description = "Vela 5.0.0 Optimised";   // Vela 5's legacy Python core
   net.velaVersion = "5.0.0";
   CHECK(compiledBy(net) == VelaVersion::V3_10);
-  net.description = "npusim demo network";
+  net.tensors[1].name = "ethos_u_command_stream";   // a version in the metadata: the Python writer
+  CHECK(compiledBy(net) == VelaVersion::V3_10);
+  net.operators.clear();   // no NPU operator (npusim's builder, other tools)
   net.velaVersion.clear();
   CHECK(compiledBy(net) == VelaVersion::V3_10);
   CHECK(parseVelaVersion("5.0") == VelaVersion::V5_0);
