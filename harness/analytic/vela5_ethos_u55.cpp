@@ -9,6 +9,8 @@
 #include <cmath>
 #include <limits>
 #include <set>
+#include <stdexcept>
+#include <string>
 #include <utility>
 
 #include "harness/analytic/vela5_performance.h"
@@ -617,7 +619,14 @@ private:
 } // namespace
 
 std::unique_ptr<ArchitecturePerformance> makeArchitecturePerformance(const System& system) {
-  return std::make_unique<EthosU55Performance>(system);
+  // One model per architecture, chosen by the accelerator: the Ethos-U65 is regor's Ethos-U55
+  // model with its own MAC configurations; an Ethos-U85 model (shared/docs/ethos-u85.md 5)
+  // is a second ArchitecturePerformance picked here.
+  switch (system.accelerator().variant) {
+  case npu::NpuVariant::U55: case npu::NpuVariant::U65: return std::make_unique<EthosU55Performance>(system);
+  }
+  throw std::invalid_argument("Vela 5.0 estimate: no performance model for " +
+                              std::string(npu::variantName(system.accelerator().variant)));
 }
 
 } // namespace npusim::analytic::vela5
