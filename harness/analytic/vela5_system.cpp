@@ -7,16 +7,6 @@ namespace npusim::analytic::vela5 {
 
 namespace {
 
-MemArea areaOf(config::MemoryKind kind) {
-  switch (kind) {
-  case config::MemoryKind::Sram: return MemArea::Sram;
-  case config::MemoryKind::Dram: return MemArea::Dram;
-  case config::MemoryKind::OnChipFlash: return MemArea::OnChipFlash;
-  case config::MemoryKind::OffChipFlash: return MemArea::OffChipFlash;
-  }
-  return MemArea::Sram;
-}
-
 // Vela 5.0 (regor.cpp, regor_set_system_config) takes the AXI width from the system config's
 // name: 8 bytes for "Ethos_U55*", 16 for every other name.
 int axiWidthBytes(const std::string& systemConfig) {
@@ -31,9 +21,9 @@ System::System(const config::SystemParams& params, const npu::NpuConfig& hardwar
   const float width = static_cast<float>(axiWidthBytes(params.systemConfig));
   for (config::MemoryKind kind : config::kMemoryKinds) {
     const config::MemoryParams& m = params.memory(kind);
-    Memory& mem = memories_[static_cast<size_t>(areaOf(kind))];
+    Memory& mem = memories_[static_cast<size_t>(memAreaOf(kind))];
     mem.name = config::memoryKindName(kind);
-    mem.area = areaOf(kind);
+    mem.area = memAreaOf(kind);
     mem.bandwidth = static_cast<float>(m.clockScale) * width * static_cast<float>(m.portsUsed);
     mem.readLatency = static_cast<int>(m.readLatency);
     mem.writeLatency = static_cast<int>(m.writeLatency);
@@ -43,7 +33,7 @@ System::System(const config::SystemParams& params, const npu::NpuConfig& hardwar
   //    bandwidth and minimum latencies bound the memory behind it.
   for (config::AxiPort port : {config::AxiPort::Axi0, config::AxiPort::Axi1}) {
     const config::TimingAdapterParams& ta = params.port(port).adapter;
-    Memory& mem = memories_[static_cast<size_t>(areaOf(params.memoryOn(port)))];
+    Memory& mem = memories_[static_cast<size_t>(memAreaOf(params.memoryOn(port)))];
     if (ta.nominalBytesPerCycle() > 0) {
       mem.bandwidth = std::min(mem.bandwidth, static_cast<float>(ta.nominalBytesPerCycle()));
     }
@@ -53,7 +43,7 @@ System::System(const config::SystemParams& params, const npu::NpuConfig& hardwar
   // 2. The NPU's internal SHRAM, where LUTs go: 1 byte per cycle, no latency, burst 1.
   memories_[kShram] = Memory{"shram", MemArea::Shram, 1.0f, 0, 0, 1};
   // 3. Roles from the memory mode's ports.
-  const auto on = [&](config::AxiPort port) { return static_cast<size_t>(areaOf(params.memoryOn(port))); };
+  const auto on = [&](config::AxiPort port) { return static_cast<size_t>(memAreaOf(params.memoryOn(port))); };
   readonly_ = on(params.mode.constMemArea);
   featureMaps_ = on(params.mode.arenaMemArea);
   staging_ = on(params.mode.cacheMemArea);

@@ -356,27 +356,12 @@ struct EncodePalette {
   std::array<int, kCodeLimit> indexOf{};   // weight + 256 -> weight index
 };
 
-EncodePalette paletteFor(const int16_t* w, size_t n) {
+// The palette and weight indices of a section whose zero-run choice is made: the most frequent
+// codes, as many as fit, when they cover more than half of the coded weights (at least half
+// with `halfSuffices`), else direct codes only.
+EncodePalette paletteWith(const Histogram& h, bool zeroRuns, bool halfSuffices) {
   EncodePalette p;
-  const Histogram h = histogramOf(w, n);
-  // Zero runs when zero is the most common weight by more than a factor of 4 over the next.
-  std::array<int, 2> topCount{0, 0};
-  std::array<int, 2> topValue{0, 0};
-  for (int i = 0; i < kCodeLimit; ++i) {
-    const int c = h[static_cast<size_t>(i)];
-    if (c > topCount[0]) {
-      topCount[1] = topCount[0];
-      topValue[1] = topValue[0];
-      topCount[0] = c;
-      topValue[0] = i - 256;
-    } else if (c > topCount[1]) {
-      topCount[1] = c;
-      topValue[1] = i - 256;
-    }
-  }
-  constexpr int kZeroRunFactor = 4;
-  p.zeroRuns = topValue[0] == 0 && topCount[0] > kZeroRunFactor * topCount[1];
-
+  p.zeroRuns = zeroRuns;
   // Counts per sign-magnitude code; (count << 16 | code) sorts by count, then code.
   std::array<uint64_t, kCodeLimit> keyed{};
   int total = 0, maxCode = 0;
@@ -424,9 +409,8 @@ EncodePalette paletteFor(const int16_t* w, size_t n) {
     p.entries.push_back(0);   // a one-entry palette cannot be coded
     ++size;
   }
-  // The palette is used only when it covers more than half of the weights.
   int widest = maxCode;
-  if (covered > total / 2) {
+  if (covered > total / 2 || (halfSuffices && covered == total / 2)) {
     widest = largest;
   } else {
     p.entries.clear();
@@ -444,6 +428,28 @@ EncodePalette paletteFor(const int16_t* w, size_t n) {
     p.indexOf[static_cast<size_t>(weightOf(p.entries[static_cast<size_t>(i)]) + 256)] = i;
   }
   return p;
+}
+
+// Vela 3.10's palette of one section.
+EncodePalette paletteFor(const int16_t* w, size_t n) {
+  const Histogram h = histogramOf(w, n);
+  // Zero runs when zero is the most common weight by more than a factor of 4 over the next.
+  std::array<int, 2> topCount{0, 0};
+  std::array<int, 2> topValue{0, 0};
+  for (int i = 0; i < kCodeLimit; ++i) {
+    const int c = h[static_cast<size_t>(i)];
+    if (c > topCount[0]) {
+      topCount[1] = topCount[0];
+      topValue[1] = topValue[0];
+      topCount[0] = c;
+      topValue[0] = i - 256;
+    } else if (c > topCount[1]) {
+      topCount[1] = c;
+      topValue[1] = i - 256;
+    }
+  }
+  constexpr int kZeroRunFactor = 4;
+  return paletteWith(h, topValue[0] == 0 && topCount[0] > kZeroRunFactor * topCount[1], false);
 }
 
 // Golomb-Rice parameter sets the search chooses from: divisor, truncated, uncompressed.
@@ -644,17 +650,22 @@ void writeSlice(BitWriter& out, const int* indices, const int* runs, int length,
   } while (prevWeightsOn || prevRunsOn);
 }
 
-// Encodes one palette section.
-void writeSection(BitWriter& out, const int16_t* w, size_t n, const EncodePalette& p) {
-  int uncompressedBits = 100;   // uncompressed mode unusable: never cheapest
-  if (p.onlyPalette) {
-    uncompressedBits = indexBits(static_cast<int>(p.entries.size()));
-  } else if (p.entries.empty()) {
-    uncompressedBits = p.bits;
-  }
-  // Split into weight indices and the zero runs around them. When the section is all zeros
-  // the first zero is coded as a weight so that the slice is not empty.
+// One palette section as the symbols a slice codes: palette indices of the weights, the zero
+// runs around them (when the palette has zero runs), and the bits of an uncompressed index.
+struct SectionSymbols {
   std::vector<int> indices, runs;
+  int uncompressedBits = 100;   // uncompressed mode unusable: never cheapest
+};
+
+// Splits a section into its symbols. When the section is all zeros the first zero is coded as
+// a weight so that the slice is not empty.
+SectionSymbols sectionSymbols(const int16_t* w, size_t n, const EncodePalette& p) {
+  SectionSymbols s;
+  if (p.onlyPalette) {
+    s.uncompressedBits = indexBits(static_cast<int>(p.entries.size()));
+  } else if (p.entries.empty()) {
+    s.uncompressedBits = p.bits;
+  }
   size_t i = 0;
   while (true) {
     if (p.zeroRuns) {
@@ -665,14 +676,23 @@ void writeSection(BitWriter& out, const int16_t* w, size_t n, const EncodePalett
           ++i;
         }
       }
-      runs.push_back(zeros);
+      s.runs.push_back(zeros);
     }
     if (i == n) {
       break;
     }
-    indices.push_back(p.indexOf[static_cast<size_t>(w[i] + 256)]);
+    s.indices.push_back(p.indexOf[static_cast<size_t>(w[i] + 256)]);
     ++i;
   }
+  return s;
+}
+
+// Encodes one palette section.
+void writeSection(BitWriter& out, const int16_t* w, size_t n, const EncodePalette& p) {
+  const SectionSymbols symbols = sectionSymbols(w, n, p);
+  const std::vector<int>& indices = symbols.indices;
+  const std::vector<int>& runs = symbols.runs;
+  const int uncompressedBits = symbols.uncompressedBits;
   const int nWeights = static_cast<int>(indices.size());
   std::vector<Segment> weightSegments = searchParams(indices, false, uncompressedBits, {});
   if (nWeights == 0) {
@@ -718,7 +738,6 @@ constexpr size_t kVela50Section = 131072;
 // outnumbers the most common other value more than fivefold; the palette when it covers at
 // least half of the (coded) weights.
 EncodePalette paletteForVela50(const int16_t* w, size_t n) {
-  EncodePalette p;
   const Histogram h = histogramOf(w, n);
   int totalZeros = 0, zerosInRuns = 0, run = 0;
   for (size_t i = 0; i < n; ++i) {
@@ -738,66 +757,7 @@ EncodePalette paletteForVela50(const int16_t* w, size_t n) {
     }
   }
   constexpr int kZeroFrequencyFactor = 5;
-  p.zeroRuns = zerosInRuns >= totalZeros / 2 && totalZeros > kZeroFrequencyFactor * commonCount;
-  std::array<uint64_t, kCodeLimit> keyed{};
-  int total = 0, maxCode = 0;
-  for (int v = -kMaxMagnitude; v <= kMaxMagnitude; ++v) {
-    if (v == 0 && p.zeroRuns) {
-      continue;
-    }
-    const int code = codeOf(v);
-    const int c = h[static_cast<size_t>(v + 256)];
-    keyed[static_cast<size_t>(code)] = (uint64_t(c) << 16) | uint64_t(code);
-    total += c;
-    if (c > 0) {
-      maxCode = std::max(maxCode, code);
-    }
-  }
-  p.onlyZeros = total == 0;
-  constexpr int kMaxDirectOffset = 31;
-  while (!p.onlyZeros && p.directOffset < kMaxDirectOffset && (keyed[static_cast<size_t>(p.directOffset)] >> 16) == 0) {
-    ++p.directOffset;
-  }
-  std::sort(keyed.begin(), keyed.end(), [](uint64_t a, uint64_t b) { return a > b; });
-  p.onlyPalette = (keyed[0] >> 16) > 0 && (keyed[kMaxPalette] >> 16) == 0;
-  int maxSize = kMaxPalette;
-  if (!p.onlyPalette) {
-    maxSize = std::min(kMaxPalette, kCodeLimit - 1 - maxCode);
-    if (maxSize == 1) {
-      maxSize = 0;
-    }
-  }
-  int covered = 0, largest = 0, size = 0;
-  for (; size < maxSize; ++size) {
-    const int c = static_cast<int>(keyed[static_cast<size_t>(size)] >> 16);
-    if (c == 0) {
-      break;
-    }
-    p.entries.push_back(static_cast<int>(keyed[static_cast<size_t>(size)] & 0xffff));
-    largest = std::max(largest, p.entries.back());
-    covered += c;
-  }
-  if (size == 1) {
-    p.entries.push_back(0);
-  }
-  int widest = maxCode;
-  if (covered >= total / 2) {
-    widest = largest;
-  } else {
-    p.entries.clear();
-  }
-  p.bits = 2;
-  while ((1 << p.bits) <= widest) {
-    ++p.bits;
-  }
-  const int paletteSize = static_cast<int>(p.entries.size());
-  for (int code = 0; code < kCodeLimit; ++code) {
-    p.indexOf[static_cast<size_t>(weightOf(code) + 256)] = code + paletteSize - p.directOffset;
-  }
-  for (int i = 0; i < paletteSize; ++i) {
-    p.indexOf[static_cast<size_t>(weightOf(p.entries[static_cast<size_t>(i)]) + 256)] = i;
-  }
-  return p;
+  return paletteWith(h, zerosInRuns >= totalZeros / 2 && totalZeros > kZeroFrequencyFactor * commonCount, true);
 }
 
 // Vela 5.0's greedy parameter search: the cheapest parameter set so far is kept until another
@@ -862,31 +822,10 @@ std::vector<Segment> searchParamsVela50(const std::vector<int>& values, bool run
 // Encodes one section as Vela 5.0 does: weight and zero-run parameter segments end slices
 // independently, and a slice codes the weights up to its weight segment's end.
 void writeSectionVela50(BitWriter& out, const int16_t* w, size_t n, const EncodePalette& p) {
-  int uncompressedBits = 100;   // uncompressed mode unusable: never cheapest
-  if (p.onlyPalette) {
-    uncompressedBits = indexBits(static_cast<int>(p.entries.size()));
-  } else if (p.entries.empty()) {
-    uncompressedBits = p.bits;
-  }
-  std::vector<int> indices, runs;
-  size_t i = 0;
-  while (true) {
-    if (p.zeroRuns) {
-      int zeros = 0;
-      if (!p.onlyZeros || i > 0) {
-        while (i < n && w[i] == 0) {
-          ++zeros;
-          ++i;
-        }
-      }
-      runs.push_back(zeros);
-    }
-    if (i == n) {
-      break;
-    }
-    indices.push_back(p.indexOf[static_cast<size_t>(w[i] + 256)]);
-    ++i;
-  }
+  const SectionSymbols symbols = sectionSymbols(w, n, p);
+  const std::vector<int>& indices = symbols.indices;
+  const std::vector<int>& runs = symbols.runs;
+  const int uncompressedBits = symbols.uncompressedBits;
   const int nWeights = static_cast<int>(indices.size());
   const std::vector<Segment> weightSegments =
       nWeights > 0 ? searchParamsVela50(indices, false, uncompressedBits) : std::vector<Segment>{};

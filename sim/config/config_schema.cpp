@@ -133,20 +133,18 @@ void addMemoryPortKeys(std::vector<ConfigKey>& t) {
                   [](SystemParams& p) -> FieldRef { return &mem(p, M).portsUsed; })
                   .range(1, 64)
                   .vela(sys, text(velaName + "_ports_used"), "1", M));
-  t.push_back(key(text(group + "max_reads"), "txns", "0",
-                  text("outstanding reads " + velaName + " accepts; sets the AXI read limit of its port, capped at the "
-                       "NPU's AXI_LIMIT maximum; 0 = not given (" + velaName + "_max_reads)"),
-                  "Vela 5.0 vela.ini; 0 = the port keeps its own default (npu.axi*.max_outstanding_reads)",
-                  [](SystemParams& p) -> FieldRef { return &mem(p, M).maxReads; })
-                  .range(0, 1024)
-                  .vela(sys, text(velaName + "_max_reads"), "0", M));
-  t.push_back(key(text(group + "max_writes"), "txns", "0",
-                  text("outstanding writes " + velaName + " accepts; sets the AXI write limit of its port, capped at the "
-                       "NPU's AXI_LIMIT maximum; 0 = not given (" + velaName + "_max_writes)"),
-                  "Vela 5.0 vela.ini; 0 = the port keeps its own default (npu.axi*.max_outstanding_writes)",
-                  [](SystemParams& p) -> FieldRef { return &mem(p, M).maxWrites; })
-                  .range(0, 1024)
-                  .vela(sys, text(velaName + "_max_writes"), "0", M));
+  for (const bool reads : {true, false}) {
+    const std::string what = reads ? "reads" : "writes";
+    t.push_back(key(text(group + "max_" + what), "txns", "0",
+                    text("outstanding " + what + " " + velaName + " accepts; sets the AXI " + (reads ? "read" : "write") +
+                         " limit of its port, capped at the NPU's AXI_LIMIT maximum; 0 = not given (" + velaName +
+                         "_max_" + what + ")"),
+                    text("Vela 5.0 vela.ini; 0 = the port keeps its own default (npu.axi*.max_outstanding_" + what + ")"),
+                    reads ? ConfigKey::Accessor([](SystemParams& p) -> FieldRef { return &mem(p, M).maxReads; })
+                          : ConfigKey::Accessor([](SystemParams& p) -> FieldRef { return &mem(p, M).maxWrites; }))
+                    .range(0, 1024)
+                    .vela(sys, text(velaName + "_max_" + what), "0", M));
+  }
 }
 
 std::vector<ConfigKey> buildTable() {

@@ -16,48 +16,19 @@
 #include "sim/cmdstream/weight_codec.h"
 #include "sim/config/config.h"
 #include "support/hardware.h"
+#include "support/streams.h"
 
 using namespace npusim;
 using namespace npusim::analytic;
 
 namespace {
 
-constexpr uint8_t kFlash = 0;
+using test::dma;
+using test::kernelOp;
+
 constexpr uint8_t kArena = 1;
 constexpr size_t kSram = 0;
 constexpr size_t kOffFlash = 3;
-
-cmd::Operation kernelOp(cmd::OpKind kind, cmd::FeatureMap ifm, cmd::FeatureMap ofm, cmd::Shape3 block) {
-  cmd::Operation op;
-  op.kind = kind;
-  op.ifm = ifm;
-  op.ofm = ofm;
-  op.ofmBlock = block;
-  op.activation.min = -128;
-  op.activation.max = 127;
-  return op;
-}
-
-cmd::Operation dma(uint64_t src, uint64_t dst, uint64_t length) {
-  cmd::Operation op;
-  op.kind = cmd::OpKind::DmaStart;
-  op.dma = {kFlash, kArena, false, false, src, dst, length};
-  return op;
-}
-
-std::vector<cmd::Operation> roundTrip(const std::vector<cmd::Operation>& ops) {
-  cmd::CommandStreamBuilder b;
-  for (const cmd::Operation& op : ops) {
-    b.emit(op);
-  }
-  cmd::Operation stop;
-  stop.kind = cmd::OpKind::Stop;
-  stop.irqMask = 0xFFFF;
-  b.emit(stop);
-  const std::vector<uint8_t> bytes = b.bytes();
-  const cmd::StreamOrigin origin{"<builder>", 0};
-  return cmd::decodeOperations(cmd::parseCommands(bytes.data(), bytes.size(), origin), origin, {});
-}
 
 // Vela 5.0's system, cost model and estimator for one configuration.
 struct Model {
@@ -77,7 +48,7 @@ struct Run {
 };
 
 Run estimate(const Model& m, const std::vector<cmd::Operation>& stream) {
-  const std::vector<cmd::Operation> ops = roundTrip(stream);
+  const std::vector<cmd::Operation> ops = test::roundTrip(stream);
   Run run;
   run.ops = m.estimator.build(ops, vela5::operationSpecs(ops, nullptr, 0, "<builder>", 0), nullptr);
   run.estimates = m.estimator.estimate(run.ops);
@@ -236,29 +207,30 @@ TEST_CASE("weight encoder: Vela 5.0 codes single zeros as weights where Vela 3.1
   }
 }
 
+namespace {
+
+// A decoded command as the listing reads it.
+cmd::Command command(uint32_t offset, uint16_t key, uint16_t param, uint32_t payload = 0) {
+  cmd::Command c;
+  c.offset = offset;
+  c.key = key;
+  c.param = param;
+  c.payload = payload;
+  c.info = cmd::findCommand(key);
+  return c;
+}
+
+} // namespace
+
 TEST_CASE("Vela 5.0 register listing: fields of the Ethos-U55/U65 register interface") {
-  cmd::Command precision;
-  precision.offset = 0;
-  precision.key = 0x0105;
-  precision.param = 0x41;
-  precision.info = cmd::findCommand(precision.key);
-  CHECK(report::vela5Line(precision) ==
+  CHECK(report::vela5Line(command(0, 0x0105, 0x41)) ==
         "0x000000:          0041 0105 - NPU_SET_IFM_PRECISION             65, activation_type = ACTIVATION_TYPE_SIGNED, "
         "activation_precision = ACTIVATION_PRECISION_B8, activation_format = ACTIVATION_FORMAT_NHCWB16, "
         "scale_mode = IFM_SCALE_MODE_OPA_OPB_16, round_mode = ROUND_MODE_DBL");
-  cmd::Command base;
-  base.offset = 0x1c;
-  base.key = 0x4000;
-  base.payload = 0x31d0;
-  base.info = cmd::findCommand(base.key);
-  CHECK(report::vela5Line(base) ==
+  CHECK(report::vela5Line(command(0x1c, 0x4000, 0, 0x31d0)) ==
         "0x00001c: 000031d0 0000 4000 - NPU_SET_IFM_BASE0                  0, addr = 0x31d0");
-  cmd::Command table;
-  table.offset = 0x40;
-  table.key = 0x0125;
-  table.param = 0x3011;   // TABLE_1, clip range FORCE_INT8
-  table.info = cmd::findCommand(table.key);
-  CHECK(report::vela5Line(table) ==
+  // TABLE_1, clip range FORCE_INT8
+  CHECK(report::vela5Line(command(0x40, 0x0125, 0x3011)) ==
         "0x000040:          3011 0125 - NPU_SET_ACTIVATION             12305, activation_function = "
         "ACTIVATION_FUNCTION_TABLE_1, activation_clip_range = ACTIVATION_CLIP_RANGE_FORCE_INT8");
 }
