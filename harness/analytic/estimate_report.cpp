@@ -16,6 +16,9 @@ namespace npusim::analytic {
 const char* const kVelaPerLayerHeader =
     "TFLite_operator,NNG Operator,SRAM Usage,Peak%,Op Cycles,Network%,NPU,SRAM AC,DRAM AC,OnFlash AC,OffFlash AC,"
     "MAC Count,Network%,Util%,Name";
+const char* const kVela5PerLayerHeader =
+    "Original Operator,NNG Operator,Target,Staging Usage,Peak% (Staging),Op Cycles,Network% (cycles),NPU,SRAM AC,"
+    "DRAM AC,OnFlash AC,OffFlash AC,MAC Count,Network% (MAC),Util% (MAC),Name";
 
 namespace {
 
@@ -92,9 +95,12 @@ std::string pythonFloat(double value) {
 }
 
 void writeEstimateTable(std::ostream& out, const NetworkEstimate& est) {
-  out << est.model << ": " << est.hardware->name << ", " << est.systemConfig << ", " << est.memoryMode << ", "
-      << fixed(est.coreClockHz / 1e6, 0) << " MHz, rows "
-      << (est.rowsFromDebugDb ? "from Vela's debug database" : "one per NPU kernel operation") << "\n";
+  out << est.model << ": Vela " << velaVersionName(est.vela) << "'s model, " << est.hardware->name << ", "
+      << est.systemConfig << ", " << est.memoryMode << ", " << fixed(est.coreClockHz / 1e6, 0) << " MHz, rows "
+      << (est.rowsFromDebugDb                  ? "from Vela's debug database"
+          : est.vela == VelaVersion::V5_0 ? "grouped from the command stream"
+                                          : "one per NPU kernel operation")
+      << "\n";
   bool approximated = false;
   for (const SubgraphEstimate& sub : est.subgraphs) {
     out << "\nNPU subgraph (operator " << sub.operatorIndex << ")\n";
@@ -111,7 +117,8 @@ void writeEstimateTable(std::ostream& out, const NetworkEstimate& est) {
       for (double ac : e.accessCycles) {
         out << ' ' << std::setw(11) << fixed(ac, 1);
       }
-      out << ' ' << std::setw(11) << e.macs << "  " << weightBufferingName(l.weights.buffering)
+      out << ' ' << std::setw(11) << e.macs << "  "
+          << (sub.vela5.empty() ? weightBufferingName(l.weights.buffering) : vela5::weightTransferName(sub.vela5[i].weights))
           << (e.fullTransferApproximated ? "*" : "") << "\n";
       approximated = approximated || e.fullTransferApproximated;
     }
@@ -134,7 +141,42 @@ void writeEstimateTable(std::ostream& out, const NetworkEstimate& est) {
   }
 }
 
+namespace {
+
+// Vela 5.0's _percentage over integers: Python's true division, and the integer 100 for a zero whole.
+std::string integerPercentage(int64_t part, int64_t whole) {
+  return whole == 0 ? "100" : pythonFloat(static_cast<double>(part * 100) / static_cast<double>(whole));
+}
+
+void writeVela5PerLayerCsv(std::ostream& out, const NetworkEstimate& est) {
+  const EstimateTotals& t = est.totals;
+  const auto total = static_cast<int64_t>(t.totalCycles);
+  out << kVela5PerLayerHeader << "\n";
+  for (const SubgraphEstimate& sub : est.subgraphs) {
+    for (size_t i = 0; i < sub.layers.size(); ++i) {
+      const Layer& l = sub.layers[i];
+      const LayerEstimate& e = sub.estimates[i];
+      const auto cycles = static_cast<int64_t>(e.totalCycles);
+      const auto macs = static_cast<int64_t>(e.macs);
+      out << csvField(l.tfliteOperator.empty() ? "N/A" : l.tfliteOperator) << ',' << csvField(l.nngOperator)
+          << ",NPU,,," << cycles << ',' << integerPercentage(cycles, total) << ','
+          << static_cast<int64_t>(e.npuCycles);
+      for (double ac : e.accessCycles) {
+        out << ',' << static_cast<int64_t>(ac);
+      }
+      out << ',' << macs << ',' << integerPercentage(macs, static_cast<int64_t>(t.macs)) << ','
+          << integerPercentage(macs, cycles * est.hardware->macs) << ',' << csvField(l.name) << "\n";
+    }
+  }
+}
+
+} // namespace
+
 void writeVelaPerLayerCsv(std::ostream& out, const NetworkEstimate& est) {
+  if (est.vela == VelaVersion::V5_0) {
+    writeVela5PerLayerCsv(out, est);
+    return;
+  }
   const EstimateTotals& t = est.totals;
   for (const SubgraphEstimate& sub : est.subgraphs) {
     out << kVelaPerLayerHeader << "\r\n";
@@ -155,6 +197,7 @@ void writeVelaPerLayerCsv(std::ostream& out, const NetworkEstimate& est) {
 void writeEstimateJson(std::ostream& out, const NetworkEstimate& est) {
   nlohmann::json j;
   j["model"] = est.model;
+  j["vela"] = std::string(velaVersionName(est.vela));
   j["accelerator"] = std::string(est.hardware->name);
   j["system_config"] = est.systemConfig;
   j["memory_mode"] = est.memoryMode;
@@ -181,6 +224,14 @@ void writeEstimateJson(std::ostream& out, const NetworkEstimate& est) {
                          {"encoded_weight_bytes", l.weights.encodedBytes},
                          {"one_piece_weight_bytes", l.weights.onePieceBytes},
                          {"query", queryJson(l.query)}};
+      if (!sub.vela5.empty()) {
+        // Vela 5.0: its own query and weight transfer instead of Vela 3.10's.
+        for (const char* key : {"weight_buffering", "weight_depth_slices", "encoded_weight_bytes", "one_piece_weight_bytes",
+                                "query", "full_transfer_approximated"}) {
+          row.erase(key);
+        }
+        row["vela5"] = vela5::scheduledOpJson(sub.vela5[i]);
+      }
       for (size_t a = 0; a < kAccessAreas.size(); ++a) {
         row[kAccessKeys[a]] = e.accessCycles[a];
         row["bytes"][kAreaKeys[a]] = trafficJson(e.traffic[a]);

@@ -9,15 +9,19 @@
 
 namespace npusim::analytic {
 
-// Vela's per-layer CSV header (the same 15 columns, "Network%" twice).
+// Vela 3.10's per-layer CSV header (the same 15 columns, "Network%" twice).
 extern const char* const kVelaPerLayerHeader;
+// Vela 5.0's per-layer CSV header (16 columns).
+extern const char* const kVela5PerLayerHeader;
 
 // Per-layer rows and network totals as an aligned text table.
 void writeEstimateTable(std::ostream& out, const NetworkEstimate& estimate);
 
-// Vela's `<model>_per-layer.csv`: one header row per NPU subgraph, rows in Vela's order.
-// SRAM Usage and Peak% cannot be derived from the command stream and are written empty;
-// Name is empty because the debug database does not carry operator names.
+// Vela's `<model>_per-layer.csv` in the format of the Vela whose model the estimate reproduces
+// (its header row tells which): Vela 3.10's has one header row per NPU subgraph, Vela 5.0's one
+// in all. Rows in Vela's order. The memory-usage columns (SRAM or Staging Usage, Peak%) cannot
+// be derived from the command stream and are written empty; Vela 3.10's Name is empty because
+// its debug database does not carry operator names.
 void writeVelaPerLayerCsv(std::ostream& out, const NetworkEstimate& estimate);
 
 // Everything the estimate holds, per layer and in total.

@@ -10,6 +10,7 @@
 
 #include "harness/analytic/performance_model.h"
 #include "harness/analytic/vela_system.h"
+#include "harness/analytic/weight_slices.h"
 #include "sim/cmdstream/operation.h"
 
 namespace npusim::analytic {
@@ -38,15 +39,6 @@ struct WeightStreams {
   // Scales + weights of all slices encoded as one stream, the size Vela's full-transfer time
   // uses for sliced layers; 0 when unknown (constant region not given, or a single slice).
   uint64_t onePieceBytes = 0;
-};
-
-// The compiled model's constant region (region 0: encoded weights, scales, LUTs), for
-// re-encoding depth-sliced weights in one piece.
-struct ConstantRegion {
-  const uint8_t* data = nullptr;
-  size_t size = 0;
-  std::string file;          // for error messages
-  uint64_t fileOffset = 0;   // where `data` starts in `file`
 };
 
 // A LUT copied into SHRAM before the operation.

@@ -112,6 +112,23 @@ std::vector<std::vector<RowSpec>> rowsFromDebugDb(const io::CompiledNetwork& net
                                                   const VelaDebugDb& db) {
   const std::map<int, size_t> streamOf = matchStreams(net, decoded, db);
   std::vector<std::vector<RowSpec>> rows(decoded.size());
+  if (db.regorLayout()) {
+    // Vela 5.x: its scheduled operations, chained activations as rows without operations.
+    for (const auto& [id, s] : streamOf) {
+      const io::NpuOp& npu = net.operators[decoded[s].operatorIndex].npu;
+      for (vela5::OperationSpec& spec :
+           vela5::operationSpecs(decoded[s].operations, &db, id, net.path, npu.commands.offset)) {
+        RowSpec row;
+        row.operations = std::move(spec.operations);
+        row.tfliteOperator = spec.sourceType.empty() ? "" : tfliteOperatorName(spec.sourceType);
+        row.nngOperator = spec.typeName;
+        row.name = spec.name;
+        row.sourceId = spec.sourceId;
+        rows[s].push_back(std::move(row));
+      }
+    }
+    return rows;
+  }
   std::vector<std::vector<int>> rowIds(decoded.size());   // optimised id of each row
   // 1. Kernel operations -> optimised operator, rows in order of first appearance.
   std::map<std::pair<size_t, uint32_t>, int> queue;
@@ -126,7 +143,8 @@ std::vector<std::vector<RowSpec>> rowsFromDebugDb(const io::CompiledNetwork& net
       if (!cmd::isKernel(ops[i].kind)) {
         continue;
       }
-      auto entry = queue.find({s, ops[i].byteOffset + 4});
+      // Vela 3.x records the offset after the NPU_OP_* command, Vela 5.x the command's own.
+      auto entry = queue.find({s, ops[i].byteOffset + (db.regorLayout() ? 0u : 4u)});
       const VelaDebugDb::OptimisedOp* op = entry == queue.end() ? nullptr : db.findOptimised(entry->second);
       if (op == nullptr) {
         throwAtOffset(net.path, net.operators[decoded[s].operatorIndex].npu.commands.offset + ops[i].byteOffset,
@@ -214,35 +232,123 @@ std::vector<std::vector<RowSpec>> rowsFromDebugDb(const io::CompiledNetwork& net
   return rows;
 }
 
+std::string_view velaVersionName(VelaVersion version) {
+  switch (version) {
+  case VelaVersion::V3_10: return "3.10";
+  case VelaVersion::V5_0: return "5.0";
+  }
+  return "?";
+}
+
+std::optional<VelaVersion> parseVelaVersion(std::string_view text) {
+  if (text == "3.10") return VelaVersion::V3_10;
+  if (text == "5.0") return VelaVersion::V5_0;
+  return std::nullopt;
+}
+
+VelaVersion compiledBy(const io::CompiledNetwork& net) {
+  if (!net.velaVersion.empty()) {
+    return VelaVersion::V3_10;
+  }
+  for (const io::Operator& op : net.operators) {
+    if (op.kind == io::OperatorKind::Npu) {
+      const int stream = op.npu.commandStreamTensorIndex;
+      const bool regor = stream >= 0 && static_cast<size_t>(stream) < net.tensors.size() &&
+                         net.tensors[static_cast<size_t>(stream)].name == "ethos_u_command_stream";
+      return regor ? VelaVersion::V5_0 : VelaVersion::V3_10;
+    }
+  }
+  return VelaVersion::V3_10;
+}
+
+namespace {
+
+// Vela 3.10's rows and estimates of one stream.
+SubgraphEstimate estimateVela310(const io::CompiledNetwork& net, const io::DecodedNpuOp& decoded,
+                                 const VelaSystem& system, const std::vector<RowSpec>* rows) {
+  SubgraphEstimate sub;
+  sub.operatorIndex = decoded.operatorIndex;
+  const std::vector<cmd::Operation>& ops = decoded.operations;
+  const io::FileRange& flash = net.operators[decoded.operatorIndex].npu.flash;
+  const ConstantRegion constants{net.at(flash), flash.size, net.path, flash.offset};
+  const LayerBuilder builder(system, &constants);
+  std::vector<RowSpec> own = rows != nullptr ? *rows : LayerBuilder::oneRowPerKernel(ops);
+  // Vela 5.x's rows of chained activations have no operation and no Vela 3.10 counterpart.
+  own.erase(std::remove_if(own.begin(), own.end(), [](const RowSpec& r) { return r.operations.empty() && !r.memcpy; }),
+            own.end());
+  sub.layers = builder.build(ops, own);
+  sub.estimates = Estimator(system).estimate(sub.layers);
+  return sub;
+}
+
+// Vela 5.0's rows and estimates of one stream (stream `streamId` of the debug database).
+SubgraphEstimate estimateVela50(const io::CompiledNetwork& net, const io::DecodedNpuOp& decoded,
+                                const vela5::Estimator& estimator, const VelaDebugDb* db, int streamId) {
+  SubgraphEstimate sub;
+  sub.operatorIndex = decoded.operatorIndex;
+  const std::vector<cmd::Operation>& ops = decoded.operations;
+  const io::NpuOp& npu = net.operators[decoded.operatorIndex].npu;
+  const ConstantRegion constants{net.at(npu.flash), npu.flash.size, net.path, npu.flash.offset};
+  sub.vela5 = estimator.build(ops, vela5::operationSpecs(ops, db, streamId, net.path, npu.commands.offset), &constants);
+  sub.estimates = estimator.estimate(sub.vela5);
+  for (const vela5::ScheduledOp& op : sub.vela5) {
+    Layer layer;
+    layer.operations = op.spec.operations;
+    for (size_t index : op.spec.operations) {
+      layer.byteOffsets.push_back(ops[index].byteOffset);
+    }
+    layer.tfliteOperator = op.spec.sourceType;
+    layer.nngOperator = op.spec.typeName;
+    layer.name = op.spec.name;
+    sub.layers.push_back(std::move(layer));
+  }
+  return sub;
+}
+
+} // namespace
+
 NetworkEstimate estimateNetwork(const io::CompiledNetwork& net, const std::vector<io::DecodedNpuOp>& decoded,
-                                const config::SystemParams& params, const VelaDebugDb* db) {
+                                const config::SystemParams& params, const VelaDebugDb* db, VelaVersion vela) {
   if (decoded.empty()) {
     throwAtOffset(net.path, 0, "the model has no ethos-u operator to estimate");
   }
   NetworkEstimate result;
   result.model = net.path;
+  result.vela = vela;
   result.hardware = net.hardware();
   result.systemConfig = params.systemConfig;
   result.memoryMode = params.memoryMode;
   result.coreClockHz = params.coreClockHz;
-  result.rowsFromDebugDb = db != nullptr;
-  const VelaSystem system(params, *result.hardware);
-  const Estimator estimator(system);
-  const std::vector<std::vector<RowSpec>> rows =
-      db != nullptr ? rowsFromDebugDb(net, decoded, *db) : std::vector<std::vector<RowSpec>>{};
-  for (size_t s = 0; s < decoded.size(); ++s) {
-    SubgraphEstimate sub;
-    sub.operatorIndex = decoded[s].operatorIndex;
-    const std::vector<cmd::Operation>& ops = decoded[s].operations;
-    const io::FileRange& flash = net.operators[decoded[s].operatorIndex].npu.flash;
-    const ConstantRegion constants{net.at(flash), flash.size, net.path, flash.offset};
-    const LayerBuilder builder(system, &constants);
-    sub.layers = builder.build(ops, db != nullptr ? rows[s] : LayerBuilder::oneRowPerKernel(ops));
-    sub.estimates = estimator.estimate(sub.layers);
+  // Vela 5.0's rows need Vela 5.x's database; without it they are grouped from the stream.
+  result.rowsFromDebugDb = db != nullptr && (vela == VelaVersion::V3_10 || db->regorLayout());
+  if (vela == VelaVersion::V5_0) {
+    result.vela5System = std::make_shared<const vela5::System>(params, *result.hardware);
+    const std::unique_ptr<vela5::ArchitecturePerformance> arch = vela5::makeArchitecturePerformance(*result.vela5System);
+    const vela5::Estimator estimator(*result.vela5System, *arch);
+    // Streams are numbered in ethos-u operator order (as for Vela 3.x, see matchStreams).
+    std::vector<int> streamIds;
+    if (db != nullptr) {
+      const std::map<int, size_t> order = matchStreams(net, decoded, *db);
+      streamIds.resize(decoded.size());
+      for (const auto& [id, index] : order) {
+        streamIds[index] = id;
+      }
+    }
+    for (size_t s = 0; s < decoded.size(); ++s) {
+      result.subgraphs.push_back(estimateVela50(net, decoded[s], estimator, db, db != nullptr ? streamIds[s] : 0));
+    }
+  } else {
+    const VelaSystem system(params, *result.hardware);
+    const std::vector<std::vector<RowSpec>> rows =
+        db != nullptr ? rowsFromDebugDb(net, decoded, *db) : std::vector<std::vector<RowSpec>>{};
+    for (size_t s = 0; s < decoded.size(); ++s) {
+      result.subgraphs.push_back(estimateVela310(net, decoded[s], system, db != nullptr ? &rows[s] : nullptr));
+    }
+  }
+  for (const SubgraphEstimate& sub : result.subgraphs) {
     for (const LayerEstimate& e : sub.estimates) {
       result.totals.add(e);
     }
-    result.subgraphs.push_back(std::move(sub));
   }
   return result;
 }

@@ -3,33 +3,54 @@
 // Vela-style estimate of a whole compiled network: one NPU subgraph per ethos-u operator,
 // rows grouped as in Vela's per-layer CSV (from the debug database when available).
 
+#include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "harness/analytic/estimator.h"
 #include "harness/analytic/layer_builder.h"
+#include "harness/analytic/vela5_estimator.h"
 #include "harness/analytic/vela_debug_db.h"
 #include "sim/config/system_params.h"
 #include "sim/io/decoded_network.h"
 
 namespace npusim::analytic {
 
+// The Vela performance model an estimate reproduces.
+enum class VelaVersion : uint8_t { V3_10, V5_0 };
+std::string_view velaVersionName(VelaVersion version);   // "3.10", "5.0"
+std::optional<VelaVersion> parseVelaVersion(std::string_view text);
+
+// The Vela that compiled `net`, as far as the file tells: Vela's C++ back end (regor, which
+// compiles the Ethos-U55/U65 from Vela 5.0) names an `ethos-u` operator's command-stream input
+// "ethos_u_command_stream" and writes no `vela_version` metadata; the Python back end (Vela
+// 2.x to 4.x, and 5.x's legacy core) names it "<subgraph>_split_<n>_command_stream" (and from
+// 3.3 or so writes the version). The description is no signal: regor and Python Vela up to 3.2
+// both write "Vela Optimised". Anything else is taken for Vela 3.10.
+VelaVersion compiledBy(const io::CompiledNetwork& net);
+
 // Layers and estimates of one NPU subgraph (one ethos-u operator).
 struct SubgraphEstimate {
   size_t operatorIndex = 0;               // the ethos-u operator in CompiledNetwork::operators
   std::vector<Layer> layers;              // Vela's rows, in Vela's order
   std::vector<LayerEstimate> estimates;   // one per layer
+  std::vector<vela5::ScheduledOp> vela5;  // Vela 5.0: each layer's scheduled operation, else empty
 };
 
 // The whole model's estimate and the configuration it was made for.
 struct NetworkEstimate {
   std::string model;
+  VelaVersion vela = VelaVersion::V3_10;   // the model this estimate reproduces
   const arch::NpuConfig* hardware = nullptr; // the configuration the COP1 header names
   std::string systemConfig, memoryMode;
   double coreClockHz = 0;
-  bool rowsFromDebugDb = false;           // false: one row per NPU kernel operation
+  bool rowsFromDebugDb = false;           // false: Vela 3.10 one row per kernel operation, Vela 5.0 grouped from the stream
   std::vector<SubgraphEstimate> subgraphs;
   EstimateTotals totals;
+  // Vela 5.0: the memories the scheduled operations' queries point to.
+  std::shared_ptr<const vela5::System> vela5System;
 };
 
 // Vela's row grouping for each decoded ethos-u operator (same order as `decoded`). Throws
@@ -39,9 +60,9 @@ std::vector<std::vector<RowSpec>> rowsFromDebugDb(const io::CompiledNetwork& net
                                                   const VelaDebugDb& db);
 
 // Estimates every ethos-u operator of `net` under `params` (real hardware; Vela's memory-mode
-// view is applied internally). `db` may be null. Throws InputError for a network without NPU
-// operators or a MAC configuration the estimator does not know.
+// view is applied internally) with Vela `vela`'s model. `db` may be null. Throws InputError
+// for a network without NPU operators or a MAC configuration the estimator does not know.
 NetworkEstimate estimateNetwork(const io::CompiledNetwork& net, const std::vector<io::DecodedNpuOp>& decoded,
-                                const config::SystemParams& params, const VelaDebugDb* db);
+                                const config::SystemParams& params, const VelaDebugDb* db, VelaVersion vela);
 
 } // namespace npusim::analytic

@@ -65,6 +65,10 @@ Table readTable(std::string_view text, const std::string& name, const std::strin
   return table;
 }
 
+bool hasTable(std::string_view text, const std::string& name) {
+  return text.find("<table name=\"" + name + "\">") != std::string_view::npos;
+}
+
 int64_t toInt(const std::string& field, const std::string& file, uint64_t offset) {
   try {
     size_t used = 0;
@@ -137,6 +141,26 @@ VelaDebugDb parseVelaDebugDb(std::string_view text, const std::string& displayNa
                         static_cast<int>(toInt(f[1], displayName, off)),
                         static_cast<int>(toInt(f[2], displayName, off))});
   });
+  // 2. Vela 5.x's scheduled operations: the queue names them, `perf` lists them in the
+  //    per-layer CSV's order (identity columns only) and `group` chains activations.
+  if (hasTable(text, "perf")) {
+    size_t entry = 0;
+    rowsOf("queue", {"scheduled_id"}, [&](const std::vector<std::string>& f, uint64_t off) {
+      db.queue[entry++].scheduledId = static_cast<int>(toInt(f[0], displayName, off));
+    });
+    rowsOf("perf", {"id", "source_id", "optimised_id", "operator", "name"},
+           [&](const std::vector<std::string>& f, uint64_t off) {
+             db.scheduled.push_back({static_cast<int>(toInt(f[0], displayName, off)),
+                                     static_cast<int>(toInt(f[1], displayName, off)),
+                                     static_cast<int>(toInt(f[2], displayName, off)), f[3], f[4]});
+           });
+    if (hasTable(text, "group")) {
+      rowsOf("group", {"id", "group_id"}, [&](const std::vector<std::string>& f, uint64_t off) {
+        db.groups.push_back(
+            {static_cast<int>(toInt(f[0], displayName, off)), static_cast<int>(toInt(f[1], displayName, off))});
+      });
+    }
+  }
   rowsOf("cmdstream", {"id"}, [&](const std::vector<std::string>& f, uint64_t off) {
     db.streams.push_back({static_cast<int>(toInt(f[0], displayName, off))});
   });
@@ -172,6 +196,7 @@ std::string tfliteOperatorName(std::string_view velaType) {
       {"Conv2DBias", "CONV_2D"},
       {"Conv2D", "CONV_2D"},
       {"DepthwiseConv2DBias", "DEPTHWISE_CONV_2D"},
+      {"DepthwiseConv2D", "DEPTHWISE_CONV_2D"},
       {"Conv2DBackpropInput", "TRANSPOSE_CONV"},
       {"AvgPool", "AVERAGE_POOL_2D"},
       {"MaxPool", "MAX_POOL_2D"},

@@ -10,7 +10,11 @@ namespace npusim::analytic {
 
 namespace {
 
-MemArea areaOf(config::MemoryKind kind) {
+size_t portIndex(config::AxiPort port) { return static_cast<size_t>(port); }
+
+} // namespace
+
+MemArea memAreaOf(config::MemoryKind kind) {
   switch (kind) {
   case config::MemoryKind::Sram: return MemArea::Sram;
   case config::MemoryKind::Dram: return MemArea::Dram;
@@ -19,10 +23,6 @@ MemArea areaOf(config::MemoryKind kind) {
   }
   return MemArea::Sram;
 }
-
-size_t portIndex(config::AxiPort port) { return static_cast<size_t>(port); }
-
-} // namespace
 
 std::string_view memAreaName(MemArea area) {
   switch (area) {
@@ -39,7 +39,7 @@ VelaSystem::VelaSystem(const config::SystemParams& params, const arch::NpuConfig
     : accel_(&hardware), regions_(params), coreClockHz_(params.coreClockHz) {
   // 1. The memories on the two ports get their configured timing; every other area keeps
   //    Vela's "1 or the equivalent" defaults (scale 1, burst 1, latency 0).
-  portArea_ = {areaOf(params.memoryOn(config::AxiPort::Axi0)), areaOf(params.memoryOn(config::AxiPort::Axi1))};
+  portArea_ = {memAreaOf(params.memoryOn(config::AxiPort::Axi0)), memAreaOf(params.memoryOn(config::AxiPort::Axi1))};
   //    A timing adapter on the port shows through as the kit describes it to Vela: its
   //    nominal bandwidth (BWCAP words per pulse cycle) and its minimum latencies.
   for (config::AxiPort port : {config::AxiPort::Axi0, config::AxiPort::Axi1}) {

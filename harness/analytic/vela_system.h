@@ -20,6 +20,8 @@ constexpr std::array<MemArea, 4> kAccessAreas{MemArea::Sram, MemArea::Dram, MemA
                                               MemArea::OffChipFlash};
 
 std::string_view memAreaName(MemArea area);
+// The area of a memory kind.
+MemArea memAreaOf(config::MemoryKind kind);
 
 // Per-MAC-configuration constants of an Ethos-U55 (timing doc 1.1, 1.2).
 // Vela's timing of one memory area.

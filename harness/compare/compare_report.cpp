@@ -57,7 +57,7 @@ void writeModelComparison(std::ostream& os, const ModelComparison& c, CompareFor
   case CompareFormat::Md: {
     const bool md = format == CompareFormat::Md;
     os << (md ? "### " : "npusim compare: ") << c.model << " (" << c.accelerator << ", " << c.systemConfig << ", "
-       << c.memoryMode << ")\n\n";
+       << c.memoryMode << "; estimate: Vela " << c.vela << "'s model)\n\n";
     if (md) os << "| layer | TFLite | Vela op | sim | estimate | Vela | sim/est | sim/Vela | bound | name |\n|---|---|---|--:|--:|--:|--:|--:|---|---|\n";
     else {
       char head[200];
@@ -91,12 +91,12 @@ void writeModelComparison(std::ostream& os, const ModelComparison& c, CompareFor
 }
 
 void writeLayerCsv(std::ostream& os, const std::vector<ModelComparison>& models) {
-  os << "model,accelerator,system_config,memory_mode,subgraph,layer,tflite_operator,nng_operator,sim_cycles,"
+  os << "model,accelerator,system_config,memory_mode,vela,subgraph,layer,tflite_operator,nng_operator,sim_cycles,"
         "estimate_cycles,vela_cycles,macs,bound,name\n";
   for (const auto& c : models) {
     for (const auto& l : c.layers) {
-      os << csvField(c.model) << ',' << c.accelerator << ',' << c.systemConfig << ',' << c.memoryMode << ','
-         << l.subgraph << ',' << l.layer << ',' << l.tfliteOperator << ',' << l.nngOperator << ','
+      os << csvField(c.model) << ',' << c.accelerator << ',' << c.systemConfig << ',' << c.memoryMode << ',' << c.vela
+         << ',' << l.subgraph << ',' << l.layer << ',' << l.tfliteOperator << ',' << l.nngOperator << ','
          << num(l.simCycles) << ',' << num(l.estimateCycles, "%.1f") << ',' << (l.velaCycles ? num(*l.velaCycles, "%.1f") : "")
          << ',' << l.macs << ',' << l.bound << ',' << csvField(l.name) << '\n';
     }
@@ -121,11 +121,11 @@ void writeTreeComparison(std::ostream& os, const std::vector<ModelComparison>& m
     return;
   }
   case CompareFormat::Csv:
-    os << "model,accelerator,system_config,memory_mode,sim_npu_active_cycles,sim_total_cycles,estimate_cycles,"
+    os << "model,accelerator,system_config,memory_mode,vela,sim_npu_active_cycles,sim_total_cycles,estimate_cycles,"
           "vela_cycles,sim_over_estimate,sim_over_vela,layer_geomean_sim_over_estimate,share_over_20pct\n";
     for (const auto& c : models) {
       os << csvField(shortName(c.model)) << ',' << c.accelerator << ',' << c.systemConfig << ',' << c.memoryMode << ','
-         << num(c.simNpuActive) << ',' << num(c.simTotal) << ',' << num(c.estimateTotal, "%.1f") << ','
+         << c.vela << ',' << num(c.simNpuActive) << ',' << num(c.simTotal) << ',' << num(c.estimateTotal, "%.1f") << ','
          << (c.velaTotal ? num(*c.velaTotal, "%.1f") : "") << ',' << opt(ratio(c.simNpuActive, c.estimateTotal), "%.4f")
          << ',' << opt(ratio(c.simNpuActive, c.velaTotal), "%.4f") << ','
          << opt(c.summary.geomeanSimOverEstimate, "%.4f") << ',' << num(c.summary.shareOver20, "%.4f") << '\n';
@@ -134,17 +134,18 @@ void writeTreeComparison(std::ostream& os, const std::vector<ModelComparison>& m
   case CompareFormat::Text:
   case CompareFormat::Md: {
     const bool md = format == CompareFormat::Md;
-    if (md) os << "| model | accelerator | system | memory mode | sim NPU active | estimate | Vela | sim/est | sim/Vela |\n|---|---|---|---|--:|--:|--:|--:|--:|\n";
+    if (md) os << "| model | accelerator | system | memory mode | model of Vela | sim NPU active | estimate | Vela | sim/est | sim/Vela |\n|---|---|---|---|---|--:|--:|--:|--:|--:|\n";
     for (const auto& c : models) {
       const auto re = ratio(c.simNpuActive, c.estimateTotal), rv = ratio(c.simNpuActive, c.velaTotal);
       if (md) {
         os << "| " << shortName(c.model) << " | " << c.accelerator << " | " << c.systemConfig << " | " << c.memoryMode
-           << " | " << num(c.simNpuActive) << " | " << num(c.estimateTotal) << " | " << opt(c.velaTotal) << " | "
+           << " | " << c.vela << " | " << num(c.simNpuActive) << " | " << num(c.estimateTotal) << " | " << opt(c.velaTotal) << " | "
            << opt(re, "%.2f") << " | " << opt(rv, "%.2f") << " |\n";
       } else {
         char line[400];
-        std::snprintf(line, sizeof line, "%-44.44s %-13s %-27s %-11s %10s %10s %10s %6s %6s\n",
+        std::snprintf(line, sizeof line, "%-44.44s %-13s %-27s %-11s %-4s %10s %10s %10s %6s %6s\n",
                       shortName(c.model).c_str(), c.accelerator.c_str(), c.systemConfig.c_str(), c.memoryMode.c_str(),
+                      c.vela.c_str(),
                       num(c.simNpuActive).c_str(), num(c.estimateTotal).c_str(), opt(c.velaTotal).c_str(),
                       opt(re, "%.2f").c_str(), opt(rv, "%.2f").c_str());
         os << line;

@@ -14,7 +14,8 @@
 namespace npusim::compare {
 
 ModelComparison compareModel(const io::CompiledNetwork& net, const std::string& modelPath, const std::string& velaCsv,
-                             const config::ConfigRequest& config, const std::function<void(const std::string&)>& warn) {
+                             const config::ConfigRequest& config, std::optional<analytic::VelaVersion> vela,
+                             const std::function<void(const std::string&)>& warn) {
   const auto decoded = io::decodeAll(net);
   const config::SystemParams params = platform::resolveForModel(config, net);
   // Layer names first: a debug database that does not describe the model only warns, and the
@@ -26,7 +27,8 @@ ModelComparison compareModel(const io::CompiledNetwork& net, const std::string& 
   if (names.fromDebugDb) {
     db = analytic::readVelaDebugDb(analytic::velaDebugDbPath(net.path));
   }
-  const analytic::NetworkEstimate estimate = analytic::estimateNetwork(net, decoded, params, db ? &*db : nullptr);
+  const analytic::NetworkEstimate estimate =
+      analytic::estimateNetwork(net, decoded, params, db ? &*db : nullptr, vela.value_or(analytic::compiledBy(net)));
   const platform::RunResult run = platform::simulate(net, decoded, params);
   std::optional<std::vector<VelaLayerRow>> rows;
   std::optional<double> velaTotal;
@@ -43,11 +45,18 @@ ModelComparison compareModel(const io::CompiledNetwork& net, const std::string& 
   return buildComparison(run, estimate, rows ? &*rows : nullptr, velaTotal, &names);
 }
 
-TreeComparison compareTreeModels(const TreeListing& listing, const std::string& executable, unsigned jobs) {
+TreeComparison compareTreeModels(const TreeListing& listing, const std::string& executable, unsigned jobs,
+                                 const std::string& velaIni, std::optional<analytic::VelaVersion> vela) {
   std::vector<std::vector<std::string>> commands;
   for (const TreeModel& m : listing.models) {
     commands.push_back({executable, "compare", m.path, "--system-config", m.systemConfig, "--memory-mode",
                         m.memoryMode, "--format", "json"});
+    if (!velaIni.empty()) {
+      commands.back().insert(commands.back().end(), {"--vela-ini", velaIni});
+    }
+    if (vela) {
+      commands.back().insert(commands.back().end(), {"--vela", std::string(analytic::velaVersionName(*vela))});
+    }
   }
   const std::vector<process::ChildResult> results = process::runAll(commands, jobs);
   TreeComparison out;

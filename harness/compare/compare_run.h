@@ -4,9 +4,11 @@
 // model of a fixture-style tree, each in a child process of the process pool.
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "harness/analytic/network_estimate.h"
 #include "harness/compare/compare_report.h"
 #include "harness/compare/comparison.h"
 #include "sim/config/config.h"
@@ -20,8 +22,10 @@ namespace npusim::compare {
 // containing "_summary_") when there are any; an empty `modelPath` looks for nothing beside.
 // `warn` receives warnings as they arise (a debug database that does not describe the model:
 // rows are then grouped without it).
+// `vela` picks the Vela model the estimate reproduces (nullopt: the one that compiled `net`).
 ModelComparison compareModel(const io::CompiledNetwork& net, const std::string& modelPath, const std::string& velaCsv,
-                             const config::ConfigRequest& config, const std::function<void(const std::string&)>& warn);
+                             const config::ConfigRequest& config, std::optional<analytic::VelaVersion> vela,
+                             const std::function<void(const std::string&)>& warn);
 
 // Comparisons of a tree's models, in listing order, and the models that could not be compared.
 struct TreeComparison {
@@ -30,7 +34,9 @@ struct TreeComparison {
 };
 
 // Runs `<executable> compare <model> --system-config S --memory-mode M --format json` for every
-// model of `listing`, `jobs` at a time, and reads the comparisons the children print.
-TreeComparison compareTreeModels(const TreeListing& listing, const std::string& executable, unsigned jobs);
+// model of `listing`, `jobs` at a time, and reads the comparisons the children print; with
+// `velaIni` the sections come from that file, with `vela` the children estimate with that model.
+TreeComparison compareTreeModels(const TreeListing& listing, const std::string& executable, unsigned jobs,
+                                 const std::string& velaIni, std::optional<analytic::VelaVersion> vela);
 
 } // namespace npusim::compare

@@ -17,6 +17,7 @@ ModelComparison buildComparison(const platform::RunResult& run, const analytic::
   c.model = run.model;
   c.accelerator = run.params.accelerator;
   c.systemConfig = run.params.systemConfig;
+  c.vela = std::string(analytic::velaVersionName(estimate.vela));
   c.memoryMode = run.params.memoryMode;
   c.simNpuActive = run.npuActive;
   c.simTotal = run.totalCycles;
@@ -114,7 +115,8 @@ ComparisonSummary summarize(const std::vector<LayerComparison>& layers) {
 
 nlohmann::ordered_json comparisonJson(const ModelComparison& c) {
   nlohmann::ordered_json j{{"model", c.model}, {"accelerator", c.accelerator}, {"system_config", c.systemConfig},
-                           {"memory_mode", c.memoryMode}, {"sim_npu_active_cycles", roundCount(c.simNpuActive)},
+                           {"memory_mode", c.memoryMode}, {"vela", c.vela},
+                           {"sim_npu_active_cycles", roundCount(c.simNpuActive)},
                            {"sim_total_cycles", roundCount(c.simTotal)}, {"estimate_cycles", c.estimateTotal}};
   j["vela_cycles"] = c.velaTotal ? nlohmann::ordered_json(*c.velaTotal) : nlohmann::ordered_json();
   if (!c.note.empty()) j["note"] = c.note;
@@ -141,6 +143,7 @@ ModelComparison comparisonFromJson(const nlohmann::json& j) {
   c.accelerator = j.at("accelerator").get<std::string>();
   c.systemConfig = j.at("system_config").get<std::string>();
   c.memoryMode = j.at("memory_mode").get<std::string>();
+  c.vela = j.at("vela").get<std::string>();
   c.simNpuActive = j.at("sim_npu_active_cycles").get<double>();
   c.simTotal = j.at("sim_total_cycles").get<double>();
   c.estimateTotal = j.at("estimate_cycles").get<double>();

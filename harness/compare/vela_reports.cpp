@@ -42,24 +42,44 @@ double number(const std::string& path, size_t lineNo, const std::string& column,
 
 std::vector<VelaLayerRow> readVelaPerLayerCsv(const std::string& path) {
   const auto rows = readCsv(path);
+  // Vela 3.10's header starts "TFLite_operator", Vela 5.0's "Original Operator" (with a Target
+  // and renamed memory columns); the columns read are found by name in the header row.
+  const auto isHeader = [](const std::vector<std::string>& r) {
+    return !r.empty() && (r[0] == "TFLite_operator" || r[0] == "Original Operator");
+  };
+  if (rows.empty() || !isHeader(rows.front())) {
+    throwForKey(path, "line 1", "expected Vela's per-layer CSV header (TFLite_operator or Original Operator, ...)");
+  }
+  const std::vector<std::string>& header = rows.front();
+  const auto column = [&](const std::string& name) {
+    const auto it = std::find(header.begin(), header.end(), name);
+    if (it == header.end()) {
+      throwForKey(path, "line 1", "the header has no column '" + name + "'");
+    }
+    return static_cast<size_t>(it - header.begin());
+  };
+  const size_t opCycles = column("Op Cycles"), npu = column("NPU"), sram = column("SRAM AC"), dram = column("DRAM AC"),
+               onFlash = column("OnFlash AC"), offFlash = column("OffFlash AC"), macs = column("MAC Count"),
+               name = column("Name");
   std::vector<VelaLayerRow> out;
   for (size_t i = 0; i < rows.size(); ++i) {
     const auto& r = rows[i];
-    if (!r.empty() && r[0] == "TFLite_operator") continue;
-    if (r.size() < 15) {
-      throwForKey(path, "line " + std::to_string(i + 1), "expected 15 columns, found " + std::to_string(r.size()));
+    if (isHeader(r)) continue;
+    if (r.size() != header.size()) {
+      throwForKey(path, "line " + std::to_string(i + 1),
+                  "expected " + std::to_string(header.size()) + " columns, found " + std::to_string(r.size()));
     }
     VelaLayerRow row;
     row.tfliteOperator = r[0];
     row.nngOperator = r[1];
-    row.opCycles = number(path, i + 1, "Op Cycles", r[4]);
-    row.npu = number(path, i + 1, "NPU", r[6]);
-    row.sramAc = number(path, i + 1, "SRAM AC", r[7]);
-    row.dramAc = number(path, i + 1, "DRAM AC", r[8]);
-    row.onFlashAc = number(path, i + 1, "OnFlash AC", r[9]);
-    row.offFlashAc = number(path, i + 1, "OffFlash AC", r[10]);
-    row.macs = number(path, i + 1, "MAC Count", r[11]);
-    row.name = r[14];
+    row.opCycles = number(path, i + 1, "Op Cycles", r[opCycles]);
+    row.npu = number(path, i + 1, "NPU", r[npu]);
+    row.sramAc = number(path, i + 1, "SRAM AC", r[sram]);
+    row.dramAc = number(path, i + 1, "DRAM AC", r[dram]);
+    row.onFlashAc = number(path, i + 1, "OnFlash AC", r[onFlash]);
+    row.offFlashAc = number(path, i + 1, "OffFlash AC", r[offFlash]);
+    row.macs = number(path, i + 1, "MAC Count", r[macs]);
+    row.name = r[name];
     out.push_back(row);
   }
   return out;

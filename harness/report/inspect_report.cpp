@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 
+#include "harness/report/register_listing.h"
 #include "sim/cmdstream/disassembler.h"
 #include "sim/cmdstream/weight_codec.h"
 #include "sim/cmdstream/weight_source.h"
@@ -145,11 +146,15 @@ ordered_json operationJson(const cmd::Operation& op) {
 }
 
 void writeInspect(std::ostream& os, const io::CompiledNetwork& net, const std::vector<io::DecodedNpuOp>& decoded,
-                  InspectFormat format, bool withWeights) {
+                  InspectFormat format, bool withWeights, analytic::VelaVersion listing) {
   switch (format) {
   case InspectFormat::Vela:
     for (const auto& d : decoded) {
-      cmd::writeVelaListing(os, d.commands, d.streamBytes());
+      if (listing == analytic::VelaVersion::V5_0) {
+        writeVela5Listing(os, d.commands, d.streamBytes());
+      } else {
+        cmd::writeVelaListing(os, d.commands, d.streamBytes());
+      }
     }
     return;
   case InspectFormat::Text: {

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+#include <filesystem>
 #include <iostream>
 #include <map>
 
@@ -16,17 +17,22 @@ namespace npusim::cli {
 namespace {
 
 struct CompareOptions {
-  std::string model, velaCsv, tree, csv;
+  std::string model, velaCsv, tree, csv, vela;
   compare::CompareFormat format = compare::CompareFormat::Text;
   unsigned jobs = 0;
   config::ConfigRequest config;
 };
 
+std::optional<analytic::VelaVersion> velaChoice(const CompareOptions& o) {
+  return o.vela.empty() ? std::nullopt : analytic::parseVelaVersion(o.vela);
+}
+
 // One model (or the built-in demo network), simulated and estimated in this process.
 int compareOne(const CompareOptions& o) {
   const io::CompiledNetwork net = io::loadModelOrDemo(o.model);
   const compare::ModelComparison c = compare::compareModel(
-      net, o.model, o.velaCsv, o.config, [](const std::string& w) { std::cerr << "npusim: warning: " << w << '\n'; });
+      net, o.model, o.velaCsv, o.config, velaChoice(o),
+      [](const std::string& w) { std::cerr << "npusim: warning: " << w << '\n'; });
   compare::writeModelComparison(std::cout, c, o.format);
   return 0;
 }
@@ -38,7 +44,13 @@ int compareTree(const CompareOptions& o) {
     std::cerr << "npusim: skipped " << s << '\n';
   }
   const unsigned jobs = o.jobs > 0 ? o.jobs : process::availableCores();
-  const compare::TreeComparison tree = compare::compareTreeModels(listing, process::selfExecutable(), jobs);
+  // The tree's own vela.ini (the one its models were compiled with), unless one was given.
+  std::string velaIni = o.config.velaIni;
+  if (velaIni.empty() && std::filesystem::is_regular_file(std::filesystem::path(o.tree) / "vela.ini")) {
+    velaIni = (std::filesystem::path(o.tree) / "vela.ini").string();
+  }
+  const compare::TreeComparison tree =
+      compare::compareTreeModels(listing, process::selfExecutable(), jobs, velaIni, velaChoice(o));
   for (const std::string& f : tree.failures) {
     std::cerr << "npusim: error: " << f << '\n';
   }
@@ -67,6 +79,7 @@ void addCompare(CLI::App& app, Registry& registry) {
   sub->add_option("--format", opts->format, "text | csv | json | md")
       ->transform(choiceOf(formats));
   addConfigOptions(sub, opts->config);
+  addVelaOption(sub, opts->vela);
   sub->callback([opts, &registry] {
     registry.select([opts] {
       return opts->tree.empty() ? compareOne(*opts) : compareTree(*opts);

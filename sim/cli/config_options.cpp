@@ -22,4 +22,19 @@ void addConfigOptions(CLI::App* sub, config::ConfigRequest& request) {
           "KEY=VALUE"));
 }
 
+void addVelaOption(CLI::App* sub, std::string& vela) {
+  sub->add_option("--vela", vela,
+                  "Vela performance model to reproduce: 3.10 or 5.0 [default: the Vela that compiled the model, "
+                  "5.0 when its C++ back end did (command stream tensor \"ethos_u_command_stream\", no vela_version)]")
+      ->check(CLI::Validator(
+          [](std::string& text) -> std::string {
+            return analytic::parseVelaVersion(text) ? std::string() : "expected 3.10 or 5.0, got '" + text + "'";
+          },
+          "3.10|5.0"));
+}
+
+analytic::VelaVersion chooseVela(const std::string& vela, const io::CompiledNetwork& net) {
+  return vela.empty() ? analytic::compiledBy(net) : *analytic::parseVelaVersion(vela);
+}
+
 } // namespace npusim::cli

@@ -4,12 +4,21 @@
 
 #include <CLI/CLI.hpp>
 
+#include "harness/analytic/network_estimate.h"
 #include "sim/config/config.h"
+#include "sim/io/compiled_network.h"
 
 namespace npusim::cli {
 
 // Adds --system-config, --memory-mode, --vela-ini, --config and --set (repeatable) to `sub`,
 // writing into `request`, which must outlive parsing; resolve it with config::resolveConfig.
 void addConfigOptions(CLI::App* sub, config::ConfigRequest& request);
+
+// Adds --vela 3.10|5.0 (which Vela's performance model an estimate reproduces) to `sub`,
+// writing the word into `vela`; empty when not given.
+void addVelaOption(CLI::App* sub, std::string& vela);
+
+// The model `vela` names, or the one matching the Vela that compiled `net` when it is empty.
+analytic::VelaVersion chooseVela(const std::string& vela, const io::CompiledNetwork& net);
 
 } // namespace npusim::cli

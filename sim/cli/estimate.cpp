@@ -19,16 +19,17 @@ namespace npusim::cli {
 
 
 void addEstimate(CLI::App& app, Registry& registry) {
-  auto* sub = app.add_subcommand("estimate", "Vela 3.10-style analytic performance estimate of a compiled model");
+  auto* sub = app.add_subcommand("estimate", "Vela-style analytic performance estimate (Vela 3.10's or 5.0's model) of a compiled model");
   struct Options {
     std::string model;
     config::ConfigRequest request;
-    std::string json, csv, debugDb;
+    std::string json, csv, debugDb, vela;
     bool noDebugDb = false;
   };
   auto opts = std::make_shared<Options>();
   sub->add_option("model", opts->model, "Vela-compiled .tflite (default: the built-in demo network)");
   addConfigOptions(sub, opts->request);
+  addVelaOption(sub, opts->vela);
   sub->add_option("--json", opts->json, "Also write the estimate as JSON to FILE");
   sub->add_option("--csv", opts->csv, "Also write Vela's per-layer CSV format to FILE");
   sub->add_option("--debug-db", opts->debugDb,
@@ -51,7 +52,7 @@ void addEstimate(CLI::App& app, Registry& registry) {
       }
       // 3. Estimate and report.
       const analytic::NetworkEstimate estimate =
-          analytic::estimateNetwork(net, decoded, params, db ? &*db : nullptr);
+          analytic::estimateNetwork(net, decoded, params, db ? &*db : nullptr, chooseVela(opts->vela, net));
       analytic::writeEstimateTable(std::cout, estimate);
       if (!opts->csv.empty()) {
         std::ofstream out = openOutput(opts->csv);

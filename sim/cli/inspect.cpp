@@ -5,6 +5,7 @@
 #include "harness/report/inspect_report.h"
 #include "sim/cli/choice.h"
 #include "sim/cli/commands.h"
+#include "sim/cli/config_options.h"
 #include "sim/platform/compile_target.h"
 #include "sim/cli/workload.h"
 #include "sim/io/demo_network.h"
@@ -19,6 +20,7 @@ void addInspect(CLI::App& app, Registry& registry) {
     std::string model;
     report::InspectFormat format = report::InspectFormat::Text;
     bool weights = false;
+    std::string vela;
   };
   auto opts = std::make_shared<Options>();
   sub->add_option("model", opts->model, "Vela-compiled .tflite (default: the built-in demo network)");
@@ -27,11 +29,12 @@ void addInspect(CLI::App& app, Registry& registry) {
   sub->add_option("--format", opts->format, "text | vela (Vela's register listing) | json")
       ->transform(choiceOf(formats));
   sub->add_flag("--weights", opts->weights, "with --format json: each operation's decoded weights, in stream order");
+  addVelaOption(sub, opts->vela);
   sub->callback([opts, &registry] {
     registry.select([opts] {
       const io::CompiledNetwork net = io::loadModelOrDemo(opts->model);
       const auto decoded = decodeChecked(net, platform::resolveForModel({}, net));
-      report::writeInspect(std::cout, net, decoded, opts->format, opts->weights);
+      report::writeInspect(std::cout, net, decoded, opts->format, opts->weights, chooseVela(opts->vela, net));
       if (opts->format == report::InspectFormat::Text) {
         std::cout << "compiled for: " << platform::describe(platform::compileTarget(net, decoded)) << '\n';
       }

@@ -356,27 +356,12 @@ struct EncodePalette {
   std::array<int, kCodeLimit> indexOf{};   // weight + 256 -> weight index
 };
 
-EncodePalette paletteFor(const int16_t* w, size_t n) {
+// The palette and weight indices of a section whose zero-run choice is made: the most frequent
+// codes, as many as fit, when they cover more than half of the coded weights (at least half
+// with `halfSuffices`), else direct codes only.
+EncodePalette paletteWith(const Histogram& h, bool zeroRuns, bool halfSuffices) {
   EncodePalette p;
-  const Histogram h = histogramOf(w, n);
-  // Zero runs when zero is the most common weight by more than a factor of 4 over the next.
-  std::array<int, 2> topCount{0, 0};
-  std::array<int, 2> topValue{0, 0};
-  for (int i = 0; i < kCodeLimit; ++i) {
-    const int c = h[static_cast<size_t>(i)];
-    if (c > topCount[0]) {
-      topCount[1] = topCount[0];
-      topValue[1] = topValue[0];
-      topCount[0] = c;
-      topValue[0] = i - 256;
-    } else if (c > topCount[1]) {
-      topCount[1] = c;
-      topValue[1] = i - 256;
-    }
-  }
-  constexpr int kZeroRunFactor = 4;
-  p.zeroRuns = topValue[0] == 0 && topCount[0] > kZeroRunFactor * topCount[1];
-
+  p.zeroRuns = zeroRuns;
   // Counts per sign-magnitude code; (count << 16 | code) sorts by count, then code.
   std::array<uint64_t, kCodeLimit> keyed{};
   int total = 0, maxCode = 0;
@@ -424,9 +409,8 @@ EncodePalette paletteFor(const int16_t* w, size_t n) {
     p.entries.push_back(0);   // a one-entry palette cannot be coded
     ++size;
   }
-  // The palette is used only when it covers more than half of the weights.
   int widest = maxCode;
-  if (covered > total / 2) {
+  if (covered > total / 2 || (halfSuffices && covered == total / 2)) {
     widest = largest;
   } else {
     p.entries.clear();
@@ -444,6 +428,28 @@ EncodePalette paletteFor(const int16_t* w, size_t n) {
     p.indexOf[static_cast<size_t>(weightOf(p.entries[static_cast<size_t>(i)]) + 256)] = i;
   }
   return p;
+}
+
+// Vela 3.10's palette of one section.
+EncodePalette paletteFor(const int16_t* w, size_t n) {
+  const Histogram h = histogramOf(w, n);
+  // Zero runs when zero is the most common weight by more than a factor of 4 over the next.
+  std::array<int, 2> topCount{0, 0};
+  std::array<int, 2> topValue{0, 0};
+  for (int i = 0; i < kCodeLimit; ++i) {
+    const int c = h[static_cast<size_t>(i)];
+    if (c > topCount[0]) {
+      topCount[1] = topCount[0];
+      topValue[1] = topValue[0];
+      topCount[0] = c;
+      topValue[0] = i - 256;
+    } else if (c > topCount[1]) {
+      topCount[1] = c;
+      topValue[1] = i - 256;
+    }
+  }
+  constexpr int kZeroRunFactor = 4;
+  return paletteWith(h, topValue[0] == 0 && topCount[0] > kZeroRunFactor * topCount[1], false);
 }
 
 // Golomb-Rice parameter sets the search chooses from: divisor, truncated, uncompressed.
@@ -644,17 +650,22 @@ void writeSlice(BitWriter& out, const int* indices, const int* runs, int length,
   } while (prevWeightsOn || prevRunsOn);
 }
 
-// Encodes one palette section.
-void writeSection(BitWriter& out, const int16_t* w, size_t n, const EncodePalette& p) {
-  int uncompressedBits = 100;   // uncompressed mode unusable: never cheapest
-  if (p.onlyPalette) {
-    uncompressedBits = indexBits(static_cast<int>(p.entries.size()));
-  } else if (p.entries.empty()) {
-    uncompressedBits = p.bits;
-  }
-  // Split into weight indices and the zero runs around them. When the section is all zeros
-  // the first zero is coded as a weight so that the slice is not empty.
+// One palette section as the symbols a slice codes: palette indices of the weights, the zero
+// runs around them (when the palette has zero runs), and the bits of an uncompressed index.
+struct SectionSymbols {
   std::vector<int> indices, runs;
+  int uncompressedBits = 100;   // uncompressed mode unusable: never cheapest
+};
+
+// Splits a section into its symbols. When the section is all zeros the first zero is coded as
+// a weight so that the slice is not empty.
+SectionSymbols sectionSymbols(const int16_t* w, size_t n, const EncodePalette& p) {
+  SectionSymbols s;
+  if (p.onlyPalette) {
+    s.uncompressedBits = indexBits(static_cast<int>(p.entries.size()));
+  } else if (p.entries.empty()) {
+    s.uncompressedBits = p.bits;
+  }
   size_t i = 0;
   while (true) {
     if (p.zeroRuns) {
@@ -665,14 +676,23 @@ void writeSection(BitWriter& out, const int16_t* w, size_t n, const EncodePalett
           ++i;
         }
       }
-      runs.push_back(zeros);
+      s.runs.push_back(zeros);
     }
     if (i == n) {
       break;
     }
-    indices.push_back(p.indexOf[static_cast<size_t>(w[i] + 256)]);
+    s.indices.push_back(p.indexOf[static_cast<size_t>(w[i] + 256)]);
     ++i;
   }
+  return s;
+}
+
+// Encodes one palette section.
+void writeSection(BitWriter& out, const int16_t* w, size_t n, const EncodePalette& p) {
+  const SectionSymbols symbols = sectionSymbols(w, n, p);
+  const std::vector<int>& indices = symbols.indices;
+  const std::vector<int>& runs = symbols.runs;
+  const int uncompressedBits = symbols.uncompressedBits;
   const int nWeights = static_cast<int>(indices.size());
   std::vector<Segment> weightSegments = searchParams(indices, false, uncompressedBits, {});
   if (nWeights == 0) {
@@ -704,6 +724,138 @@ void writeSection(BitWriter& out, const int16_t* w, size_t n, const EncodePalett
       ++zi;
     }
     pos = end;
+  }
+}
+
+// ------------------------------------------------------------------------------------------
+// Encoder (Vela 5.0's choices: its C++ back end's mlw encoder)
+
+// Weights Vela 5.0's encoder takes from its source at a time; each batch is a section with a
+// palette of its own.
+constexpr size_t kVela50Section = 131072;
+
+// The palette of one section: zero runs when most zeros come in runs of two or more and zero
+// outnumbers the most common other value more than fivefold; the palette when it covers at
+// least half of the (coded) weights.
+EncodePalette paletteForVela50(const int16_t* w, size_t n) {
+  const Histogram h = histogramOf(w, n);
+  int totalZeros = 0, zerosInRuns = 0, run = 0;
+  for (size_t i = 0; i < n; ++i) {
+    if (w[i] == 0) {
+      ++totalZeros;
+      ++run;
+    } else {
+      zerosInRuns += run >= 2 ? run : 0;
+      run = 0;
+    }
+  }
+  zerosInRuns += run >= 2 ? run : 0;
+  int commonCount = 0;
+  for (int i = 0; i < kCodeLimit; ++i) {
+    if (i != 256) {
+      commonCount = std::max(commonCount, h[static_cast<size_t>(i)]);
+    }
+  }
+  constexpr int kZeroFrequencyFactor = 5;
+  return paletteWith(h, zerosInRuns >= totalZeros / 2 && totalZeros > kZeroFrequencyFactor * commonCount, true);
+}
+
+// Vela 5.0's greedy parameter search: the cheapest parameter set so far is kept until another
+// is cheaper by more than a 40-bit switch; a switch is backdated when the new set was usable
+// and cheaper since before the current one started.
+std::vector<Segment> searchParamsVela50(const std::vector<int>& values, bool runs, int uncompressedBits) {
+  const size_t nParams = runs ? kRunParams.size() : kWeightParams.size();
+  constexpr int kSwitchCost = 40;
+  constexpr int kMaxQuotient = 31;
+  std::array<int, kWeightParams.size()> bitCount{}, resetPos{};
+  std::array<bool, kWeightParams.size()> coded{};
+  int activeBits = 0;
+  int active = -1;
+  std::vector<Segment> result;
+  for (size_t i = 0; i < values.size(); ++i) {
+    int bestBits = 0x7fffffff;
+    int best = 0;
+    for (size_t j = 0; j < nParams; ++j) {
+      const GrcParam& g = runs ? kRunParams[j] : kWeightParams[j];
+      const int q = values[i] >> g.divisor;
+      const bool capped = g.truncated || g.uncompressed;
+      int bits = capped ? std::min(q + 1, 2) + g.divisor : q + 1 + g.divisor;
+      bool canCode = runs || !((capped && q > 2) || q > kMaxQuotient);
+      if (g.uncompressed) {
+        bits = uncompressedBits;
+        canCode = true;
+      }
+      if (canCode) {
+        if (!coded[j]) {
+          bitCount[j] = activeBits;
+        }
+        bitCount[j] += bits;
+        if (bitCount[j] < bestBits) {
+          bestBits = bitCount[j];
+          best = static_cast<int>(j);
+        }
+      } else {
+        resetPos[j] = static_cast<int>(i) + 1;
+        bitCount[j] += kSwitchCost;
+      }
+      coded[j] = canCode;
+    }
+    const bool mustCode = active == -1 || !coded[static_cast<size_t>(active)];
+    if (mustCode || (best != active && bestBits + kSwitchCost < activeBits)) {
+      if (active != -1) {
+        const auto a = static_cast<size_t>(active), b = static_cast<size_t>(best);
+        if (!(bitCount[b] < bitCount[a] && resetPos[b] <= resetPos[a])) {
+          result.push_back({a, static_cast<int>(i)});
+        }
+      }
+      active = best;
+    }
+    activeBits = bitCount[static_cast<size_t>(active)];
+  }
+  if (result.empty() || result.back().param != static_cast<size_t>(active)) {
+    result.push_back({static_cast<size_t>(std::max(active, 0)), 0});
+  }
+  result.back().end = static_cast<int>(values.size());
+  return result;
+}
+
+// Encodes one section as Vela 5.0 does: weight and zero-run parameter segments end slices
+// independently, and a slice codes the weights up to its weight segment's end.
+void writeSectionVela50(BitWriter& out, const int16_t* w, size_t n, const EncodePalette& p) {
+  const SectionSymbols symbols = sectionSymbols(w, n, p);
+  const std::vector<int>& indices = symbols.indices;
+  const std::vector<int>& runs = symbols.runs;
+  const int uncompressedBits = symbols.uncompressedBits;
+  const int nWeights = static_cast<int>(indices.size());
+  const std::vector<Segment> weightSegments =
+      nWeights > 0 ? searchParamsVela50(indices, false, uncompressedBits) : std::vector<Segment>{};
+  const std::vector<Segment> runSegments = p.zeroRuns ? searchParamsVela50(runs, true, 0) : std::vector<Segment>{};
+  size_t wi = 0, zi = 0;
+  bool newPalette = true;
+  bool runsOnlyPass = !runs.empty();
+  for (int pos = 0; pos < nWeights || newPalette || runsOnlyPass;) {
+    const int wLen = wi < weightSegments.size() ? std::min(weightSegments[wi].end - pos, kMaxSliceLength) : 0;
+    const int zLen = zi < runSegments.size() ? std::min(runSegments[zi].end - pos, kMaxSliceLength) : 0;
+    const size_t wParam = wLen > 0 ? weightSegments[wi].param : 0;
+    const size_t zParam = zi < runSegments.size() ? runSegments[zi].param : 0;
+    const int* runPtr = p.zeroRuns ? runs.data() + pos + (newPalette ? 0 : 1) : nullptr;
+    writeSlice(out, indices.data() + pos, runPtr, wLen, p, newPalette, uncompressedBits, kWeightParams[wParam],
+               kRunParams[zParam]);
+    newPalette = false;
+    runsOnlyPass = false;
+    if (zLen <= 0 && wLen > 0) {
+      pos += wLen;
+    } else if (wLen <= 0 && zLen > 0) {
+      pos += zLen;
+    } else {
+      pos += std::min(zLen, wLen);
+    }
+    if (wi < weightSegments.size() && weightSegments[wi].end <= pos) {
+      ++wi;
+    }
+    if (zi < runSegments.size() && runSegments[zi].end <= pos) {
+      ++zi;
+    }
   }
 }
 
@@ -814,7 +966,7 @@ std::optional<std::vector<int64_t>> brickOrder(const BrickLayout& l, size_t maxL
   return order;
 }
 
-std::vector<uint8_t> encodeWeightStream(const WeightValues& weights) {
+std::vector<uint8_t> encodeWeightStream(const WeightValues& weights, WeightEncoder encoder) {
   for (size_t i = 0; i < weights.size(); ++i) {
     if (std::abs(weights[i]) > kMaxMagnitude) {
       throw std::invalid_argument("weight " + std::to_string(weights[i]) + " at index " + std::to_string(i) +
@@ -822,12 +974,23 @@ std::vector<uint8_t> encodeWeightStream(const WeightValues& weights) {
     }
   }
   BitWriter out;
-  const std::vector<size_t> restarts = paletteSections(weights);
-  for (size_t s = 0; s < restarts.size(); ++s) {
-    const size_t begin = restarts[s];
-    const size_t end = s + 1 < restarts.size() ? restarts[s + 1] : weights.size();
-    const EncodePalette p = paletteFor(weights.data() + begin, end - begin);
-    writeSection(out, weights.data() + begin, end - begin, p);
+  switch (encoder) {
+  case WeightEncoder::Vela310: {
+    const std::vector<size_t> restarts = paletteSections(weights);
+    for (size_t s = 0; s < restarts.size(); ++s) {
+      const size_t begin = restarts[s];
+      const size_t end = s + 1 < restarts.size() ? restarts[s + 1] : weights.size();
+      const EncodePalette p = paletteFor(weights.data() + begin, end - begin);
+      writeSection(out, weights.data() + begin, end - begin, p);
+    }
+    break;
+  }
+  case WeightEncoder::Vela50:
+    for (size_t begin = 0; begin < weights.size(); begin += kVela50Section) {
+      const size_t n = std::min(kVela50Section, weights.size() - begin);
+      writeSectionVela50(out, weights.data() + begin, n, paletteForVela50(weights.data() + begin, n));
+    }
+    break;
   }
   out.put(3, kZdivEndOfStream);
   out.put(static_cast<int>((8 - (out.bitPos() & 7)) & 7), 0xff);

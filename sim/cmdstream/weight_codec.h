@@ -2,8 +2,8 @@
 #pragma once
 // The Ethos-U compressed weight-stream format (what Vela's weight compressor writes and the
 // NPU's weight decoder reads): decoder with byte-offset errors, and an encoder that makes the
-// same choices as Vela 3.10's (palette sections, zero-run mode, Golomb-Rice parameters), so
-// decoding a Vela stream and encoding the values again gives the same bytes.
+// same choices as Vela 3.10's or Vela 5.0's (palette sections, zero-run mode, Golomb-Rice
+// parameters), so decoding a Vela stream and encoding the values again gives the same bytes.
 //
 // Format summary (bits are read least significant first within each byte):
 //   stream  = slice* EOS-marker, byte-aligned with 1 bits, then 0xff bytes to a 16-byte multiple
@@ -53,8 +53,12 @@ constexpr size_t kMaxStreamWeights = size_t{1} << 26;
 // Contract: every dimension and depth of `layout` is at least 1.
 std::optional<std::vector<int64_t>> brickOrder(const BrickLayout& layout, size_t maxLength);
 
-// Encodes weights (each -255..255) as Vela 3.10's encoder does; the result is padded to a
-// multiple of 16 bytes. Throws std::invalid_argument for a value out of range.
-std::vector<uint8_t> encodeWeightStream(const WeightValues& weights);
+// Whose choices (palettes, zero runs, Golomb-Rice parameters) the encoder makes: Vela 3.10's
+// (Python back end, its C mlw_codec) or Vela 5.0's (C++ back end, its rewritten encoder).
+enum class WeightEncoder : uint8_t { Vela310, Vela50 };
+
+// Encodes weights (each -255..255) as `encoder` does; the result is padded to a multiple of 16
+// bytes. Throws std::invalid_argument for a value out of range.
+std::vector<uint8_t> encodeWeightStream(const WeightValues& weights, WeightEncoder encoder = WeightEncoder::Vela310);
 
 } // namespace npusim::cmd

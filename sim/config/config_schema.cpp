@@ -75,6 +75,13 @@ ConfigKey axiLimitKey(std::string_view path, std::string_view description, std::
       .range(1, Reads ? 64 : 32)
       .derivedFrom([](const SystemParams& p) {
         const arch::PortDesc& port = portOf(p, P);
+        // A limit the memory on the port declares (vela.ini <Mem>_max_reads/_max_writes) wins,
+        // capped at the port's AXI_LIMIT maximum.
+        const MemoryParams& m = p.memory(p.memoryOn(P));
+        const uint32_t declared = Reads ? m.maxReads : m.maxWrites;
+        if (declared > 0) {
+          return std::to_string(std::min(declared, Reads ? port.maxReads : port.maxWrites));
+        }
         return std::to_string(Reads ? port.defaultReads : port.defaultWrites);
       });
 }
@@ -109,6 +116,38 @@ void addAdapterKeys(std::vector<ConfigKey>& t, std::string_view port) {
       65535, [](SystemParams& p) -> FieldRef { return &axi(p, P).adapter.pulseOff; });
   add("bwcap", "words", "timing adapter BWCAP: 64-bit words admitted per pulse cycle, 0 = unlimited", 65535,
       [](SystemParams& p) -> FieldRef { return &axi(p, P).adapter.bandwidthCap; });
+}
+
+// The outstanding-transaction and port-count keys of memory M (Vela 5.0's <Mem>_max_reads,
+// <Mem>_max_writes, <Mem>_ports_used), as system.<mem>.*.
+template <MemoryKind M>
+void addMemoryPortKeys(std::vector<ConfigKey>& t) {
+  static std::deque<std::string> names; // key paths and vela.ini names are views: a deque keeps each text in place
+  const auto text = [&](std::string value) -> std::string_view {
+    names.push_back(std::move(value));
+    return names.back();
+  };
+  const std::string group = "system." + std::string(memoryKindKey(M)) + ".";
+  const std::string velaName(memoryKindName(M));
+  constexpr auto sys = VelaSection::SystemConfig;
+  t.push_back(key(text(group + "ports_used"), "ports", "1",
+                  text("AXI ports " + velaName + " is reached through; its bandwidth multiplies (" + velaName + "_ports_used)"),
+                  "Vela 5.0 vela.ini: 1 when not given (Vela's max(1, ports_used))",
+                  [](SystemParams& p) -> FieldRef { return &mem(p, M).portsUsed; })
+                  .range(1, 64)
+                  .vela(sys, text(velaName + "_ports_used"), "1", M));
+  for (const bool reads : {true, false}) {
+    const std::string what = reads ? "reads" : "writes";
+    t.push_back(key(text(group + "max_" + what), "txns", "0",
+                    text("outstanding " + what + " " + velaName + " accepts; sets the AXI " + (reads ? "read" : "write") +
+                         " limit of its port, capped at the NPU's AXI_LIMIT maximum; 0 = not given (" + velaName +
+                         "_max_" + what + ")"),
+                    text("Vela 5.0 vela.ini; 0 = the port keeps its own default (npu.axi*.max_outstanding_" + what + ")"),
+                    reads ? ConfigKey::Accessor([](SystemParams& p) -> FieldRef { return &mem(p, M).maxReads; })
+                          : ConfigKey::Accessor([](SystemParams& p) -> FieldRef { return &mem(p, M).maxWrites; }))
+                    .range(0, 1024)
+                    .vela(sys, text(velaName + "_max_" + what), "0", M));
+  }
 }
 
 std::vector<ConfigKey> buildTable() {
@@ -157,6 +196,7 @@ std::vector<ConfigKey> buildTable() {
   t.push_back(key("system.sram.separate_read_write", "", "false",
                   "SRAM: reads and writes on separate data paths (true) or one shared path (false)",
                   kSrcOneDataPath, [](SystemParams& p) -> FieldRef { return &mem(p, M::Sram).separateReadWrite; }));
+  addMemoryPortKeys<M::Sram>(t);
 
   t.push_back(key("system.dram.clock_scale", "x clock", "0.75", "DRAM bandwidth as a fraction of core_clock (Dram_clock_scale)",
                   kSrcU65Dram, [](SystemParams& p) -> FieldRef { return &mem(p, M::Dram).clockScale; })
@@ -177,6 +217,7 @@ std::vector<ConfigKey> buildTable() {
   t.push_back(key("system.dram.separate_read_write", "", "false",
                   "DRAM: reads and writes on separate data paths (true) or one shared path (false)",
                   kSrcOneDataPath, [](SystemParams& p) -> FieldRef { return &mem(p, M::Dram).separateReadWrite; }));
+  addMemoryPortKeys<M::Dram>(t);
 
   t.push_back(key("system.on_chip_flash.clock_scale", "x clock", "1.0",
                   "on-chip flash bandwidth as a fraction of core_clock (OnChipFlash_clock_scale)", kSrcOnChipFlash,
@@ -201,6 +242,7 @@ std::vector<ConfigKey> buildTable() {
   t.push_back(key("system.on_chip_flash.separate_read_write", "", "false",
                   "on-chip flash: reads and writes on separate data paths (true) or one shared path (false)",
                   kSrcOneDataPath, [](SystemParams& p) -> FieldRef { return &mem(p, M::OnChipFlash).separateReadWrite; }));
+  addMemoryPortKeys<M::OnChipFlash>(t);
 
   t.push_back(key("system.off_chip_flash.clock_scale", "x clock", "0.125",
                   "off-chip flash bandwidth as a fraction of core_clock (OffChipFlash_clock_scale)", kSrcU55HighEnd,
@@ -225,6 +267,7 @@ std::vector<ConfigKey> buildTable() {
   t.push_back(key("system.off_chip_flash.separate_read_write", "", "false",
                   "off-chip flash: reads and writes on separate data paths (true) or one shared path (false)",
                   kSrcOneDataPath, [](SystemParams& p) -> FieldRef { return &mem(p, M::OffChipFlash).separateReadWrite; }));
+  addMemoryPortKeys<M::OffChipFlash>(t);
 
   // 3. Memory mode: vela.ini [Memory_Mode.*].
   t.push_back(key("memory_mode.const_mem_area", "", "Axi1", "port holding constants (weights, biases, LUTs): Axi0|Axi1",

@@ -42,7 +42,7 @@ double TimingAdapterParams::nominalBytesPerCycle() const {
 }
 
 double SystemParams::bytesPerCycle(AxiPort p) const {
-  return port(p).dataWidthBits / 8.0 * memory(memoryOn(p)).clockScale;
+  return port(p).dataWidthBits / 8.0 * memory(memoryOn(p)).clockScale * memory(memoryOn(p)).portsUsed;
 }
 
 } // namespace npusim::config

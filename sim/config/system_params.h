@@ -36,6 +36,9 @@ struct MemoryParams {
   uint32_t readLatency = 32;    // cycles
   uint32_t writeLatency = 32;   // cycles
   bool separateReadWrite = false; // reads and writes on separate data paths (else one shared path)
+  uint32_t portsUsed = 1;       // AXI ports the memory is reached through (bandwidth multiplies)
+  uint32_t maxReads = 0;        // outstanding reads the memory accepts; 0 = not given
+  uint32_t maxWrites = 0;       // outstanding writes the memory accepts; 0 = not given
 };
 
 // Register values of one AXI timing adapter (Arm's Corstone-300 platform puts one on each NPU
@@ -91,8 +94,8 @@ struct SystemParams {
   std::string memoryMode = "Shared_Sram";
   double coreClockHz = 500e6;
   std::array<MemoryParams, 4> memories{       // indexed by MemoryKind
-      MemoryParams{1.0, 32, 32, 32, false}, MemoryParams{0.75, 128, 500, 250, false},
-      MemoryParams{1.0, 32, 32, 32, false}, MemoryParams{0.125, 128, 64, 64, false}};
+      MemoryParams{1.0, 32, 32, 32, false, 1, 0, 0}, MemoryParams{0.75, 128, 500, 250, false, 1, 0, 0},
+      MemoryParams{1.0, 32, 32, 32, false, 1, 0, 0}, MemoryParams{0.125, 128, 64, 64, false, 1, 0, 0}};
   std::array<AxiPortParams, 2> axi{           // indexed by AxiPort
       AxiPortParams{MemoryKind::Sram, 64, 8, 8, 64, {}}, AxiPortParams{MemoryKind::OffChipFlash, 64, 2, 16, 64, {}}};
   MemoryModeParams mode;
@@ -105,7 +108,7 @@ struct SystemParams {
   const MemoryParams& memory(MemoryKind kind) const { return memories[static_cast<size_t>(kind)]; }
   const AxiPortParams& port(AxiPort p) const { return axi[static_cast<size_t>(p)]; }
   MemoryKind memoryOn(AxiPort p) const { return port(p).memory; }
-  // Bytes per NPU cycle of the memory on a port: data width / 8 * clock scale.
+  // Bytes per NPU cycle of the memory on a port: data width / 8 * clock scale * ports used.
   double bytesPerCycle(AxiPort p) const;
 };
 

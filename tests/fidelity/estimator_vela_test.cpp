@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // Acceptance test of the analytic estimator: on every Vela fixture folder (trees vela,
-// vela-rnn and vela-u65), the per-layer CSV it writes has Vela's rows, order and labels and
-// matches `<model>_per-layer.csv` within 1% in every cell of every row, and its totals and
-// bytes per memory area match `<model>_summary_<system_config>.csv` (0.5%).
+// vela-rnn and vela-u65 compiled by Vela 3.10, vela5 by Vela 5.0), the model it picks for the
+// file is the Vela that compiled it, the per-layer CSV it writes has Vela's rows, order and
+// labels and matches `<model>_per-layer.csv` within 1% in every cell of every row, and its
+// totals and bytes per memory area match `<model>_summary_<system_config>.csv` (0.5%).
 
 #include <doctest/doctest.h>
 
@@ -25,6 +26,7 @@
 #include "sim/arch/npu_config.h"
 #include "sim/common/csv.h"
 #include "sim/config/config.h"
+#include "sim/io/compiled_network.h"
 #include "sim/io/decoded_network.h"
 #include "support/fixtures.h"
 #include "support/skip.h"
@@ -37,18 +39,19 @@ namespace {
 constexpr double kRowTolerance = 0.01;
 constexpr double kTotalTolerance = 0.005;
 
-// Per-layer CSV columns compared, by index in Vela's header.
-struct Column {
-  size_t index;
+using npusim::analytic::VelaVersion;
+
+// Per-layer CSV columns compared, by name in Vela's header.
+constexpr std::array<const char*, 7> kColumns{"Op Cycles",  "NPU",         "SRAM AC",  "DRAM AC",
+                                              "OnFlash AC", "OffFlash AC", "MAC Count"};
+
+// One fixture tree: the Vela that compiled it, and whether its models are estimated with the
+// tree's own vela.ini (else the built-in presets, which are Vela 3.10's vela.ini).
+struct Tree {
   const char* name;
+  VelaVersion vela;
+  bool ownIni;
 };
-constexpr std::array<Column, 7> kColumns{{{4, "Op Cycles"},
-                                          {6, "NPU"},
-                                          {7, "SRAM AC"},
-                                          {8, "DRAM AC"},
-                                          {9, "OnFlash AC"},
-                                          {10, "OffFlash AC"},
-                                          {11, "MAC Count"}}};
 
 // Summary totals compared.
 constexpr std::array<const char*, 7> kTotals{"cycles_npu",
@@ -100,8 +103,15 @@ struct Stats {
   double maxBytesError = 0;
 };
 
+// Index of `name` in a header row.
+size_t columnOf(const std::vector<std::string>& header, const std::string& name) {
+  const auto it = std::find(header.begin(), header.end(), name);
+  REQUIRE_MESSAGE(it != header.end(), "no column " << name);
+  return static_cast<size_t>(it - header.begin());
+}
+
 // Compares one fixture folder; returns false when the folder is not a model x config folder.
-bool checkFolder(const fs::path& dir, Stats& stats) {
+bool checkFolder(const fs::path& dir, const Tree& tree, Stats& stats) {
   // 1. Folder name -> accelerator, system config, memory mode.
   static const std::regex kName(
       R"((ethos-u(?:55|65)-(\d+))_(Ethos_U(?:55|65)_[A-Za-z_]+?)_(Shared_Sram|Sram_Only|Dedicated_Sram)(_optimiseSize)?)");
@@ -117,17 +127,22 @@ bool checkFolder(const fs::path& dir, Stats& stats) {
   const std::string where = dir.parent_path().filename().string() + "/" + folder;
   INFO(where);
 
-  // 2. Estimate with the built-in preset the folder was compiled for.
+  // 2. Estimate with the system config the folder was compiled for, with the model of the Vela
+  //    the file says compiled it.
   npusim::config::ConfigRequest request;
   request.systemConfig = m[3].str();
   request.memoryMode = m[4].str();
   request.accelerator = m[1].str();
+  if (tree.ownIni) {
+    request.velaIni = (dir.parent_path().parent_path() / "vela.ini").string();
+  }
   const npusim::config::SystemParams params = npusim::config::resolveConfig(request);
   const npusim::io::CompiledNetwork net = npusim::io::loadNetwork(tflite->string());
+  CHECK(npusim::analytic::compiledBy(net) == tree.vela);
   const auto decoded = npusim::io::decodeAll(net);
   const npusim::analytic::VelaDebugDb db =
       npusim::analytic::readVelaDebugDb(npusim::analytic::velaDebugDbPath(tflite->string()));
-  const NetworkEstimate est = npusim::analytic::estimateNetwork(net, decoded, params, &db);
+  const NetworkEstimate est = npusim::analytic::estimateNetwork(net, decoded, params, &db, tree.vela);
   CHECK(std::to_string(est.hardware->macs) == m[2].str());
   std::vector<const npusim::analytic::LayerEstimate*> layers;
   for (const auto& sub : est.subgraphs) {
@@ -143,7 +158,17 @@ bool checkFolder(const fs::path& dir, Stats& stats) {
   const auto ours = csvLines(csvIn);
   const auto theirs = readCsv(*perLayer);
   REQUIRE(ours.size() == theirs.size());
-  const std::vector<std::string> header = npusim::splitCsvLine(npusim::analytic::kVelaPerLayerHeader);
+  const std::vector<std::string> header = npusim::splitCsvLine(
+      tree.vela == VelaVersion::V5_0 ? npusim::analytic::kVela5PerLayerHeader : npusim::analytic::kVelaPerLayerHeader);
+  // Labels: the source and Vela operator types; Vela 5.0 also names each row.
+  std::vector<size_t> labels{0, 1};
+  if (tree.vela == VelaVersion::V5_0) {
+    labels.push_back(columnOf(header, "Name"));
+  }
+  std::array<size_t, kColumns.size()> index{};
+  for (size_t c = 0; c < kColumns.size(); ++c) {
+    index[c] = columnOf(header, kColumns[c]);
+  }
   size_t layer = 0;
   for (size_t line = 0; line < theirs.size(); ++line) {
     const auto& t = theirs[line];
@@ -156,19 +181,20 @@ bool checkFolder(const fs::path& dir, Stats& stats) {
     REQUIRE(t.size() == header.size());
     REQUIRE(o.size() == header.size());
     REQUIRE(layer < layers.size());
-    CHECK_MESSAGE(o[0] == t[0], "row " << layer);
-    CHECK_MESSAGE(o[1] == t[1], "row " << layer);
+    for (size_t l : labels) {
+      CHECK_MESSAGE(o[l] == t[l], "row " << layer << " column " << header[l]);
+    }
     // Every layer's full-transfer size is known (depth-sliced weights re-encoded in one piece).
     CHECK_MESSAGE(!layers[layer]->fullTransferApproximated, "row " << layer);
     bool exact = true, within = true;
     for (size_t c = 0; c < kColumns.size(); ++c) {
-      const double expected = std::stod(t[kColumns[c].index]);
-      const double actual = std::stod(o[kColumns[c].index]);
+      const double expected = std::stod(t[index[c]]);
+      const double actual = std::stod(o[index[c]]);
       const double err = relativeError(expected, actual);
       exact = exact && err == 0;
       within = within && err <= kRowTolerance;
       stats.maxRowError[c] = std::max(stats.maxRowError[c], err);
-      CHECK_MESSAGE(err <= kRowTolerance, "row " << layer << " (" << t[1] << ") " << kColumns[c].name << ": Vela "
+      CHECK_MESSAGE(err <= kRowTolerance, "row " << layer << " (" << t[1] << ") " << kColumns[c] << ": Vela "
                                                  << expected << ", estimator " << actual);
     }
     stats.exactRows += exact ? 1 : 0;
@@ -217,8 +243,8 @@ bool checkFolder(const fs::path& dir, Stats& stats) {
 }
 
 // Checks every model x config folder of one fixture tree and reports the measured agreement.
-void checkTree(const std::string& tree) {
-  const std::optional<fs::path> root = npusim::test::fixtureOrSkip(tree);
+void checkTree(const Tree& tree) {
+  const std::optional<fs::path> root = npusim::test::fixtureOrSkip(tree.name);
   if (!root) {
     return;
   }
@@ -239,14 +265,14 @@ void checkTree(const std::string& tree) {
   std::sort(folders.begin(), folders.end());
   Stats stats;
   for (const fs::path& dir : folders) {
-    checkFolder(dir, stats);
+    checkFolder(dir, tree, stats);
   }
   CHECK(stats.folders > 0);
   std::ostringstream report;
-  report << tree << ": " << stats.folders << " folders, " << stats.rows << " rows, " << stats.rowsWithin
+  report << tree.name << ": " << stats.folders << " folders, " << stats.rows << " rows, " << stats.rowsWithin
          << " within 1% in every column, " << stats.exactRows << " exact; max relative error per column:";
   for (size_t c = 0; c < kColumns.size(); ++c) {
-    report << ' ' << kColumns[c].name << ' ' << stats.maxRowError[c] * 100 << '%';
+    report << ' ' << kColumns[c] << ' ' << stats.maxRowError[c] * 100 << '%';
   }
   report << "; totals:";
   for (size_t k = 0; k < kTotals.size(); ++k) {
@@ -259,15 +285,19 @@ void checkTree(const std::string& tree) {
 } // namespace
 
 TEST_CASE("estimator reproduces Vela's per-layer and summary estimates on every vela fixture folder") {
-  checkTree("vela");
+  checkTree({"vela", VelaVersion::V3_10, false});
 }
 
 TEST_CASE("estimator reproduces Vela's per-layer and summary estimates on every vela-rnn fixture folder") {
-  checkTree("vela-rnn");
+  checkTree({"vela-rnn", VelaVersion::V3_10, false});
 }
 
 TEST_CASE("estimator reproduces Vela's per-layer and summary estimates on every vela-u65 fixture folder") {
-  checkTree("vela-u65");
+  checkTree({"vela-u65", VelaVersion::V3_10, false});
+}
+
+TEST_CASE("estimator reproduces Vela 5.0's per-layer and summary estimates on every vela5 fixture folder") {
+  checkTree({"vela5", VelaVersion::V5_0, true});
 }
 
 // The fixtures have a Memcpy between memory areas only as a first row (no slack before it);
@@ -298,4 +328,84 @@ TEST_CASE("a Memcpy between memory areas costs its DMA less the previous layer's
   // Within one area: nothing.
   copy.copy = npusim::analytic::FeatureMapCopy{MemArea::Sram, MemArea::Sram, 1968};
   CHECK(estimator.estimateLayer(copy, 0).npuCycles == 0);
+}
+
+// The detection rule on the compiles of other Velas: Python Vela up to 3.2 wrote the same
+// description as Vela 5.0's C++ back end ("Vela Optimised", no version), so the command
+// stream's tensor name decides. mlek/compiled (Vela 2.1.1 to 3.10) and fvp (Vela 3.9 and the
+// Vela 5.0 compiles; the Ethos-U85 ones are not loaded yet).
+TEST_CASE("the Vela a compile is detected as: Python Vela's (2.1 to 3.10) as 3.10, Vela 5.0's C++ back end's as 5.0") {
+  for (const char* tree : {"mlek/compiled", "fvp"}) {
+    const std::optional<fs::path> root = npusim::test::fixtureOrSkip(tree);
+    if (!root) {
+      continue;
+    }
+    size_t checked = 0;
+    for (const auto& entry : fs::recursive_directory_iterator(*root)) {
+      const std::string path = entry.path().string();
+      if (entry.path().extension() != ".tflite" || entry.path().parent_path().filename().string().rfind("ethos-u85", 0) == 0) {
+        continue;
+      }
+      INFO(path);
+      const npusim::io::CompiledNetwork net = npusim::io::loadNetwork(path);
+      const std::string within = fs::relative(entry.path(), *root).string();
+      const bool regor = within.rfind("vela5/", 0) == 0;
+      CHECK(npusim::analytic::compiledBy(net) == (regor ? VelaVersion::V5_0 : VelaVersion::V3_10));
+      ++checked;
+    }
+    MESSAGE(std::string(tree) << ": " << checked << " compiles");
+    CHECK(checked > 0);
+  }
+}
+
+// The measured FVP compiles (fvp/vela5/<model>/<accelerator>/) come without Vela's debug
+// database: the operations are grouped from the stream alone. Their Vela 5.0 totals must still
+// match the summary CSV Vela wrote beside each (within 1%).
+TEST_CASE("estimator reproduces Vela 5.0's summary totals of the FVP compiles without a debug database") {
+  const std::optional<fs::path> root = npusim::test::fixtureOrSkip("fvp/vela5");
+  const std::optional<fs::path> ini = npusim::test::fixtureOrSkip("fvp/mlek_default_vela.ini");
+  if (!root || !ini) {
+    return;
+  }
+  size_t compiles = 0;
+  double worst = 0;
+  for (const auto& model : fs::directory_iterator(*root)) {
+    for (const auto& accel : fs::directory_iterator(model.path())) {
+      const std::string name = accel.path().filename().string();
+      const bool u55 = name.rfind("ethos-u55", 0) == 0;
+      if (!u55 && name.rfind("ethos-u65", 0) != 0) {
+        continue;   // the Ethos-U85 compiles: not estimated yet
+      }
+      INFO(accel.path().string());
+      const std::optional<fs::path> tflite = findFile(accel.path(), "_vela.tflite");
+      const std::optional<fs::path> summaryPath = findFile(accel.path(), ".csv");
+      REQUIRE(tflite);
+      REQUIRE(summaryPath);
+      npusim::config::ConfigRequest request;
+      request.velaIni = ini->string();
+      request.systemConfig = u55 ? "Ethos_U55_High_End_Embedded" : "Ethos_U65_High_End";
+      request.memoryMode = u55 ? "Shared_Sram" : "Dedicated_Sram";
+      request.accelerator = name;
+      const npusim::config::SystemParams params = npusim::config::resolveConfig(request);
+      const npusim::io::CompiledNetwork net = npusim::io::loadNetwork(tflite->string());
+      CHECK(npusim::analytic::compiledBy(net) == VelaVersion::V5_0);
+      const NetworkEstimate est =
+          npusim::analytic::estimateNetwork(net, npusim::io::decodeAll(net), params, nullptr, VelaVersion::V5_0);
+      const auto summary = readCsv(*summaryPath);
+      REQUIRE(summary.size() == 2);
+      const std::array<std::pair<const char*, double>, 3> totals{
+          {{"cycles_npu", est.totals.npuCycles}, {"cycles_total", est.totals.totalCycles},
+           {"nn_macs", static_cast<double>(est.totals.macs)}}};
+      for (const auto& [key, value] : totals) {
+        const double expected = std::stod(summary[1][columnOf(summary[0], key)]);
+        const double err = relativeError(expected, value);
+        worst = std::max(worst, err);
+        CHECK_MESSAGE(err <= kRowTolerance, key << ": Vela " << expected << ", estimator " << value);
+      }
+      ++compiles;
+    }
+  }
+  CHECK(compiles > 0);
+  MESSAGE("fvp/vela5: " << compiles << " Ethos-U55/U65 compiles, worst relative error of cycles_npu, cycles_total, "
+                        << "nn_macs " << worst * 100 << '%');
 }

@@ -47,7 +47,7 @@ struct Counts {
   size_t models = 0, streams = 0, identical = 0, bytes = 0, weights = 0;
 };
 
-void roundTripTree(const std::string& tree) {
+void roundTripTree(const std::string& tree, npusim::cmd::WeightEncoder encoder) {
   const std::optional<fs::path> root = npusim::test::fixtureOrSkip(tree);
   if (!root) {
     return;
@@ -84,7 +84,7 @@ void roundTripTree(const std::string& tree) {
                                       ? kernel * op.ofm.shape.depth
                                       : kernel * op.ifm.shape.depth * op.ofm.shape.depth;
           CHECK_MESSAGE(values.size() * op.weightStreamCount >= needed, "stream at constant offset " << *offset);
-          const std::vector<uint8_t> encoded = npusim::cmd::encodeWeightStream(values);
+          const std::vector<uint8_t> encoded = npusim::cmd::encodeWeightStream(values, encoder);
           const bool same = encoded.size() == length && std::equal(encoded.begin(), encoded.end(), data);
           CHECK_MESSAGE(same, "stream at constant offset " << *offset << " (" << length
                                                            << " bytes) re-encodes to " << encoded.size()
@@ -106,8 +106,10 @@ void roundTripTree(const std::string& tree) {
 
 } // namespace
 
-TEST_CASE("weight codec round-trips every weight stream of the vela fixtures") { roundTripTree("vela"); }
+TEST_CASE("weight codec round-trips every weight stream of the vela fixtures") { roundTripTree("vela", npusim::cmd::WeightEncoder::Vela310); }
 
-TEST_CASE("weight codec round-trips every weight stream of the vela-rnn fixtures") { roundTripTree("vela-rnn"); }
+TEST_CASE("weight codec round-trips every weight stream of the vela-rnn fixtures") { roundTripTree("vela-rnn", npusim::cmd::WeightEncoder::Vela310); }
 
-TEST_CASE("weight codec round-trips every weight stream of the vela-u65 fixtures") { roundTripTree("vela-u65"); }
+TEST_CASE("weight codec round-trips every weight stream of the vela-u65 fixtures") { roundTripTree("vela-u65", npusim::cmd::WeightEncoder::Vela310); }
+
+TEST_CASE("weight codec round-trips every weight stream of the vela5 fixtures") { roundTripTree("vela5", npusim::cmd::WeightEncoder::Vela50); }

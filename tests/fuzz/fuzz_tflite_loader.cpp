@@ -42,7 +42,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
     const npusim::config::SystemParams params = npusim::platform::resolveForModel({}, net);
     npusim::platform::checkSimulationWork(net, decoded, params);
-    npusim::analytic::estimateNetwork(net, decoded, params, nullptr);
+    npusim::analytic::estimateNetwork(net, decoded, params, nullptr, npusim::analytic::compiledBy(net));
   });
   return 0;
 }

@@ -248,6 +248,26 @@ std::vector<std::vector<std::string>> velaListings(const std::string& text) {
   return listings;
 }
 
+std::vector<std::vector<std::string>> vela5Listings(const std::string& text) {
+  std::vector<std::vector<std::string>> listings;
+  std::istringstream in(text);
+  bool inside = false;
+  for (std::string line; std::getline(in, line);) {
+    if (startsWith(line, "Register command stream:")) {
+      listings.emplace_back();
+      inside = true;
+    } else if (inside && startsWith(line, "//")) {
+      continue;
+    } else if (!startsWith(line, "0x") && !startsWith(line, "  Offset:")) {
+      inside = false;
+    }
+    if (inside) {
+      listings.back().push_back(line);
+    }
+  }
+  return listings;
+}
+
 std::optional<size_t> firstDifference(const std::vector<std::string>& a, const std::vector<std::string>& b) {
   const auto mismatch = std::mismatch(a.begin(), a.end(), b.begin(), b.end());
   if (mismatch.first == a.end() && mismatch.second == b.end()) {

@@ -88,6 +88,12 @@ std::vector<std::string> normalizedLines(const std::string& text);
 // of `text`, in order, as normalized lines (header and footer lines included).
 std::vector<std::vector<std::string>> velaListings(const std::string& text);
 
+// Vela 5.0's register listings in `text` (`vela --verbose-register-command-stream` with its C++
+// back end, or `npusim inspect --format vela` of such a model), each from its "Register command
+// stream:" line through its last command line, lines as written (not normalized). Vela's `//`
+// annotation lines are left out: they come from its compiler state, not the compiled model.
+std::vector<std::vector<std::string>> vela5Listings(const std::string& text);
+
 // Index of the first line where `a` and `b` differ (the shorter size when one is a prefix of
 // the other), or nullopt when equal.
 std::optional<size_t> firstDifference(const std::vector<std::string>& a, const std::vector<std::string>& b);

@@ -4,10 +4,12 @@
 
 #include <doctest/doctest.h>
 
+#include <filesystem>
 #include <sstream>
 
 #include "harness/report/inspect_report.h"
 #include "support/fixtures.h"
+#include "support/skip.h"
 
 namespace npusim {
 namespace {
@@ -35,13 +37,29 @@ void checkSameListings(const std::vector<Listing>& expected, const std::string& 
   }
 }
 
+// The listing of the Vela that compiled the folder's model (as `inspect --format vela` picks it).
 std::string libraryListing(const test::VelaFolder& folder, size_t* npuOperators) {
   const io::CompiledNetwork net = test::loadModel(folder);
   const std::vector<io::DecodedNpuOp> decoded = io::decodeAll(net);
   *npuOperators = net.npuOperatorCount();
   std::ostringstream os;
-  report::writeInspect(os, net, decoded, report::InspectFormat::Vela);
+  report::writeInspect(os, net, decoded, report::InspectFormat::Vela, false, analytic::compiledBy(net));
   return os.str();
+}
+
+// Checks Vela 5.0's listings of one folder against npusim's, line for line as written.
+size_t checkVela5Listings(const std::string& velaText, const std::string& output) {
+  const std::vector<Listing> expected = test::vela5Listings(velaText);
+  const std::vector<Listing> actual = test::vela5Listings(output);
+  CHECK(actual.size() == expected.size());
+  const std::vector<std::string> want = flatten(expected);
+  const std::vector<std::string> got = flatten(actual);
+  if (const auto at = test::firstDifference(want, got)) {
+    const std::string wantLine = *at < want.size() ? want[*at] : "<end of listing>";
+    const std::string gotLine = *at < got.size() ? got[*at] : "<end of output>";
+    FAIL_CHECK("first difference at listing line " << *at << ":\n  vela:   " << wantLine << "\n  npusim: " << gotLine);
+  }
+  return want.size();
 }
 
 void checkTree(const std::string& tree) {
@@ -70,6 +88,46 @@ TEST_CASE("vela listing: every fixture folder matches Vela's register-level comm
 
 TEST_CASE("vela listing: every Ethos-U65 fixture folder matches Vela's listing (product 1, parallel mode)") {
   checkTree("vela-u65");
+}
+
+TEST_CASE("vela listing: every Vela 5.0 fixture folder matches its --verbose-register-command-stream listing") {
+  const auto root = test::fixturesDirOrSkip();
+  if (!root) {
+    return;
+  }
+  const std::vector<test::VelaFolder> folders = test::velaFoldersOrSkip(*root, "vela5");
+  size_t listings = 0, lines = 0;
+  for (const test::VelaFolder& folder : folders) {
+    INFO("fixture folder ", folder.name());
+    const std::string velaText = test::readText(folder.listing);
+    size_t npuOperators = 0;
+    const std::string output = libraryListing(folder, &npuOperators);
+    CHECK(test::vela5Listings(velaText).size() == npuOperators);
+    lines += checkVela5Listings(velaText, output);
+    listings += npuOperators;
+  }
+  MESSAGE("compared " << listings << " Vela 5.0 listings (" << lines << " lines, annotation lines left out) in "
+                      << folders.size() << " vela5 fixture folders");
+}
+
+TEST_CASE("vela listing: the npusim binary prints the listing of the Vela that compiled the model, or the one asked for") {
+  const auto root = test::fixturesDirOrSkip();
+  if (!root) {
+    return;
+  }
+  const std::filesystem::path dir = *root / "vela5" / "kws_ref_model" / "ethos-u55-128_Ethos_U55_High_End_Embedded_Shared_Sram";
+  if (!std::filesystem::is_directory(dir)) {
+    test::skip("no " + dir.string());
+    return;
+  }
+  const std::string model = (dir / "kws_ref_model_vela.tflite").string();
+  const test::ProcessResult run = test::runNpusim({"inspect", "--format", "vela", model});
+  CHECK(run.exitCode == 0);
+  checkVela5Listings(test::readText(dir / "register_command_stream.txt"), run.out);
+  const test::ProcessResult asked = test::runNpusim({"inspect", "--format", "vela", "--vela", "3.10", model});
+  CHECK(asked.exitCode == 0);
+  CHECK(test::velaListings(asked.out).size() == 1);
+  CHECK(test::vela5Listings(asked.out).empty());
 }
 
 TEST_CASE("vela listing: the npusim binary prints the same listing") {

@@ -15,11 +15,15 @@
 #include "sim/common/error.h"
 #include "sim/config/config.h"
 #include "support/hardware.h"
+#include "support/streams.h"
 
 using namespace npusim;
 using namespace npusim::analytic;
 
 namespace {
+
+using test::dma;
+using test::kernelOp;
 
 constexpr uint8_t kFlash = 0;
 constexpr uint8_t kArena = 1;
@@ -31,24 +35,6 @@ cmd::FeatureMap arenaMap(uint64_t base, Shape3 shape, cmd::DataFormat format) {
 
 constexpr cmd::DataFormat kBricks = cmd::DataFormat::Nhcwb16;
 constexpr cmd::DataFormat kNhwc = cmd::DataFormat::Nhwc;
-
-cmd::Operation kernelOp(cmd::OpKind kind, cmd::FeatureMap ifm, cmd::FeatureMap ofm, Shape3 block) {
-  cmd::Operation op;
-  op.kind = kind;
-  op.ifm = ifm;
-  op.ofm = ofm;
-  op.ofmBlock = block;
-  op.activation.min = -128;   // the int8 range: no clamp
-  op.activation.max = 127;
-  return op;
-}
-
-cmd::Operation dma(uint64_t src, uint64_t dst, uint64_t length) {
-  cmd::Operation op;
-  op.kind = cmd::OpKind::DmaStart;
-  op.dma = {kFlash, kArena, false, false, src, dst, length};
-  return op;
-}
 
 // 25x5x64 NHCWB16 pointwise conv of the KWS model with its weights buffered at `bufferBase`.
 cmd::Operation pointwiseConv(Shape3 block, uint64_t bufferBase) {
@@ -71,21 +57,6 @@ cmd::Operation depthwise3x3(uint64_t bufferBase) {
   return op;
 }
 
-// Encodes the operations with the builder and decodes them back.
-std::vector<cmd::Operation> roundTrip(const std::vector<cmd::Operation>& ops) {
-  cmd::CommandStreamBuilder b;
-  for (const cmd::Operation& op : ops) {
-    b.emit(op);
-  }
-  cmd::Operation stop;
-  stop.kind = cmd::OpKind::Stop;
-  stop.irqMask = 0xFFFF;
-  b.emit(stop);
-  const std::vector<uint8_t> bytes = b.bytes();
-  const cmd::StreamOrigin origin{"<builder>", 0};
-  return cmd::decodeProgram(test::u55(128), bytes.data(), bytes.size(), origin, {}).operations;
-}
-
 // Estimates a builder-made stream, one layer per kernel operation.
 struct Run {
   std::vector<Layer> layers;
@@ -94,7 +65,7 @@ struct Run {
 
 Run estimate(const std::vector<cmd::Operation>& ops, uint32_t macs, const std::string& memoryMode = "Shared_Sram") {
   const VelaSystem system(config::builtinPreset("Ethos_U55_High_End_Embedded", memoryMode), test::u55(macs));
-  const std::vector<cmd::Operation> decoded = roundTrip(ops);
+  const std::vector<cmd::Operation> decoded = test::roundTrip(ops);
   Run run;
   run.layers = LayerBuilder(system).build(decoded, LayerBuilder::oneRowPerKernel(decoded));
   run.estimates = Estimator(system).estimate(run.layers);
@@ -185,7 +156,7 @@ TEST_CASE("depth slices into two buffers form one double-buffered layer") {
     op.weights[0] = {kArena, buffer + scaleBytes, weightBytes};
     return op;
   };
-  const std::vector<cmd::Operation> ops = roundTrip({dma(0x1ba0, 0x2e20, 1120), slice(16, 0x0, 0x2e20, 160, 960),
+  const std::vector<cmd::Operation> ops = test::roundTrip({dma(0x1ba0, 0x2e20, 1120), slice(16, 0x0, 0x2e20, 160, 960),
                                                      dma(0x2000, 0x2130, 3312), slice(48, 0x50, 0x2130, 480, 2832)});
   const VelaSystem system(config::builtinPreset("Ethos_U55_High_End_Embedded", "Shared_Sram"), test::u55(128));
   RowSpec row;

@@ -117,3 +117,48 @@ TEST_CASE("vela.ini fixture: the ML evaluation kit's vela.ini files read with Ve
     test::skip("no ini files in " + dir->string());
   }
 }
+
+TEST_CASE("vela.ini fixture: Vela 5.0's vela.ini and the kit's default ini read with every key Vela 5.0 accepts") {
+  size_t files = 0, sections = 0;
+  for (const char* name : {"vela5/vela.ini", "fvp/mlek_default_vela.ini"}) {
+    const auto path = test::fixtureOrSkip(name);
+    if (!path) {
+      continue;
+    }
+    ++files;
+    CAPTURE(path->string());
+    const VelaIni ini = VelaIni::read(path->string());
+    for (const auto& system : ini.names("System_Config")) {
+      CAPTURE(system);
+      // 1. Every section reads, the Ethos-U85 ones (ports_used) included.
+      ConfigBuilder builder;
+      CHECK_NOTHROW(applySystemConfig(ini, system, builder));
+      ++sections;
+      // 2. The per-memory keys hold the file's values for the memories on a port.
+      const VelaIni::Section* section = ini.find("System_Config." + system);
+      REQUIRE(section != nullptr);
+      for (const MemoryKind kind : kMemoryKinds) {
+        const MemoryParams& m = builder.params().memory(kind);
+        const std::string prefix(memoryKindName(kind));
+        if (const auto* e = section->find(prefix + "_max_reads")) CHECK(std::to_string(m.maxReads) == e->value);
+        if (const auto* e = section->find(prefix + "_max_writes")) CHECK(std::to_string(m.maxWrites) == e->value);
+        if (const auto* e = section->find(prefix + "_ports_used")) CHECK(std::to_string(m.portsUsed) == e->value);
+      }
+    }
+    // 3. The Ethos-U55 sections resolve, their SRAM limit on AXI0.
+    for (const auto& system : ini.names("System_Config")) {
+      if (system.rfind("Ethos_U55", 0) != 0) {
+        continue;
+      }
+      const auto params = tryResolve(ini, system, "Shared_Sram");
+      REQUIRE(params.has_value());
+      const uint32_t declared = params->memory(MemoryKind::Sram).maxReads;
+      CHECK(params->port(AxiPort::Axi0).maxOutstandingReads == (declared > 0 ? declared : 8u));
+    }
+  }
+  if (files == 0) {
+    test::skip("no Vela 5.0 vela.ini among the fixtures");
+    return;
+  }
+  MESSAGE(files << " Vela 5.0 ini files, " << sections << " System_Config sections read");
+}

@@ -203,3 +203,50 @@ TEST_CASE("vela.ini: the built-in presets read as a vela.ini give the same resul
     CHECK(formatValue(key, a) == formatValue(key, b));
   }
 }
+
+TEST_CASE("vela.ini: Vela 5.0's per-memory outstanding limits set the port's AXI limits, ports_used its bandwidth") {
+  const std::string text = std::string(kSystem) +
+                           "[System_Config.Limits]\ninherit=System_Config.Base\nSram_max_reads=4\nSram_max_writes=3\n"
+                           "OffChipFlash_max_reads=2\nOffChipFlash_max_writes=0\nSram_ports_used=2\n";
+  ConfigBuilder builder;
+  const VelaIni ini = VelaIni::parse(text, "test.ini");
+  applySystemConfig(ini, "Limits", builder);
+  applyMemoryMode(ini, "Shared", builder);
+  builder.setText("accelerator", "ethos-u55-128", {"--set", "", ""});
+  const SystemParams p = builder.finish("Limits", "Shared");
+  CHECK(p.memory(MemoryKind::Sram).maxReads == 4);
+  CHECK(p.port(AxiPort::Axi0).maxOutstandingReads == 4);    // Sram on AXI0
+  CHECK(p.port(AxiPort::Axi0).maxOutstandingWrites == 3);
+  CHECK(p.port(AxiPort::Axi1).maxOutstandingReads == 2);    // OffChipFlash on AXI1
+  // 0 (Vela's flash has no writes) leaves the port's own default: the U55 driver's 16.
+  CHECK(p.port(AxiPort::Axi1).maxOutstandingWrites == 16);
+  // Two ports: twice the bandwidth of one 64-bit port at clock scale 1.
+  CHECK(p.memory(MemoryKind::Sram).portsUsed == 2);
+  CHECK(p.bytesPerCycle(AxiPort::Axi0) == 16.0);
+  CHECK(p.bytesPerCycle(AxiPort::Axi1) == 2.0);
+}
+
+TEST_CASE("vela.ini: a limit above the NPU's AXI_LIMIT is capped, an explicit port limit wins over the memory's") {
+  const std::string text = std::string(kSystem) + "[System_Config.Big]\ninherit=System_Config.Base\nSram_max_reads=64\n";
+  const VelaIni ini = VelaIni::parse(text, "test.ini");
+  {
+    ConfigBuilder builder;
+    applySystemConfig(ini, "Big", builder);
+    applyMemoryMode(ini, "Shared", builder);
+    builder.setText("accelerator", "ethos-u55-128", {"--set", "", ""});
+    CHECK(builder.finish("Big", "Shared").port(AxiPort::Axi0).maxOutstandingReads == 32);   // U55 AXI_LIMIT
+  }
+  ConfigBuilder builder;
+  applySystemConfig(ini, "Big", builder);
+  applyMemoryMode(ini, "Shared", builder);
+  builder.setText("accelerator", "ethos-u55-128", {"--set", "", ""});
+  builder.setText("npu.axi0.max_outstanding_reads", "6", {"--set", "", ""});
+  CHECK(builder.finish("Big", "Shared").port(AxiPort::Axi0).maxOutstandingReads == 6);
+}
+
+TEST_CASE("vela.ini: a misspelt Vela 5.0 key is still an error naming the nearest one") {
+  const std::string text = std::string(kSystem) + "[System_Config.Typo]\ninherit=System_Config.Base\nSram_max_read=4\n";
+  const InputError e = test::errorOf([&] { resolveText(text, "Typo", "Shared"); });
+  CHECK(e.where().key == "[System_Config.Typo] Sram_max_read");
+  CHECK(std::string(e.what()).find("did you mean 'Sram_max_reads'") != std::string::npos);
+}

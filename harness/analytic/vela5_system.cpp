@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "harness/analytic/vela5_system.h"
+
+#include <algorithm>
+
+namespace npusim::analytic::vela5 {
+
+namespace {
+
+// Vela 5.0 (regor.cpp, regor_set_system_config) takes the AXI width from the system config's
+// name: 8 bytes for "Ethos_U55*", 16 for every other name.
+int axiWidthBytes(const std::string& systemConfig) {
+  return systemConfig.rfind("Ethos_U55", 0) == 0 ? 8 : 16;
+}
+
+} // namespace
+
+System::System(const config::SystemParams& params, const arch::NpuConfig& hardware) : accel_(&hardware) {
+  // 1. Every memory kind with its vela.ini timing; regor's memory is bandwidth = clock scale x
+  //    AXI width x ports used, as a float.
+  const float width = static_cast<float>(axiWidthBytes(params.systemConfig));
+  for (config::MemoryKind kind : config::kMemoryKinds) {
+    const config::MemoryParams& m = params.memory(kind);
+    Memory& mem = memories_[static_cast<size_t>(memAreaOf(kind))];
+    mem.name = config::memoryKindName(kind);
+    mem.area = memAreaOf(kind);
+    mem.bandwidth = static_cast<float>(m.clockScale) * width * static_cast<float>(m.portsUsed);
+    mem.readLatency = static_cast<int>(m.readLatency);
+    mem.writeLatency = static_cast<int>(m.writeLatency);
+    mem.burstLength = static_cast<int>(m.burstLength);
+  }
+  //    A timing adapter on a port shows through as for Vela 3.10 (vela_system.cpp): its nominal
+  //    bandwidth and minimum latencies bound the memory behind it.
+  for (config::AxiPort port : {config::AxiPort::Axi0, config::AxiPort::Axi1}) {
+    const config::TimingAdapterParams& ta = params.port(port).adapter;
+    Memory& mem = memories_[static_cast<size_t>(memAreaOf(params.memoryOn(port)))];
+    if (ta.nominalBytesPerCycle() > 0) {
+      mem.bandwidth = std::min(mem.bandwidth, static_cast<float>(ta.nominalBytesPerCycle()));
+    }
+    mem.readLatency = std::max(mem.readLatency, static_cast<int>(ta.readLatency));
+    mem.writeLatency = std::max(mem.writeLatency, static_cast<int>(ta.writeLatency));
+  }
+  // 2. The NPU's internal SHRAM, where LUTs go: 1 byte per cycle, no latency, burst 1.
+  memories_[kShram] = Memory{"shram", MemArea::Shram, 1.0f, 0, 0, 1};
+  // 3. Roles from the memory mode's ports.
+  const auto on = [&](config::AxiPort port) { return static_cast<size_t>(memAreaOf(params.memoryOn(port))); };
+  readonly_ = on(params.mode.constMemArea);
+  featureMaps_ = on(params.mode.arenaMemArea);
+  staging_ = on(params.mode.cacheMemArea);
+}
+
+const Memory& System::region(uint8_t region) const {
+  switch (region) {
+  case 0: return readonly();
+  case 2: return staging();
+  default: return featureMaps();
+  }
+}
+
+} // namespace npusim::analytic::vela5
