@@ -53,6 +53,8 @@ BlockPlan::BlockPlan(const NpuConfig& npu, const cmd::Operation& op) : npu_(npu)
                                     npu.ofmUblock.width),
                        op.ifm.shape.width);
   subKernels_ = ceilDiv(op.kernel.width, npu.subKernelMax) * ceilDiv(op.kernel.height, npu.subKernelMax);
+  ifmDepthBlocks_ =
+      ceilDiv(op.ifm.shape.depth, ifmBlockDepth(op.ifm.shape.depth, op.ifm.elementBits, op.kernel.partKernelFirst));
 }
 
 uint32_t BlockPlan::window(uint32_t first, uint32_t count, uint32_t stride, uint32_t dilation, uint32_t pad,
@@ -125,12 +127,13 @@ BlockWork BlockPlan::block(uint64_t index) const {
     const bool perChannelDepth = op_.kind != cmd::OpKind::Conv &&
                                  !(op_.kind == cmd::OpKind::Pool && op_.poolMode == cmd::PoolMode::ReduceSum);
     const uint32_t channels = perChannelDepth ? w.extent.depth : op_.ifm.shape.depth;
-    // A convolution whose whole IFM depth is one IFM block and whose kernel is one sub-kernel
-    // fills its IFM buffer with the same window for every depth block of an (x, y) position:
-    // the next depth block (depth fastest) finds it still there.
+    // The IFM buffer holds the last IFM blocks fetched (npu_.ifmBufferBlocks: the double buffer).
+    // A convolution with one sub-kernel whose IFM depth is at most that many IFM depth blocks
+    // fetches the same blocks for every depth block of an (x, y) position: the next depth block
+    // (depth fastest) finds them all still there. Kernels split into sub-kernels fetch again
+    // (docs/timing-model.md has the beat counts that decide both).
     const bool reusesIfm = op_.kind == cmd::OpKind::Conv && z > 0 && subKernels_ == 1 &&
-                           op_.ifm.shape.depth <=
-                               ifmBlockDepth(op_.ifm.shape.depth, op_.ifm.elementBits, op_.kernel.partKernelFirst);
+                           ifmDepthBlocks_ <= npu_.ifmBufferBlocks;
     // Each sub-kernel (at most subKernelMax taps a side) reads its own window: the rows of every row group
     // for each column group's width.
     const cmd::Kernel& k = op_.kernel;

@@ -42,8 +42,8 @@ struct BlockWork {
 // FVP's beat counts): the IFM window each block needs (its output rows and columns times the
 // stride plus the sub-kernel's span, without the padding outside the IFM) is fetched for every
 // OFM block and sub-kernel, over the full IFM depth for convolutions, except where the IFM
-// buffer still holds it (a convolution with one IFM depth block and one sub-kernel, at the
-// second and later depth blocks of a position); the weight-stream chunk and the scale slice of
+// buffer still holds it (a convolution with one sub-kernel and no more IFM depth blocks than the
+// buffer holds, at the second and later depth blocks of a position); the weight-stream chunk and the scale slice of
 // a depth block are fetched with every block.
 class BlockPlan {
 public:
@@ -68,6 +68,7 @@ private:
                   uint32_t taps, uint32_t ifmSize) const;
   uint32_t ifmRows_ = 1, ifmCols_ = 1;  // IFM window of a configured block, clipped to the IFM size
   uint32_t subKernels_ = 1;
+  uint32_t ifmDepthBlocks_ = 1;         // IFM depth blocks a convolution walks per OFM block
   double outputPerElement_ = 0;
 };
 
