@@ -99,7 +99,7 @@ class TimingAdapter {
 public:
   explicit TimingAdapter(const TimingAdapterParams& params) : p_(params) {}
 
-  // The earliest time >= `ready` at which a transaction of `words` 64-bit words in direction
+  // The earliest time >= `ready` at which a transaction of `words` bus words (data beats) in direction
   // `dir` is admitted; books its word count into that pulse cycle.
   double admit(Direction dir, double ready, uint64_t words);
   // Records the admitted transaction as pending from `admitted` to `done`.

@@ -1,24 +1,32 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "sim/config/presets.h"
 
+#include <algorithm>
+#include <array>
+#include <deque>
 #include <string>
 
 namespace npusim::config {
 
 namespace {
 
-// Arm's Corstone-300 FVP (and MPS3 FPGA) as the ML evaluation kit sets it up for an Ethos-U55
-// "high end" system (timing doc 5.4): 500 MHz; the tensor arena in SRAM on AXI0 and the model in
-// DDR on AXI1, each port behind a timing adapter with the kit's register values
-// (ta_config_u55_high_end.cmake); the Ethos-U driver's AXI limits (32 reads, 16 writes, 64-byte
-// bursts). The memories answer at the full 64-bit bus rate with no latency of their own: on this
-// platform the timing adapters alone delay and throttle NPU traffic (their purpose, timing doc
-// 5.4). Reads and writes share each memory's data path: with separate paths the write-heavy
-// vww4 point runs 6% faster than the FVP measured (docs/timing-model.md has the evidence).
+// Arm's Corstone-300 FVP (and MPS3 FPGA) as the ML evaluation kit sets it up for its Ethos-U55 and
+// Ethos-U65 "high end" systems (timing doc 5.4, ethos-u85.md 7.2): 500 MHz; the tensor arena in SRAM
+// on AXI0 (in DDR on AXI1 for Dedicated_Sram, the SRAM then being the cache) and the model in DDR
+// on AXI1, each port behind a timing adapter with the kit's register values for the NPU
+// (ta_config_u55_high_end.cmake / ta_config_u65_high_end.cmake); the Ethos-U driver's AXI limits
+// (U55: 32 reads, 16 writes, 64-byte bursts; U65: 64 reads, 32 writes, and the kit's 128-byte
+// bursts, AXI_LIMITn_MAX_BEATS_BYTES=1 for the U65 in its npu CMakeLists). The memories answer at
+// the full bus rate (64 or 128 bits a cycle) with no latency of their own: on this platform the
+// timing adapters alone delay and throttle NPU traffic (their purpose, timing doc 5.4). Reads and
+// writes share each memory's data path: with separate paths the write-heavy vww4 point runs 6%
+// faster than the FVP measured (docs/timing-model.md has the evidence).
 PresetSection corstone300Fvp() {
+  constexpr auto kU55 = npu::NpuVariant::U55;
+  constexpr auto kU65 = npu::NpuVariant::U65;
   PresetSection p{"System_Config.Corstone_300_FVP",
                   "Arm Corstone-300 FVP/MPS3 as the ML eval kit sets it up: 500 MHz, SRAM on AXI0 and the model in "
-                  "DDR on AXI1, behind the kit's U55 high-end timing adapters",
+                  "DDR on AXI1, behind the kit's U55 or U65 high-end timing adapters",
                   {{"core_clock", "500e6"},
                    {"axi0_port", "Sram"},
                    {"axi1_port", "Dram"},
@@ -32,35 +40,44 @@ PresetSection corstone300Fvp() {
                    {"Dram_write_latency", "0"}},
                   false,
                   {},
-                  npu::NpuVariant::U55};
+                  {kU55, kU65}};
+  using KeyValue = std::pair<std::string_view, std::string_view>;
+  // The driver's AXI limits and the kit's burst split, per NPU, on both ports.
+  const KeyValue u55Limits[] = {{"max_outstanding_reads", "32"}, {"max_outstanding_writes", "16"},
+                                {"max_burst_bytes", "64"}};
+  const KeyValue u65Limits[] = {{"max_outstanding_reads", "64"}, {"max_outstanding_writes", "32"},
+                                {"max_burst_bytes", "128"}};
+  // The adapters' registers (MAXR, MAXW, MAXRW, RLATENCY, WLATENCY, PULSE_ON, PULSE_OFF, BWCAP):
+  // AXI0 (SRAM), and AXI1 (the "flash", DDR). Sram_Only builds of the kit program AXI1 like AXI0.
+  const std::array<std::string_view, 8> fields{"maxr", "maxw", "maxrw", "rlatency", "wlatency", "pulse_on", "pulse_off",
+                                                "bwcap"};
+  using Registers = std::array<std::string_view, 8>;
+  const Registers u55Sram{"8", "8", "0", "32", "32", "3999", "1", "4000"};
+  const Registers u55Ddr{"2", "0", "0", "64", "0", "320", "80", "50"};
+  const Registers u65Sram{"16", "16", "0", "32", "32", "3999", "1", "4000"};
+  const Registers u65Ddr{"24", "12", "0", "500", "250", "4000", "1000", "1172"};
+  static std::deque<std::string> keys; // PlatformValue holds views: a deque keeps each key in place
+  const auto key = [](std::string_view port, std::string_view field, bool adapter) -> std::string_view {
+    keys.push_back("npu." + std::string(port) + (adapter ? ".ta." : ".") + std::string(field));
+    return keys.back();
+  };
   auto& v = p.platform;
-  v = {{"", "npu.axi0.max_outstanding_reads", "32"},
-       {"", "npu.axi0.max_outstanding_writes", "16"},
-       {"", "npu.axi1.max_outstanding_reads", "32"},
-       {"", "npu.axi1.max_outstanding_writes", "16"},
-       {"", "npu.axi0.ta.maxr", "8"},
-       {"", "npu.axi0.ta.maxw", "8"},
-       {"", "npu.axi0.ta.maxrw", "0"},
-       {"", "npu.axi0.ta.rlatency", "32"},
-       {"", "npu.axi0.ta.wlatency", "32"},
-       {"", "npu.axi0.ta.pulse_on", "3999"},
-       {"", "npu.axi0.ta.pulse_off", "1"},
-       {"", "npu.axi0.ta.bwcap", "4000"}};
-  // AXI1: the "flash" timing adapter; Sram_Only builds of the kit program it like AXI0's.
-  const std::pair<std::string_view, std::string_view> flash[] = {
-      {"npu.axi1.ta.maxr", "2"},       {"npu.axi1.ta.maxw", "0"},       {"npu.axi1.ta.maxrw", "0"},
-      {"npu.axi1.ta.rlatency", "64"},  {"npu.axi1.ta.wlatency", "0"},   {"npu.axi1.ta.pulse_on", "320"},
-      {"npu.axi1.ta.pulse_off", "80"}, {"npu.axi1.ta.bwcap", "50"}};
-  const std::pair<std::string_view, std::string_view> sram[] = {
-      {"npu.axi1.ta.maxr", "8"},         {"npu.axi1.ta.maxw", "8"},        {"npu.axi1.ta.maxrw", "0"},
-      {"npu.axi1.ta.rlatency", "32"},    {"npu.axi1.ta.wlatency", "32"},   {"npu.axi1.ta.pulse_on", "3999"},
-      {"npu.axi1.ta.pulse_off", "1"},    {"npu.axi1.ta.bwcap", "4000"}};
-  for (const auto& [key, value] : flash) {
-    v.push_back({"Shared_Sram", key, value});
-  }
-  for (const auto& [key, value] : sram) {
-    v.push_back({"Sram_Only", key, value});
-  }
+  const auto addNpu = [&](npu::NpuVariant npu, const auto& limits, const Registers& sram, const Registers& ddr) {
+    for (std::string_view port : {"axi0", "axi1"}) {
+      for (const auto& [field, value] : limits) {
+        v.push_back({"", key(port, field, false), value, npu});
+      }
+    }
+    for (size_t i = 0; i < fields.size(); ++i) {
+      v.push_back({"", key("axi0", fields[i], true), sram[i], npu});
+      v.push_back({"", key("axi1", fields[i], true), ddr[i], npu});
+    }
+    for (size_t i = 0; i < fields.size(); ++i) {
+      v.push_back({"Sram_Only", key("axi1", fields[i], true), sram[i], npu}); // applied after, so it wins
+    }
+  };
+  addNpu(kU55, u55Limits, u55Sram, u55Ddr);
+  addNpu(kU65, u65Limits, u65Sram, u65Ddr);
   return p;
 }
 
@@ -85,24 +102,24 @@ std::vector<PresetSection> buildTable() {
     return v;
   };
   const auto vela = [](std::string_view name, std::string_view summary, V values,
-                       std::optional<npu::NpuVariant> variant = std::nullopt) {
-    return PresetSection{name, summary, std::move(values), true, {}, variant};
+                       std::vector<npu::NpuVariant> variants = {}) {
+    return PresetSection{name, summary, std::move(values), true, {}, std::move(variants)};
   };
   constexpr auto kU55 = npu::NpuVariant::U55;
   constexpr auto kU65 = npu::NpuVariant::U65;
   return {
       vela("System_Config.Ethos_U55_Deep_Embedded", "200 MHz; SRAM 1.6 GB/s on AXI0, off-chip flash 0.1 GB/s on AXI1",
-           flash("200e6", "0.0625"), kU55),
+           flash("200e6", "0.0625"), {kU55}),
       vela("System_Config.Ethos_U55_High_End_Embedded", "500 MHz; SRAM 4 GB/s on AXI0, off-chip flash 0.5 GB/s on AXI1",
-           flash("500e6", "0.125"), kU55),
+           flash("500e6", "0.125"), {kU55}),
       vela("System_Config.Ethos_U65_Embedded", "500 MHz; SRAM 8 GB/s on AXI0, off-chip flash 0.5 GB/s on AXI1",
-           flash("500e6", "0.0625"), kU65),
+           flash("500e6", "0.0625"), {kU65}),
       vela("System_Config.Ethos_U65_Mid_End", "500 MHz; SRAM 8 GB/s on AXI0, DRAM 3.75 GB/s on AXI1",
-           dram("500e6", "0.46875"), kU65),
+           dram("500e6", "0.46875"), {kU65}),
       vela("System_Config.Ethos_U65_High_End", "1 GHz; SRAM 16 GB/s on AXI0, DRAM 3.75 GB/s on AXI1",
-           dram("1e9", "0.234375"), kU65),
+           dram("1e9", "0.234375"), {kU65}),
       vela("System_Config.Ethos_U65_Client_Server", "1 GHz; SRAM 16 GB/s on AXI0, DRAM 12 GB/s on AXI1",
-           dram("1e9", "0.75"), kU65),
+           dram("1e9", "0.75"), {kU65}),
       corstone300Fvp(),
       vela("Memory_Mode.Sram_Only", "everything (constants, arena, cache) in SRAM on AXI0",
            {{"const_mem_area", "Axi0"}, {"arena_mem_area", "Axi0"}, {"cache_mem_area", "Axi0"}}),
@@ -111,13 +128,17 @@ std::vector<PresetSection> buildTable() {
       vela("Memory_Mode.Dedicated_Sram", "constants and arena on AXI1, 384 KiB NPU-only SRAM cache on AXI0",
            {{"const_mem_area", "Axi1"}, {"arena_mem_area", "Axi1"}, {"cache_mem_area", "Axi0"},
             {"arena_cache_size", "393216"}},
-           kU65),
+           {kU65}),
       vela("Memory_Mode.Dedicated_Sram_512KB", "Dedicated_Sram with a 512 KiB cache",
-           {{"inherit", "Memory_Mode.Dedicated_Sram"}, {"arena_cache_size", "524288"}}, kU65),
+           {{"inherit", "Memory_Mode.Dedicated_Sram"}, {"arena_cache_size", "524288"}}, {kU65}),
   };
 }
 
 } // namespace
+
+bool PresetSection::describes(npu::NpuVariant variant) const {
+  return variants.empty() || std::find(variants.begin(), variants.end(), variant) != variants.end();
+}
 
 const PresetSection* findPreset(std::string_view name) {
   for (const PresetSection& preset : presetTable()) {

@@ -15,11 +15,13 @@
 
 namespace npusim::config {
 
-// An npusim key a platform preset sets after the memory mode (so that it can depend on it).
+// An npusim key a platform preset sets after the memory mode (so that it can depend on it and on
+// the NPU the model was compiled for).
 struct PlatformValue {
   std::string_view memoryMode; // applies only with this memory mode; "" = with every one
   std::string_view key;        // dotted npusim key path
   std::string_view value;
+  std::optional<npu::NpuVariant> variant; // applies only to this NPU; none = to every one
 };
 
 // One built-in section: full vela.ini name, a one-line summary, its vela.ini keys, and for
@@ -30,7 +32,8 @@ struct PresetSection {
   std::vector<std::pair<std::string_view, std::string_view>> values;
   bool fromVela = true;
   std::vector<PlatformValue> platform;
-  std::optional<npu::NpuVariant> variant; // the NPU the section is for; none = any
+  std::vector<npu::NpuVariant> variants; // the NPUs the section describes; empty = any
+  bool describes(npu::NpuVariant variant) const;
 };
 
 const std::vector<PresetSection>& presetTable();
