@@ -191,5 +191,8 @@ TEST_CASE("output cycles per element follow Vela's tables (first matching rule)"
   add.kind = cmd::OpKind::Elementwise;
   add.elementwiseMode = cmd::ElementwiseMode::Add;
   add.activation = {0, 0, -128, 127};
+  add.scaling.ifmScaleMode = 2;  // one operand with a 32-bit scale (input scales differ)
   CHECK(npu::outputCyclesPerElement(arch, npu::outputStageOf(add)) == doctest::Approx(1.5));   // O5
+  add.scaling.ifmScaleMode = 0;  // both operands with 16-bit scales (equal input scales)
+  CHECK(npu::outputCyclesPerElement(arch, npu::outputStageOf(add)) == doctest::Approx(1.0));   // O4
 }
