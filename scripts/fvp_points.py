@@ -100,6 +100,7 @@ def main():
     ap.add_argument("--csv", help="write the table as CSV")
     ap.add_argument("--set", action="append", default=[], help="extra --set key=value for every platform run")
     ap.add_argument("--mlek", action="store_true", help="also the three kit points of fixtures/mlek (kept apart in the means)")
+    ap.add_argument("--brief", action="store_true", help="one line: each point's NPU_ACTIVE error, then the means")
     ap.add_argument("--filter", default="", help="only models/accelerators containing this text")
     opts = ap.parse_args()
 
@@ -161,6 +162,14 @@ def main():
         line += [int(v), f"{pct(v, fvp):+.1f}"] if v else ["", ""]
         table.append(line)
 
+    if opts.brief:
+        short = {"kws_micronet_m": "kws", "vww4_128_128_INT8": "vww4", "rnnoise_INT8": "rnn",
+                 "person_int8_model_vela_mac64": "person", "yolo_fastest_256_pcqat": "yolof", "yolov8n_pose_192": "yolov8"}
+        cells = [f"{short.get(t[0], t[0][:8])}/{t[1].replace('ethos-', '')} {t[4]}" for t in table]
+        means = [f"{acc.replace('ethos-', '')} {sum(abs(x) for x in es) / len(es):.2f}" for acc, es in sorted(errs.items())]
+        print("; ".join(cells) + (" | ERRORS " + str(len(errors)) if errors else ""))
+        print("  mean |err|: " + "; ".join(means) + f" | worst beat {worst_beat:.2f}%")
+        return 0
     widths = [max(len(str(x)) for x in col) for col in zip(*([header] + table))]
     for t in [header] + table:
         print("  ".join(str(x).rjust(w) if i > 1 else str(x).ljust(w) for i, (x, w) in enumerate(zip(t, widths))))
