@@ -94,7 +94,10 @@ private:
 // One timing adapter: admits a transaction's address when a pending slot is free, the pulse is
 // on and the pulse cycle's word counter is below the cap (the last admitted transaction may
 // overshoot it); holds read data until the minimum latency after admission and the write
-// response until the minimum latency after the last data beat.
+// response until the minimum latency after the last data beat. The counter is read at the
+// transaction's time, like the hardware's: the units book traffic ahead of simulated time, and
+// words booked later in the pulse cycle by another unit do not hold back a transaction that is
+// ready earlier (they were admitted as if it were not there; they keep their times).
 class TimingAdapter {
 public:
   explicit TimingAdapter(const TimingAdapterParams& params) : p_(params) {}
@@ -112,12 +115,23 @@ private:
   struct PulseWords {
     uint64_t cycle, words;
   };
+  struct Admission {
+    double time;
+    uint64_t words;
+  };
   // Index in words_ of pulse cycle `cycle`, or where it would be inserted.
   size_t pulseIndex(uint64_t cycle) const;
+  // The pulse cycle's word counter at time t: the words of its transactions admitted by then.
+  uint64_t wordsBy(uint64_t cycle, double t) const;
+  // Counts `words` admitted at t into pulse cycle `cycle`.
+  void book(uint64_t cycle, double t, uint64_t words);
+  // Of `added` words just booked into `cycle`, those beyond its cap.
+  uint64_t overCap(uint64_t cycle, uint64_t added) const;
   TimingAdapterParams p_;
   CompletionWindow pending_[2];       // admitted -> done, per direction
-  std::vector<PulseWords> words_;     // from wordsHead_ on: pulse cycles in order
-  size_t wordsHead_ = 0;
+  std::vector<PulseWords> words_;     // from wordsHead_ on: pulse cycles in order, their words
+  std::vector<Admission> admissions_; // from admissionsHead_ on: admitted transactions in time order
+  size_t wordsHead_ = 0, admissionsHead_ = 0;
 };
 
 // Counters one initiator port keeps (AXI beats, bursts, stall cycles).

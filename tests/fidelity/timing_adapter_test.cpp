@@ -42,6 +42,28 @@ TEST_CASE("timing adapter: 64-byte bursts under BWCAP 50 with pulse 320+80 admit
   CHECK(port.counters().readBeats == bursts * kBurst / kBeat);
 }
 
+TEST_CASE("timing adapter: the cap counter is read at the transaction's time; an earlier transaction booked late "
+          "is admitted, and the excess counts against the next pulse cycle") {
+  mem::TimingAdapterParams ta;
+  ta.pulseOn = 320;
+  ta.pulseOff = 80;
+  ta.bandwidthCap = 50;
+  mem::TimingAdapter adapter(ta);
+  const auto admit = [&adapter](double ready, uint64_t words) { return adapter.admit(mem::Direction::Read, ready, words); };
+  // One unit books 7 bursts of 8 words at 200..206 (56 words: the cap is reached at 206).
+  for (int k = 0; k < 7; ++k) {
+    CHECK(admit(200 + k, 8) == 200 + k);
+  }
+  // A burst ready at 10, booked afterwards by another unit: the counter held 0 words at 10.
+  CHECK(admit(10, 8) == 10);
+  // The pulse cycle now holds 64 words, 14 over the cap: the next cycle starts at 14 and admits
+  // 5 bursts before it reaches 50 (14 + 5 x 8 = 54), the sixth waits for the cycle after.
+  for (int k = 0; k < 5; ++k) {
+    CHECK(admit(400 + k, 8) == 400 + k);
+  }
+  CHECK(admit(405, 8) == 800);
+}
+
 TEST_CASE("timing adapter: MAXR 2 with RLATENCY 64 bounds a stream to 2 bursts per latency + data time") {
   mem::TimingAdapterParams ta;
   ta.maxReads = 2;
