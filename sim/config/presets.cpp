@@ -19,8 +19,9 @@ namespace {
 // bursts, AXI_LIMITn_MAX_BEATS_BYTES=1 for the U65 in its npu CMakeLists). The memories answer at
 // the full bus rate (64 or 128 bits a cycle) with no latency of their own: on this platform the
 // timing adapters alone delay and throttle NPU traffic (their purpose, timing doc 5.4). Reads and
-// writes share each memory's data path: with separate paths the write-heavy vww4 point runs 6%
-// faster than the FVP measured (docs/timing-model.md has the evidence).
+// writes have separate data paths (AXI's read and write channels; the FVP's memories behind the
+// adapters are transaction-level models with no shared data path), and the adapter's BWCAP counts
+// both directions against one cap (docs/timing-model.md has the evidence from the FVP points).
 PresetSection corstone300Fvp() {
   constexpr auto kU55 = npu::NpuVariant::U55;
   constexpr auto kU65 = npu::NpuVariant::U65;
@@ -62,6 +63,8 @@ PresetSection corstone300Fvp() {
     return keys.back();
   };
   auto& v = p.platform;
+  v.push_back({"", "system.sram.separate_read_write", "true", std::nullopt});
+  v.push_back({"", "system.dram.separate_read_write", "true", std::nullopt});
   const auto addNpu = [&](npu::NpuVariant npu, const auto& limits, const Registers& sram, const Registers& ddr) {
     for (std::string_view port : {"axi0", "axi1"}) {
       for (const auto& [field, value] : limits) {

@@ -60,9 +60,13 @@ TEST_CASE("Corstone_300_FVP + Shared_Sram: the kit's U55 high-end timing adapter
     CHECK(p.port(port).maxOutstandingWrites == 16);
     CHECK(p.port(port).maxBurstBytes == 64);
   }
-  // The memories answer at the full bus rate; the adapters supply latency and throttling.
+  // The memories answer at the full bus rate; the adapters supply latency and throttling. Reads
+  // and writes have separate data paths (the adapter's cap counts both).
   CHECK(p.bytesPerCycle(AxiPort::Axi1) == 8.0);
   CHECK(p.memory(MemoryKind::Dram).readLatency == 0);
+  CHECK(p.memory(MemoryKind::Sram).separateReadWrite);
+  CHECK(p.memory(MemoryKind::Dram).separateReadWrite);
+  CHECK_FALSE(builtinPreset("Ethos_U55_High_End_Embedded", "Shared_Sram").memory(MemoryKind::Sram).separateReadWrite);
 }
 
 TEST_CASE("Corstone_300_FVP with an Ethos-U65: the kit's U65 high-end timing adapters, 128-byte bursts") {
