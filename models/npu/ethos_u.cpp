@@ -171,6 +171,7 @@ void EthosU::kernelThread() {
     rec.stallWeights = k.stallWeights;
     rec.stallOutput = k.stallOutput;
     rec.stallBlockdep = k.stallBlockdep;
+    rec.stallShramReconfig = k.stallShramReconfig;
     rec.writeTail = k.writeTail;
     rec.bytes = k.bytes;
     return k.end;

@@ -43,24 +43,33 @@ KernelTiming KernelUnit::execute(const cmd::Operation& op, double issue) {
     return done;
   };
   uint64_t weightOffset = 0, scaleOffset = 0, weight1Offset = 0, scale1Offset = 0;
+  // A SHRAM layout other than the previous op's (IFM and accumulator areas, accumulator format) is
+  // set up once that op's output unit has drained its last accumulators: until then its blocks
+  // hold the SHRAM (the command processor's CC_STALLED_ON_SHRAM_RECONFIG; timing doc 5.2).
+  const cmd::ShramLayout& l = op.shram;
+  const bool relayout = hasPrevious_ && (l.ibEnd != prevShram_.ibEnd || l.abStart != prevShram_.abStart ||
+                                         l.ifm2IbStart != prevShram_.ifm2IbStart || l.accFormat != prevShram_.accFormat);
+  const double shramFree = relayout ? aoFree_ : 0.0;
   for (uint64_t j = 0; j < t.blocks; ++j) {
     const BlockWork b = plan.block(j);
     const size_t buf = j % 2;
-    // 1. Inputs: the IFM buffer and decoded-weight buffer this block uses must be free, and the
-    //    data it reads must have been written by the previous op (BLOCKDEP).
+    // 1. Inputs: the IFM buffer and decoded-weight buffer this block uses must be free, the data
+    //    it reads must have been written by the previous op (BLOCKDEP), and SHRAM must be laid
+    //    out for this op.
     const double dep = dependencyReady(op.blockDep, j);
-    const double fetch = std::max({issue, ifmBufferFree_[buf], dep});
-    clock_.sync(std::min(fetch, std::max(issue, weightBufferFree_[buf])));
+    const double fetch = std::max({issue, ifmBufferFree_[buf], dep, shramFree});
+    const double wFetch = std::max({issue, weightBufferFree_[buf], dep});
+    clock_.sync(std::min(fetch, wFetch));
     if (j == 0) {
       t.start = fetch;
       t.stallBlockdep = std::max(0.0, dep - std::max(issue, ifmBufferFree_[buf]));
+      t.stallShramReconfig = std::max(0.0, shramFree - std::max({issue, ifmBufferFree_[buf], dep}));
     }
     double ifmDone = fetch;
     for (size_t p = 0; p < b.ifm.count; ++p) {
       ifmDone = std::max(ifmDone, read(op.ifm.region, op.ifm.base[0], b.ifm.parts[p], fetch));
     }
     ifmDone = std::max(ifmDone, read(op.ifm2.region, op.ifm2.base[0], b.ifm2, fetch));
-    const double wFetch = std::max({issue, weightBufferFree_[buf], dep});
     double wDone = wFetch;
     if (b.scaleBytes > 0) {
       wDone = read(op.scales.region, op.scales.base + scaleOffset, {1, b.scaleBytes}, wFetch);
@@ -111,6 +120,8 @@ KernelTiming KernelUnit::execute(const cmd::Operation& op, double issue) {
   }
   prevTail_ = std::move(tail);
   prevEnd_ = end;
+  prevShram_ = op.shram;
+  hasPrevious_ = true;
   t.end = end;
   t.writeTail = std::max(0.0, end - aoFree_);
   return t;

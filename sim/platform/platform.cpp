@@ -375,10 +375,10 @@ RunResult simulate(const io::CompiledNetwork& net, const std::vector<io::Decoded
     pmu[p + "_RD_STALL_LIMIT"] = cnt(pr.readLimitStall);
     pmu[p + "_WR_STALL_LIMIT"] = cnt(pr.writeLimitStall);
   }
-  double mac = 0, ao = 0, ib = 0, wd = 0, acc = 0, bd = 0;
+  double mac = 0, ao = 0, ib = 0, wd = 0, acc = 0, bd = 0, shram = 0;
   for (const auto& o : result.operations) {
     mac += o.record.macCycles; ao += o.record.outputCycles; ib += o.record.stallIfm; wd += o.record.stallWeights;
-    acc += o.record.stallOutput; bd += o.record.stallBlockdep;
+    acc += o.record.stallOutput; bd += o.record.stallBlockdep; shram += o.record.stallShramReconfig;
   }
   pmu["MAC_ACTIVE"] = cnt(mac);
   pmu["AO_ACTIVE"] = cnt(ao);
@@ -386,6 +386,7 @@ RunResult simulate(const io::CompiledNetwork& net, const std::vector<io::Decoded
   pmu["MAC_STALLED_BY_WD"] = cnt(wd);
   pmu["MAC_STALLED_BY_ACC"] = cnt(acc);
   pmu["CC_STALLED_ON_BLOCKDEP"] = cnt(bd);
+  pmu["CC_STALLED_ON_SHRAM_RECONFIG"] = cnt(shram);
   return result;
 }
 

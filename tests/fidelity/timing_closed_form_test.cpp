@@ -147,6 +147,34 @@ TEST_CASE("a DMA overlaps a convolution instead of adding to it") {
   CHECK(std::max(dmaBoth, convBoth) < 0.8 * (dmaAlone + convAlone));
 }
 
+TEST_CASE("a new SHRAM layout waits for the previous operation's output unit; the same layout overlaps (BLOCKDEP)") {
+  const npu::NpuConfig& arch = test::u55(128);
+  // Two independent pointwise convolutions (the second reads another tensor), BLOCKDEP 3.
+  const auto second = [&](uint32_t abStart, double* firstAoEnd, npu::KernelTiming* t2) {
+    mem::MemoryTiming sram(8.0, 32, 32), flash(1.0, 64, 64);
+    StubTransport transport(sram, flash);
+    NoClock clock;
+    npu::KernelUnit unit(arch, transport, clock);
+    cmd::Operation a = pointwiseConv();
+    a.shram = {6, 6, 0, cmd::AccFormat::Int32};
+    cmd::Operation b = pointwiseConv();
+    b.ifm.base[0] = 32768;
+    b.blockDep = 3;
+    b.shram = {6, abStart, 0, cmd::AccFormat::Int32};
+    const npu::KernelTiming t1 = unit.execute(a, 0);
+    *firstAoEnd = t1.end - t1.writeTail;
+    *t2 = unit.execute(b, 0);
+  };
+  double aoEnd = 0;
+  npu::KernelTiming same, other;
+  second(6, &aoEnd, &same);
+  CHECK(same.stallShramReconfig == 0);
+  CHECK(same.start < aoEnd);                         // its first blocks run under the first op's tail
+  second(8, &aoEnd, &other);
+  CHECK(other.start == doctest::Approx(aoEnd));     // AB_START moved: after the last accumulators drained
+  CHECK(other.stallShramReconfig > 0);
+}
+
 TEST_CASE("IFM reads: blocks the IFM double buffer still holds are not fetched again at the next depth block") {
   // 1x1 conv, OFM 25x5xD in 9x6x32 blocks: 3 (x, y) positions x D/32 depth blocks. IFM blocks are
   // 32 channels deep (8-bit, depth-first), so 64 IFM channels are two IFM blocks, 96 three.
