@@ -55,10 +55,11 @@ KernelTiming KernelUnit::execute(const cmd::Operation& op, double issue) {
     const size_t buf = j % 2;
     // 1. Inputs: the IFM buffer and decoded-weight buffer this block uses must be free, the data
     //    it reads must have been written by the previous op (BLOCKDEP), and SHRAM must be laid
-    //    out for this op.
+    //    out for this op. Weights do not depend on the previous op: the weight decoder fetches
+    //    them as soon as the op is dispatched and a decoded-weight buffer is free.
     const double dep = dependencyReady(op.blockDep, j);
     const double fetch = std::max({issue, ifmBufferFree_[buf], dep, shramFree});
-    const double wFetch = std::max({issue, weightBufferFree_[buf], dep});
+    const double wFetch = std::max(issue, weightBufferFree_[buf]);
     clock_.sync(std::min(fetch, wFetch));
     if (j == 0) {
       t.start = fetch;
