@@ -266,11 +266,21 @@ void AxiPortTiming::retire(double horizon) {
 double AxiPortTiming::transfer(MemoryTiming& memory, Direction dir, double start, const TransferShape& shape) {
   double last = start;
   double ready = start;
+  // A windowed transfer: burst k waits for burst k - window/burst (at least one burst in flight).
+  const size_t window = shape.window == 0 ? 0 : std::max<size_t>(1, shape.window / maxBurstBytes_);
+  windowDone_.clear();
   for (uint64_t r = 0; r < shape.runs; ++r) {
     for (uint64_t offset = 0; offset < shape.runBytes; offset += maxBurstBytes_) {
       const uint64_t bytes = std::min<uint64_t>(maxBurstBytes_, shape.runBytes - offset);
+      if (window > 0 && windowDone_.size() >= window) {
+        ready = std::max(ready, windowDone_[windowDone_.size() - window]);
+      }
       double issued = ready;
-      last = std::max(last, issueBurst(memory, dir, ready, bytes, &issued));
+      const double done = issueBurst(memory, dir, ready, bytes, &issued);
+      last = std::max(last, done);
+      if (window > 0) {
+        windowDone_.push_back(done);
+      }
       // The next burst's address phase follows one cycle after this one's was accepted.
       ready = issued + 1.0;
     }

@@ -17,9 +17,12 @@ using config::TimingAdapterParams;
 enum class Direction : uint8_t { Read, Write };
 
 // The shape of one transfer: `runs` contiguous runs of `runBytes` bytes each.
+// `window` > 0 bounds the bytes of the transfer in flight: a burst is issued only once the burst
+// `window` bytes before it has completed (a stream read through a FIFO of that size).
 struct TransferShape {
   uint64_t runs = 1;
   uint64_t runBytes = 0;
+  uint64_t window = 0;
   uint64_t bytes() const { return runs * runBytes; }
 };
 
@@ -180,6 +183,7 @@ public:
 
 private:
   double issueBurst(MemoryTiming& memory, Direction dir, double ready, uint64_t bytes, double* issued);
+  std::vector<double> windowDone_; // completions of the current windowed transfer's bursts
   uint32_t bytesPerBeat_;
   uint32_t maxBurstBytes_;
   uint32_t limit_[2];

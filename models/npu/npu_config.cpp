@@ -17,12 +17,13 @@ namespace {
 // bias/scale entry is Vela's weight encoder's and the command-stream doc's), 1.2 (output and
 // activation tables, Vela 3.10's architecture_features), 1.3 and 5.1 (U65: 128-bit AXI, two
 // outstanding DMAs, AXI_LIMIT 64 reads / 32 writes; U55: 64-bit, one DMA, 32 / 16). Queue depths
-// are Vela's wait model (max_outstanding_kernels / max_outstanding_dma); the fetch and DMA chunk
-// sizes are the driver's AXI_LIMIT burst split and the DMA buffer docs/timing-model.md derives
-// from the U55's FVP counts (the U65 keeps it for want of a U65 measurement; behind DRAM it
-// dominates, see docs/validation.md "Ethos-U65"); the command FIFO's prefetch and parse rate are
-// npusim's reading of the command processor (timing doc 5.2), the same on both variants for want
-// of a source that says otherwise.
+// are Vela's wait model (max_outstanding_kernels / max_outstanding_dma); the fetch chunk is the
+// driver's AXI_LIMIT burst split; the DMA buffer (U55 256 B, U65 4 KiB) and the weight stream's
+// window (1 KiB per core) are what docs/timing-model.md derives from the FVP counts (the U55's
+// kit points; the U65's kws and rnnoise points): each is the latency-bandwidth product of the
+// memory behind it, so it binds behind the U65's DRAM and never behind the U55's flash or SRAM.
+// The command FIFO's prefetch and parse rate are npusim's reading of the command processor
+// (timing doc 5.2), the same on both variants for want of a source that says otherwise.
 std::vector<NpuConfig> buildTable() {
   // Fields every configuration shares keep NpuConfig's member initializers; what a variant fixes
   // (product, AXI width and limits, DMA queue) is set once per variant.
@@ -51,6 +52,7 @@ std::vector<NpuConfig> buildTable() {
       c.axiMaxReads = 64;
       c.axiMaxWrites = 32;
       c.dmaQueue = 2;
+      c.dmaChunkBytes = 4096;
       break;
     }
     return c;

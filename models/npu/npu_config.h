@@ -40,6 +40,7 @@ struct NpuConfig {
   uint32_t commandPrefetchChunks = 2; // fetch chunks the command FIFO requests ahead of the parser
   double parseCyclesPerCommand = 1; // command processor: one command word decoded per cycle
   uint32_t dmaChunkBytes = 256;     // DMA engine buffer: bytes read, then written, per step
+  uint32_t weightWindowBytes = 1024; // one core's weight stream: bytes requested ahead of the decoder
   uint32_t ifmBufferBlocks = 2;     // IFM blocks the SHRAM IFM area holds (double buffer, timing doc 4.2)
 
   uint32_t macsPerCore() const { return macs / cores; }

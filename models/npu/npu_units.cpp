@@ -77,7 +77,9 @@ KernelTiming KernelUnit::execute(const cmd::Operation& op, double issue) {
       scaleOffset = (scaleOffset + b.scaleBytes) % std::max<uint64_t>(op.scales.length, 1);
     }
     if (b.weightBytes > 0) {
-      wDone = std::max(wDone, read(op.weights.region, op.weights.base + weightOffset, {1, b.weightBytes}, wFetch));
+      // Each core's weight stream is read through its own FIFO: at most weightWindowBytes in flight.
+      wDone = std::max(wDone, read(op.weights.region, op.weights.base + weightOffset,
+                                   {1, b.weightBytes, npu_.weightWindowBytes}, wFetch));
       weightOffset = (weightOffset + b.weightBytes) % std::max<uint64_t>(op.weights.length, 1);
     }
     // The second core (U65-512) fetches its own streams' slices of the block's depth alongside.
@@ -86,7 +88,8 @@ KernelTiming KernelUnit::execute(const cmd::Operation& op, double issue) {
       scale1Offset = (scale1Offset + b.scale1Bytes) % std::max<uint64_t>(op.scales1.length, 1);
     }
     if (b.weight1Bytes > 0) {
-      wDone = std::max(wDone, read(op.weights1.region, op.weights1.base + weight1Offset, {1, b.weight1Bytes}, wFetch));
+      wDone = std::max(wDone, read(op.weights1.region, op.weights1.base + weight1Offset,
+                                   {1, b.weight1Bytes, npu_.weightWindowBytes}, wFetch));
       weight1Offset = (weight1Offset + b.weight1Bytes) % std::max<uint64_t>(op.weights1.length, 1);
     }
     // 2. MAC array: in order, needs inputs, weights and a free accumulator buffer.

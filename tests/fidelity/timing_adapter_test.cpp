@@ -78,6 +78,22 @@ TEST_CASE("timing adapter: MAXR 2 with RLATENCY 64 bounds a stream to 2 bursts p
   CHECK(end == doctest::Approx(double(bursts / 2) * perPair + kBurst / kBusRate));
 }
 
+TEST_CASE("windowed transfer: at most `window` bytes in flight, so a stream behind a long latency runs at "
+          "window / (latency + data)") {
+  mem::MemoryTiming memory(kBusRate, 500, 0);
+  mem::AxiPortTiming port = portWith({});
+  // 64 bursts of 64 B through a 512-byte window: burst k is issued when burst k - 8 completes,
+  // 500 + 8 cycles after its own issue, so the window advances one burst per 508 cycles for
+  // 8 bursts at a time: 8 rounds, then the last round's other seven bursts' data.
+  const double end = port.transfer(memory, mem::Direction::Read, 0, {1, 64 * kBurst, 512});
+  const double data = kBurst / kBusRate;
+  CHECK(end == doctest::Approx(8 * (500 + data) + 7 * data));
+  // Without a window the port's own limit (32 reads) applies: burst 32 follows burst 0, then 32 bursts of data.
+  mem::MemoryTiming memory2(kBusRate, 500, 0);
+  mem::AxiPortTiming port2 = portWith({});
+  CHECK(port2.transfer(memory2, mem::Direction::Read, 0, {1, 64 * kBurst}) == doctest::Approx(500 + data + 500 + 32 * data));
+}
+
 TEST_CASE("timing adapter: PULSE_OFF blocks new addresses, not data already in flight") {
   mem::TimingAdapterParams ta;
   ta.pulseOn = 10;
