@@ -214,7 +214,8 @@ AxiPortTiming::AxiPortTiming(uint32_t bytesPerBeat, uint32_t maxBurstBytes, uint
     : bytesPerBeat_(bytesPerBeat), maxBurstBytes_(maxBurstBytes), limit_{maxReads, maxWrites},
       hasAdapter_(!adapter.transparent()), adapter_(adapter) {}
 
-double AxiPortTiming::issueBurst(MemoryTiming& memory, Direction dir, double ready, uint64_t bytes, double* issued) {
+double AxiPortTiming::issueBurst(MemoryTiming& memory, Direction dir, double ready, uint64_t address, uint64_t bytes,
+                                 double* issued) {
   const size_t d = static_cast<size_t>(dir);
   // 1. With the port's limit of bursts of this direction in flight at `ready` (booked earlier,
   //    possibly by another unit), issue when enough of them have completed.
@@ -222,7 +223,9 @@ double AxiPortTiming::issueBurst(MemoryTiming& memory, Direction dir, double rea
   if (issue > ready) {
     (dir == Direction::Read ? counters_.readLimitStall : counters_.writeLimitStall) += issue - ready;
   }
-  const uint64_t beats = (bytes + bytesPerBeat_ - 1) / bytesPerBeat_;
+  // Data beats are aligned to the bus width: from the beat holding the first byte to the one
+  // holding the last.
+  const uint64_t beats = (address % bytesPerBeat_ + bytes + bytesPerBeat_ - 1) / bytesPerBeat_;
   // 2. Address phase -> (timing adapter) -> latency -> data beats on the memory's data path.
   double done = 0;
   if (hasAdapter_) {
@@ -269,6 +272,7 @@ double AxiPortTiming::transfer(MemoryTiming& memory, Direction dir, double start
   // A windowed transfer: burst k waits for burst k - window/burst (at least one burst in flight).
   const size_t window = shape.window == 0 ? 0 : std::max<size_t>(1, shape.window / maxBurstBytes_);
   windowDone_.clear();
+  const uint64_t stride = shape.runStride == 0 ? shape.runBytes : shape.runStride;
   for (uint64_t r = 0; r < shape.runs; ++r) {
     for (uint64_t offset = 0; offset < shape.runBytes; offset += maxBurstBytes_) {
       const uint64_t bytes = std::min<uint64_t>(maxBurstBytes_, shape.runBytes - offset);
@@ -276,7 +280,7 @@ double AxiPortTiming::transfer(MemoryTiming& memory, Direction dir, double start
         ready = std::max(ready, windowDone_[windowDone_.size() - window]);
       }
       double issued = ready;
-      const double done = issueBurst(memory, dir, ready, bytes, &issued);
+      const double done = issueBurst(memory, dir, ready, shape.address + r * stride + offset, bytes, &issued);
       last = std::max(last, done);
       if (window > 0) {
         windowDone_.push_back(done);

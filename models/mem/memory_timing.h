@@ -18,11 +18,17 @@ enum class Direction : uint8_t { Read, Write };
 
 // The shape of one transfer: `runs` contiguous runs of `runBytes` bytes each.
 // `window` > 0 bounds the bytes of the transfer in flight: a burst is issued only once the burst
-// `window` bytes before it has completed (a stream read through a FIFO of that size).
+// `window` bytes before it has completed (a stream read through a FIFO of that size). `address`
+// is where the first run starts (an offset in its region where the NPU's units plan the transfer,
+// the bus address once its port has added the region's base) and `runStride` the distance from
+// one run's start to the next (0: the runs follow each other); they place the bursts on the data
+// beats (a run that does not start on a beat boundary takes an extra beat at each end it spills).
 struct TransferShape {
   uint64_t runs = 1;
   uint64_t runBytes = 0;
   uint64_t window = 0;
+  uint64_t address = 0;
+  uint64_t runStride = 0;
   uint64_t bytes() const { return runs * runBytes; }
 };
 
@@ -182,7 +188,8 @@ public:
   void retire(double horizon);
 
 private:
-  double issueBurst(MemoryTiming& memory, Direction dir, double ready, uint64_t bytes, double* issued);
+  double issueBurst(MemoryTiming& memory, Direction dir, double ready, uint64_t address, uint64_t bytes,
+                    double* issued);
   std::vector<double> windowDone_; // completions of the current windowed transfer's bursts
   uint32_t bytesPerBeat_;
   uint32_t maxBurstBytes_;

@@ -27,6 +27,7 @@ public:
     tlm::tlm_generic_payload trans;
     mem::TransferExtension ext;
     ext.shape = shape;
+    ext.shape.address = address;
     trans.set_extension(&ext);
     // The payload deletes the extensions still set when it is destroyed: detach this stack
     // object on every path, also when b_transport throws (it used to free a stack address).

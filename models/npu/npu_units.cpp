@@ -42,6 +42,10 @@ KernelTiming KernelUnit::execute(const cmd::Operation& op, double issue) {
     account(t.bytes, port, mem::Direction::Read, s.bytes());
     return done;
   };
+  // The weight and scale streams are concatenations of per-depth-block chunks that start on
+  // 16-byte boundaries (Vela pads them); a block's share of the stream is proportional, so its
+  // start is taken at the boundary below.
+  const auto chunkStart = [](uint64_t offset) { return offset / 16 * 16; };
   uint64_t weightOffset = 0, scaleOffset = 0, weight1Offset = 0, scale1Offset = 0;
   // A SHRAM layout other than the previous op's (IFM and accumulator areas, accumulator format) is
   // set up once that op's output unit has drained its last accumulators: until then its blocks
@@ -68,27 +72,27 @@ KernelTiming KernelUnit::execute(const cmd::Operation& op, double issue) {
     }
     double ifmDone = fetch;
     for (size_t p = 0; p < b.ifm.count; ++p) {
-      ifmDone = std::max(ifmDone, read(op.ifm.region, op.ifm.base[0], b.ifm.parts[p], fetch));
+      ifmDone = std::max(ifmDone, read(op.ifm.region, b.ifm.parts[p].address, b.ifm.parts[p], fetch));
     }
-    ifmDone = std::max(ifmDone, read(op.ifm2.region, op.ifm2.base[0], b.ifm2, fetch));
+    ifmDone = std::max(ifmDone, read(op.ifm2.region, b.ifm2.address, b.ifm2, fetch));
     double wDone = wFetch;
     if (b.scaleBytes > 0) {
-      wDone = read(op.scales.region, op.scales.base + scaleOffset, {1, b.scaleBytes}, wFetch);
+      wDone = read(op.scales.region, op.scales.base + chunkStart(scaleOffset), {1, b.scaleBytes}, wFetch);
       scaleOffset = (scaleOffset + b.scaleBytes) % std::max<uint64_t>(op.scales.length, 1);
     }
     if (b.weightBytes > 0) {
       // Each core's weight stream is read through its own FIFO: at most weightWindowBytes in flight.
-      wDone = std::max(wDone, read(op.weights.region, op.weights.base + weightOffset,
+      wDone = std::max(wDone, read(op.weights.region, op.weights.base + chunkStart(weightOffset),
                                    {1, b.weightBytes, npu_.weightWindowBytes}, wFetch));
       weightOffset = (weightOffset + b.weightBytes) % std::max<uint64_t>(op.weights.length, 1);
     }
     // The second core (U65-512) fetches its own streams' slices of the block's depth alongside.
     if (b.scale1Bytes > 0) {
-      wDone = std::max(wDone, read(op.scales1.region, op.scales1.base + scale1Offset, {1, b.scale1Bytes}, wFetch));
+      wDone = std::max(wDone, read(op.scales1.region, op.scales1.base + chunkStart(scale1Offset), {1, b.scale1Bytes}, wFetch));
       scale1Offset = (scale1Offset + b.scale1Bytes) % std::max<uint64_t>(op.scales1.length, 1);
     }
     if (b.weight1Bytes > 0) {
-      wDone = std::max(wDone, read(op.weights1.region, op.weights1.base + weight1Offset,
+      wDone = std::max(wDone, read(op.weights1.region, op.weights1.base + chunkStart(weight1Offset),
                                    {1, b.weight1Bytes, npu_.weightWindowBytes}, wFetch));
       weight1Offset = (weight1Offset + b.weight1Bytes) % std::max<uint64_t>(op.weights1.length, 1);
     }
@@ -110,7 +114,7 @@ KernelTiming KernelUnit::execute(const cmd::Operation& op, double issue) {
     accBufferFree_[buf] = aoDone;
     t.outputCycles += b.outputCycles;
     uint8_t port = 0;
-    const double written = transport_.transfer(op.ofm.region, op.ofm.base[0], mem::Direction::Write, b.ofm, aoDone, &port);
+    const double written = transport_.transfer(op.ofm.region, b.ofm.address, mem::Direction::Write, b.ofm, aoDone, &port);
     account(t.bytes, port, mem::Direction::Write, b.ofm.bytes());
     end = std::max(end, written);
     if (sink_ != nullptr) {

@@ -51,13 +51,14 @@ WorkBound operationWork(const NpuConfig& npu, const cmd::Operation& op, const Bu
                         burstsOf({1, b.scale1Bytes}, burst.maxBurstBytes);
   w.bursts = w.blocks * bursts;
   w.cycles = w.blocks * (b.macCycles + b.outputCycles + bursts * burst.cyclesPerBurst);
-  // 2. The kernel unit addresses every feature-map transfer from tile 0's base, and walks the
-  //    weight and scale streams in per-block chunks from offsets that wrap at the stream length.
-  w.accesses.push_back({"IFM", op.ifm.region, op.ifm.base[0] + ifm.bytes()});
+  // 2. The kernel unit addresses a feature-map transfer from the element it starts at (inside
+  //    the feature map's footprint), and walks the weight and scale streams in per-block chunks
+  //    from offsets that wrap at the stream length.
+  w.accesses.push_back({"IFM", op.ifm.region, op.ifm.footprint().end + ifm.bytes()});
   if (b.ifm2.bytes() > 0) {
-    w.accesses.push_back({"IFM2", op.ifm2.region, op.ifm2.base[0] + b.ifm2.bytes()});
+    w.accesses.push_back({"IFM2", op.ifm2.region, op.ifm2.footprint().end + b.ifm2.bytes()});
   }
-  w.accesses.push_back({"OFM", op.ofm.region, op.ofm.base[0] + b.ofm.bytes()});
+  w.accesses.push_back({"OFM", op.ofm.region, op.ofm.footprint().end + b.ofm.bytes()});
   if (b.weightBytes > 0) {
     w.accesses.push_back({"weight stream", op.weights.region, op.weights.base + op.weights.length + b.weightBytes});
   }

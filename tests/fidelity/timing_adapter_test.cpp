@@ -94,6 +94,21 @@ TEST_CASE("windowed transfer: at most `window` bytes in flight, so a stream behi
   CHECK(port2.transfer(memory2, mem::Direction::Read, 0, {1, 64 * kBurst}) == doctest::Approx(500 + data + 500 + 32 * data));
 }
 
+TEST_CASE("data beats run from the beat holding a burst's first byte to the one holding its last") {
+  // Eight 10-byte rows, 10 bytes apart (a one-channel NHWC feature map), on a 128-bit bus: the
+  // rows start at offsets 0, 10, 4, 14, 8, 2, 12, 6 of a beat, and those past 6 spill into a
+  // second beat: 12 beats, where 10 bytes per row would round to 8.
+  mem::MemoryTiming memory(16.0, 0, 0);
+  mem::AxiPortTiming port(16, 128, 64, 32);
+  port.transfer(memory, mem::Direction::Read, 0, {8, 10, 0, 0, 10});
+  CHECK(port.counters().readBeats == 12);
+  // The same rows on a 64-bit bus: each spills into a second beat of 8 bytes whatever its start.
+  mem::MemoryTiming memory8(8.0, 0, 0);
+  mem::AxiPortTiming port8(8, 64, 32, 16);
+  port8.transfer(memory8, mem::Direction::Read, 0, {8, 10, 0, 0, 10});
+  CHECK(port8.counters().readBeats == 16);
+}
+
 TEST_CASE("timing adapter: PULSE_OFF blocks new addresses, not data already in flight") {
   mem::TimingAdapterParams ta;
   ta.pulseOn = 10;
