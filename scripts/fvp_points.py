@@ -100,10 +100,16 @@ def main():
     ap.add_argument("--csv", help="write the table as CSV")
     ap.add_argument("--set", action="append", default=[], help="extra --set key=value for every platform run")
     ap.add_argument("--mlek", action="store_true", help="also the three kit points of fixtures/mlek (kept apart in the means)")
+    ap.add_argument("--md", action="store_true", help="a Markdown table (docs/validation.md): FVP, npusim on the "
+                    "platform and on Vela's section, Vela's estimates, mean |error| per accelerator")
+    ap.add_argument("--vela310", help="a directory of Vela 3.10 compiles of the same networks (a folder per compile whose "
+                    "name holds the model and the accelerator, with Vela's summary CSV): adds Vela 3.10's estimate")
     ap.add_argument("--brief", action="store_true", help="one line: each point's NPU_ACTIVE error, then the means")
     ap.add_argument("--filter", default="", help="only models/accelerators containing this text")
     opts = ap.parse_args()
 
+    if opts.md:
+        opts.vela_section = True
     rows = points(opts.fixtures) + (mlek_points(opts.fixtures) if opts.mlek else [])
     rows = [r for r in rows if opts.filter in r["model"] + " " + r["accelerator"]]
     fvp_dir = os.path.join(opts.fixtures, "fvp")
@@ -121,6 +127,9 @@ def main():
                 sec = ["--system-config", r["system_config"], "--memory-mode", r["memory_mode"]]
             res["section"] = run(opts.npusim, model, sec)
         res["vela"] = vela_estimate(model)
+        if opts.vela310:
+            found = [d for d in glob.glob(os.path.join(opts.vela310, "*")) if r["model"] in d and d.endswith(r["accelerator"])]
+            res["vela310"] = vela_estimate(os.path.join(found[0], "x")) if found else None
         return res
 
     with ThreadPoolExecutor(max_workers=opts.j) as pool:
@@ -162,6 +171,44 @@ def main():
         line += [int(v), f"{pct(v, fvp):+.1f}"] if v else ["", ""]
         table.append(line)
 
+    if opts.md:
+        print("| model | accelerator | FVP NPU_ACTIVE | npusim `Corstone_300_FVP` | | npusim on Vela's section | | "
+              "Vela's estimate (the compile's) | |" + (" Vela 3.10 | |" if opts.vela310 else ""))
+        print("|---|---|--:|--:|--:|--:|--:|--:|--:|" + ("--:|--:|" if opts.vela310 else ""))
+        sums = {}
+        for r, res in zip(rows, results):
+            fvp = float(r["npu_active"])
+            cells = []
+            for key in ("platform", "section"):
+                v = res[key]["pmu"]["NPU_ACTIVE"] if "error" not in res[key] else None
+                cells.append(v)
+            cells.append(res["vela"])
+            if opts.vela310:
+                cells.append(res.get("vela310"))
+            group = r["accelerator"] if r["source"] != "mlek" else "kit points (ethos-u55-128)"
+            line = f"| {r['model'][:40]} | {r['accelerator']} | {int(fvp):,} |"
+            for i, v in enumerate(cells):
+                if v is None:
+                    line += " – | |"
+                    continue
+                e = pct(v, fvp)
+                sums.setdefault(group, [[] for _ in cells])[i].append(abs(e))
+                line += f" {int(v):,} | {e:+.1f}% |"
+            print(line)
+        print()
+        print("| mean \\|error\\| | points | npusim `Corstone_300_FVP` | npusim on Vela's section | Vela's estimate |"
+              + (" Vela 3.10 |" if opts.vela310 else ""))
+        print("|---|--:|--:|--:|--:|" + ("--:|" if opts.vela310 else ""))
+        fam = {}
+        for group, cols in sorted(sums.items()):
+            print(f"| {group} | {len(cols[0])} | " + " | ".join(f"{sum(c) / len(c):.1f}%" if c else "–" for c in cols) + " |")
+            if not group.startswith("kit"):
+                for i, c in enumerate(cols):
+                    fam.setdefault(group[:9], [[] for _ in cols])[i].extend(c)
+        for group, cols in sorted(fam.items()):
+            print(f"| **{group.replace('ethos-', 'Ethos-').upper().replace('ETHOS', 'Ethos')}** | {len(cols[0])} | "
+                  + " | ".join(f"**{sum(c) / len(c):.1f}%**" if c else "–" for c in cols) + " |")
+        return 0
     if opts.brief:
         short = {"kws_micronet_m": "kws", "vww4_128_128_INT8": "vww4", "rnnoise_INT8": "rnn",
                  "person_int8_model_vela_mac64": "person", "yolo_fastest_256_pcqat": "yolof", "yolov8n_pose_192": "yolov8"}
