@@ -201,13 +201,17 @@ def main():
         print("|---|--:|--:|--:|--:|" + ("--:|" if opts.vela310 else ""))
         fam = {}
         for group, cols in sorted(sums.items()):
-            print(f"| {group} | {len(cols[0])} | " + " | ".join(f"{sum(c) / len(c):.1f}%" if c else "–" for c in cols) + " |")
+            n = len(cols[0])
+            print(f"| {group} | {n} | " + " | ".join((f"{sum(c) / len(c):.1f}%" + (f" ({len(c)})" if len(c) != n else ""))
+                                                    if c else "–" for c in cols) + " |")
             if not group.startswith("kit"):
                 for i, c in enumerate(cols):
                     fam.setdefault(group[:9], [[] for _ in cols])[i].extend(c)
         for group, cols in sorted(fam.items()):
-            print(f"| **{group.replace('ethos-', 'Ethos-').upper().replace('ETHOS', 'Ethos')}** | {len(cols[0])} | "
-                  + " | ".join(f"**{sum(c) / len(c):.1f}%**" if c else "–" for c in cols) + " |")
+            n = len(cols[0])
+            print(f"| **{group.replace('ethos-', 'Ethos-').upper().replace('ETHOS', 'Ethos')}** | {n} | "
+                  + " | ".join((f"**{sum(c) / len(c):.1f}%**" + (f" ({len(c)})" if len(c) != n else "")) if c else "–"
+                               for c in cols) + " |")
         return 0
     if opts.brief:
         short = {"kws_micronet_m": "kws", "vww4_128_128_INT8": "vww4", "rnnoise_INT8": "rnn",
