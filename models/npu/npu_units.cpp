@@ -51,8 +51,9 @@ KernelTiming KernelUnit::execute(const cmd::Operation& op, double issue) {
   // set up once that op's output unit has drained its last accumulators: until then its blocks
   // hold the SHRAM (the command processor's CC_STALLED_ON_SHRAM_RECONFIG; timing doc 5.2).
   const cmd::ShramLayout& l = op.shram;
-  const bool relayout = hasPrevious_ && (l.ibEnd != prevShram_.ibEnd || l.abStart != prevShram_.abStart ||
-                                         l.ifm2IbStart != prevShram_.ifm2IbStart || l.accFormat != prevShram_.accFormat);
+  const cmd::ShramLayout& was = prevShram_;
+  const bool relayout = hasPrevious_ && (l.ibEnd != was.ibEnd || l.abStart != was.abStart ||
+                                         l.ifm2IbStart != was.ifm2IbStart || l.accFormat != was.accFormat);
   const double shramFree = relayout ? aoFree_ : 0.0;
   for (uint64_t j = 0; j < t.blocks; ++j) {
     const BlockWork b = plan.block(j);
@@ -88,7 +89,8 @@ KernelTiming KernelUnit::execute(const cmd::Operation& op, double issue) {
     }
     // The second core (U65-512) fetches its own streams' slices of the block's depth alongside.
     if (b.scale1Bytes > 0) {
-      wDone = std::max(wDone, read(op.scales1.region, op.scales1.base + chunkStart(scale1Offset), {1, b.scale1Bytes}, wFetch));
+      wDone = std::max(wDone,
+                       read(op.scales1.region, op.scales1.base + chunkStart(scale1Offset), {1, b.scale1Bytes}, wFetch));
       scale1Offset = (scale1Offset + b.scale1Bytes) % std::max<uint64_t>(op.scales1.length, 1);
     }
     if (b.weight1Bytes > 0) {
