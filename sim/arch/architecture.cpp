@@ -102,13 +102,15 @@ PmuDesc ethosU55Pmu() {
 
 // The facts U55 and U65 share: the 1.x command set, the standard weight format, SHRAM, two AXI
 // ports, Vela's wait model (max_outstanding_kernels 2), and the command processor's and DMA
-// engine's sizes. The fetch and DMA chunk sizes are the driver's AXI_LIMIT burst split and the
-// DMA buffer docs/timing-model.md derives from the U55's FVP counts (the U65 keeps it for want
-// of a U65 measurement; behind DRAM it dominates, see docs/validation.md "Ethos-U65"); the
-// command FIFO's prefetch and parse rate are npusim's reading of the command processor (timing
-// doc 5.2), the same on both for want of a source that says otherwise. The sub-kernel limit,
-// IFM micro-block depth and 10-byte packed bias/scale entry are timing doc 1.1's and Vela's
-// weight encoder's.
+// engine's sizes. The fetch chunk is the driver's AXI_LIMIT burst split; the DMA buffer (set per
+// generation below) and the weight stream's window (1 KiB per core) are what docs/timing-model.md
+// derives from the FVP counts (the U55's kit points; the U65's kws and rnnoise points): each is
+// the latency-bandwidth product of the memory behind it, so it binds behind the U65's DRAM and
+// never behind the U55's flash or SRAM. The IFM area holds two IFM blocks (the double buffer,
+// timing doc 4.2). The command FIFO's prefetch and parse rate are npusim's reading of the command
+// processor (timing doc 5.2), the same on both for want of a source that says otherwise. The
+// sub-kernel limit, IFM micro-block depth and 10-byte packed bias/scale entry are timing doc
+// 1.1's and Vela's weight encoder's.
 Architecture ethosU55Family(std::string_view name, uint32_t product) {
   Architecture a;
   a.name = name;
@@ -126,6 +128,8 @@ Architecture ethosU55Family(std::string_view name, uint32_t product) {
   a.commandPrefetchChunks = 2;
   a.parseCyclesPerCommand = 1;
   a.dmaChunkBytes = 256;
+  a.weightWindowBytes = 1024;
+  a.ifmBufferBlocks = 2;
   a.subKernelMax = 8;
   a.ifmUblockDepth = 8;
   a.scaleBytesPerChannel = 10;
@@ -145,8 +149,9 @@ std::vector<Architecture> buildTable() {
   u55.defaultMemoryMode = "Shared_Sram";
   u55.dmaQueue = 1;
   // U65 (timing doc 5.1): 128-bit AXI, AXI_LIMIT 64 reads / 32 writes (also the defaults: the
-  // driver's), two DMAs outstanding; the U65-512's two cores each read their own weight and
-  // scale streams (NPU_SET_PARALLEL_MODE).
+  // driver's), two DMAs outstanding, a 4 KiB DMA buffer (inferred from the kws U65 FVP points,
+  // docs/timing-model.md); the U65-512's two cores each read their own weight and scale streams
+  // (NPU_SET_PARALLEL_MODE).
   Architecture u65 = ethosU55Family("Ethos-U65", 1);
   u65.ports = {{"axi0", 128, 64, 32, 64, 32}, {"axi1", 128, 64, 32, 64, 32}};
   u65.maxWeightStreams = 2;
@@ -154,6 +159,7 @@ std::vector<Architecture> buildTable() {
   u65.defaultSystemConfig = "Ethos_U65_Client_Server";
   u65.defaultMemoryMode = "Dedicated_Sram";
   u65.dmaQueue = 2;
+  u65.dmaChunkBytes = 4096;
   // U85 (ethos-u85.md 0-2, 6): recognised by its product, not read yet. Its command set, ports
   // (2 or 4 SRAM, 1 or 2 EXT per configuration) and PMU port events come with its front end;
   // the timing fields keep the U55's values, which nothing reads while it is not loadable.

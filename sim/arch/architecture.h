@@ -80,6 +80,8 @@ struct Architecture {
   uint32_t commandPrefetchChunks = 2;    // fetch chunks the command FIFO requests ahead of the parser
   double parseCyclesPerCommand = 1;      // one command word decoded per cycle
   uint32_t dmaChunkBytes = 256;          // DMA engine buffer: bytes read, then written, per step
+  uint32_t weightWindowBytes = 1024;     // one core's weight stream: bytes requested ahead of the decoder
+  uint32_t ifmBufferBlocks = 2;          // IFM blocks the SHRAM IFM area holds (double buffer, timing doc 4.2)
   // MAC array and encoders.
   uint32_t subKernelMax = 8;             // largest sub-kernel side; bigger kernels are decomposed
   uint32_t ifmUblockDepth = 8;           // IFM micro-block depth: channels per MAC step

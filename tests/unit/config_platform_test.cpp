@@ -18,8 +18,10 @@ using namespace npusim::config;
 
 namespace {
 
-SystemParams corstone(const std::string& memoryMode, std::vector<std::string> overrides = {}) {
+SystemParams corstone(const std::string& memoryMode, std::vector<std::string> overrides = {},
+                      const std::string& accelerator = "") {
   ConfigRequest request;
+  request.accelerator = accelerator;
   request.systemConfig = "Corstone_300_FVP";
   request.memoryMode = memoryMode;
   request.overrides = std::move(overrides);
@@ -58,9 +60,52 @@ TEST_CASE("Corstone_300_FVP + Shared_Sram: the kit's U55 high-end timing adapter
     CHECK(p.port(port).maxOutstandingWrites == 16);
     CHECK(p.port(port).maxBurstBytes == 64);
   }
-  // The memories answer at the full bus rate; the adapters supply latency and throttling.
+  // The memories answer at the full bus rate; the adapters supply latency and throttling. Reads
+  // and writes have separate data paths (the adapter's cap counts both).
   CHECK(p.bytesPerCycle(AxiPort::Axi1) == 8.0);
   CHECK(p.memory(MemoryKind::Dram).readLatency == 0);
+  CHECK(p.memory(MemoryKind::Sram).separateReadWrite);
+  CHECK(p.memory(MemoryKind::Dram).separateReadWrite);
+  CHECK_FALSE(builtinPreset("Ethos_U55_High_End_Embedded", "Shared_Sram").memory(MemoryKind::Sram).separateReadWrite);
+}
+
+TEST_CASE("Corstone_300_FVP with an Ethos-U65: the kit's U65 high-end timing adapters, 128-byte bursts") {
+  for (const char* accelerator : {"ethos-u65-256", "ethos-u65-512"}) {
+    CAPTURE(accelerator);
+    const SystemParams p = corstone("Dedicated_Sram", {}, accelerator);
+    CHECK(p.mode.arenaMemArea == AxiPort::Axi1);
+    CHECK(p.mode.cacheMemArea == AxiPort::Axi0);
+    CHECK(p.commandStreamPort == AxiPort::Axi1);
+    const TimingAdapterParams& sram = p.port(AxiPort::Axi0).adapter;
+    CHECK(sram.maxReads == 16);
+    CHECK(sram.maxWrites == 16);
+    CHECK(sram.readLatency == 32);
+    CHECK(sram.writeLatency == 32);
+    CHECK(sram.bandwidthCap == 4000);
+    const TimingAdapterParams& ddr = p.port(AxiPort::Axi1).adapter;
+    CHECK(ddr.maxReads == 24);
+    CHECK(ddr.maxWrites == 12);
+    CHECK(ddr.readLatency == 500);
+    CHECK(ddr.writeLatency == 250);
+    CHECK(ddr.pulseOn == 4000);
+    CHECK(ddr.pulseOff == 1000);
+    CHECK(ddr.bandwidthCap == 1172);
+    for (const AxiPort port : {AxiPort::Axi0, AxiPort::Axi1}) {
+      CHECK(p.port(port).dataWidthBits == 128);
+      CHECK(p.port(port).maxOutstandingReads == 64);
+      CHECK(p.port(port).maxOutstandingWrites == 32);
+      CHECK(p.port(port).maxBurstBytes == 128);
+    }
+    CHECK(p.bytesPerCycle(AxiPort::Axi1) == 16.0);
+  }
+  // The kit's nominal DDR bandwidth, 1172 words of 16 bytes per 5000 cycles (3.75 B/cycle, Vela's
+  // Ethos_U65_High_End DRAM).
+  const analytic::VelaSystem vela(corstone("Dedicated_Sram", {}, "ethos-u65-256"), test::u65(256));
+  CHECK(vela.timing(analytic::MemArea::Dram).bytesPerCycle == doctest::Approx(1172.0 * 16 / 5000));
+  // A U55 model gets the U55 values from the same preset.
+  CHECK(corstone("Shared_Sram", {}, "ethos-u55-64").port(AxiPort::Axi1).adapter.maxReads == 2);
+  // Without a model: the NPU an accelerator override names.
+  CHECK(corstone("Dedicated_Sram", {"accelerator=ethos-u65-256"}).port(AxiPort::Axi0).adapter.maxReads == 16);
 }
 
 TEST_CASE("Corstone_300_FVP + Sram_Only: everything on AXI0, AXI1's adapter programmed like AXI0's") {
