@@ -42,7 +42,7 @@ TEST_CASE("timing adapter: 64-byte bursts under BWCAP 50 with pulse 320+80 admit
   CHECK(port.counters().readBeats == bursts * kBurst / kBeat);
 }
 
-TEST_CASE("timing adapter: the cap counter is read at the transaction's time; an earlier transaction booked late "
+TEST_CASE("timing adapter: the cap counter is read at the transaction's time: an earlier transaction booked late "
           "is admitted, and the excess counts against the next pulse cycle") {
   mem::TimingAdapterParams ta;
   ta.pulseOn = 320;
@@ -56,12 +56,13 @@ TEST_CASE("timing adapter: the cap counter is read at the transaction's time; an
   }
   // A burst ready at 10, booked afterwards by another unit: the counter held 0 words at 10.
   CHECK(admit(10, 8) == 10);
-  // The pulse cycle now holds 64 words, 14 over the cap: the next cycle starts at 14 and admits
-  // 5 bursts before it reaches 50 (14 + 5 x 8 = 54), the sixth waits for the cycle after.
-  for (int k = 0; k < 5; ++k) {
+  // In time order the counter now reads 8 at 200 and 48 at 205, so the burst at 206 (56) would
+  // have waited: its 8 words count against the next cycle, which starts at 8 and admits 6 bursts
+  // (the sixth at 48 < 50 takes it to 56), the seventh waits for the cycle after.
+  for (int k = 0; k < 6; ++k) {
     CHECK(admit(400 + k, 8) == 400 + k);
   }
-  CHECK(admit(405, 8) == 800);
+  CHECK(admit(406, 8) == 800);
 }
 
 TEST_CASE("timing adapter: MAXR 2 with RLATENCY 64 bounds a stream to 2 bursts per latency + data time") {

@@ -147,7 +147,7 @@ TEST_CASE("a DMA overlaps a convolution instead of adding to it") {
   CHECK(std::max(dmaBoth, convBoth) < 0.8 * (dmaAlone + convAlone));
 }
 
-TEST_CASE("a new SHRAM layout waits for the previous operation's output unit; the same layout overlaps (BLOCKDEP)") {
+TEST_CASE("a new SHRAM layout waits for the previous operation's output unit, the same layout overlaps (BLOCKDEP)") {
   const arch::NpuConfig& arch = test::u55(128);
   // Two independent pointwise convolutions (the second reads another tensor), BLOCKDEP 3.
   const auto second = [&](uint32_t abStart, double* firstAoEnd, npu::KernelTiming* t2) {
