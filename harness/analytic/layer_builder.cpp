@@ -498,6 +498,10 @@ Layer LayerBuilder::buildLayer(const std::vector<cmd::Operation>& ops, const Row
                                                                            : layer.weights.bufferArea;
   }
 
+  if (row.ofmTensorDepth > q.ofm.shape.depth) {
+    layer.ofmTensorDepth = row.ofmTensorDepth;
+  }
+
   // 6. LUT copied into SHRAM for this operation (charged even when Vela dropped a repeated DMA).
   if (first.activation.usesLut()) {
     if (auto dma = latestShramDma(ops, row.operations.front())) {

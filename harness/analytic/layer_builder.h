@@ -69,6 +69,9 @@ struct Layer {
   std::optional<FeatureMapCopy> copy; // a Memcpy's DMA, when the stream has one
   std::vector<size_t> operations;   // kernel Operations (indices) that implement it; empty for Memcpy
   std::vector<uint32_t> byteOffsets;  // stream byte offsets of those operations' NPU_OP commands
+  // Depth of the OFM tensor the operation writes part of (a Concatenation's copy writes its
+  // input's channels into the whole output); 0 when it writes the whole OFM.
+  uint32_t ofmTensorDepth = 0;
   std::string tfliteOperator, nngOperator, name;
 };
 
@@ -79,6 +82,7 @@ struct RowSpec {
   bool memcpy = false;              // a DMA-only Vela operation with no kernel commands
   std::optional<size_t> dma;        // a Memcpy's feature-map DMA (index into the Operations), if it moves data
   int sourceId = -1;                // Vela source operator id (debug database), -1 when unknown
+  uint32_t ofmTensorDepth = 0;      // depth of the whole OFM tensor (debug database), 0 when unknown
 };
 
 // Builds layers from Operations. Contract: `rows` reference kernel operations only; every

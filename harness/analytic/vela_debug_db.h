@@ -20,6 +20,7 @@ struct VelaDebugDb {
     int id = 0;
     int sourceId = -1;
     std::string type;          // Vela operator type after graph rewrites, e.g. "SHR"
+    int ofmDepth = 0;          // depth of the operator's OFM (a Concatenation part: the whole output)
   };
   struct QueueEntry {
     uint32_t offset = 0;       // byte offset just after the NPU_OP_* command in the stream
