@@ -93,21 +93,49 @@ const VelaDebugDb::OptimisedOp* takeMemcpy(std::vector<const VelaDebugDb::Optimi
   return op;
 }
 
-RowSpec labelledRow(const VelaDebugDb& db, const VelaDebugDb::OptimisedOp& op) {
+RowSpec labelledRow(const VelaDebugDb& db, const VelaDebugDb::OptimisedOp& op, const VelaSourceModel* source) {
   RowSpec row;
   row.nngOperator = op.type;
+  if (source != nullptr) {
+    if (const auto it = source->optimisedNames.find(op.id); it != source->optimisedNames.end()) row.name = it->second;
+  }
   row.sourceId = op.sourceId;
+  row.ofmTensorDepth = static_cast<uint32_t>(std::max(op.ofmDepth, 0));
   if (const VelaDebugDb::SourceOp* src = db.findSource(op.sourceId)) {
     row.tfliteOperator = tfliteOperatorName(src->type);
   }
   return row;
 }
 
+// What reads the output of a Memcpy that emits no DMA, from the source model's graph: the
+// optimised operator id of the Concatenation or Pack part that copies it, or -(source id) - 1
+// of any other consumer (the lowest source id). nullopt without a source model or consumer.
+std::optional<int> consumerOf(const VelaDebugDb& db, const VelaSourceModel* source, const VelaDebugDb::OptimisedOp& op) {
+  if (source == nullptr) return std::nullopt;
+  const auto outputs = source->outputs.find(op.sourceId);
+  if (outputs == source->outputs.end() || outputs->second.empty()) return std::nullopt;
+  const int tensor = outputs->second.front();
+  for (const auto& [id, inputs] : source->inputs) {
+    const auto at = std::find(inputs.begin(), inputs.end(), tensor);
+    if (id == op.sourceId || at == inputs.end()) continue;
+    const std::string& type = source->operators.at(id).type;
+    if (type == "ConcatTFLite" || type == "Pack") {
+      // Part i copies input i: the i-th AvgPool Vela made from the operator.
+      auto part = at - inputs.begin();
+      for (const VelaDebugDb::OptimisedOp& o : db.optimised) {
+        if (o.sourceId == id && o.type == "AvgPool" && part-- == 0) return o.id;
+      }
+    }
+    return -id - 1;
+  }
+  return std::nullopt;
+}
+
 } // namespace
 
 std::vector<std::vector<RowSpec>> rowsFromDebugDb(const io::CompiledNetwork& net,
                                                   const std::vector<io::DecodedNpuOp>& decoded,
-                                                  const VelaDebugDb& db) {
+                                                  const VelaDebugDb& db, const VelaSourceModel* source) {
   const std::map<int, size_t> streamOf = matchStreams(net, decoded, db);
   std::vector<std::vector<RowSpec>> rows(decoded.size());
   std::vector<std::vector<int>> rowIds(decoded.size());   // optimised id of each row
@@ -133,7 +161,7 @@ std::vector<std::vector<RowSpec>> rowsFromDebugDb(const io::CompiledNetwork& net
       }
       auto known = std::find(rowIds[s].begin(), rowIds[s].end(), op->id);
       if (known == rowIds[s].end()) {
-        rows[s].push_back(labelledRow(db, *op));
+        rows[s].push_back(labelledRow(db, *op, source));
         rowIds[s].push_back(op->id);
         known = rowIds[s].end() - 1;
       }
@@ -154,7 +182,7 @@ std::vector<std::vector<RowSpec>> rowsFromDebugDb(const io::CompiledNetwork& net
   }
   auto sourceOfRow = [&](size_t s, size_t r) { return db.findOptimised(rowIds[s][r])->sourceId; };
   auto insertRow = [&](size_t s, size_t position, const VelaDebugDb::OptimisedOp& op, std::optional<size_t> dma) {
-    RowSpec row = labelledRow(db, op);
+    RowSpec row = labelledRow(db, op, source);
     row.memcpy = true;
     row.dma = dma;
     rows[s].insert(rows[s].begin() + static_cast<std::ptrdiff_t>(position), row);
@@ -191,6 +219,19 @@ std::vector<std::vector<RowSpec>> rowsFromDebugDb(const io::CompiledNetwork& net
   for (const VelaDebugDb::OptimisedOp* op : memcpys) {
     size_t stream = decoded.size();
     size_t position = 0;
+    // Right before the row that reads the copy (Vela orders operators depth first from the
+    // outputs, so an operator's only producer comes just before it), else in model order.
+    if (const std::optional<int> consumer = consumerOf(db, source, *op)) {
+      for (size_t s = 0; s < decoded.size() && stream == decoded.size(); ++s) {
+        for (size_t r = 0; r < rows[s].size(); ++r) {
+          if (rowIds[s][r] == *consumer || (*consumer < 0 && sourceOfRow(s, r) == -*consumer - 1)) {
+            stream = s;
+            position = r;
+            break;
+          }
+        }
+      }
+    }
     for (size_t s = 0; s < decoded.size() && stream == decoded.size(); ++s) {
       for (size_t r = 0; r < rows[s].size(); ++r) {
         if (sourceOfRow(s, r) > op->sourceId) {
@@ -213,7 +254,8 @@ std::vector<std::vector<RowSpec>> rowsFromDebugDb(const io::CompiledNetwork& net
 }
 
 NetworkEstimate estimateNetwork(const io::CompiledNetwork& net, const std::vector<io::DecodedNpuOp>& decoded,
-                                const config::SystemParams& params, const VelaDebugDb* db) {
+                                const config::SystemParams& params, const VelaDebugDb* db,
+                                const VelaSourceModel* source) {
   if (decoded.empty()) {
     throwAtOffset(net.path, 0, "the model has no ethos-u operator to estimate");
   }
@@ -227,7 +269,7 @@ NetworkEstimate estimateNetwork(const io::CompiledNetwork& net, const std::vecto
   const VelaSystem system(params, *result.hardware);
   const Estimator estimator(system);
   const std::vector<std::vector<RowSpec>> rows =
-      db != nullptr ? rowsFromDebugDb(net, decoded, *db) : std::vector<std::vector<RowSpec>>{};
+      db != nullptr ? rowsFromDebugDb(net, decoded, *db, source) : std::vector<std::vector<RowSpec>>{};
   for (size_t s = 0; s < decoded.size(); ++s) {
     SubgraphEstimate sub;
     sub.operatorIndex = decoded[s].operatorIndex;

@@ -8,6 +8,7 @@
 
 #include "harness/analytic/estimator.h"
 #include "harness/analytic/layer_builder.h"
+#include "harness/analytic/vela_artifacts.h"
 #include "harness/analytic/vela_debug_db.h"
 #include "sim/config/system_params.h"
 #include "sim/io/decoded_network.h"
@@ -32,16 +33,18 @@ struct NetworkEstimate {
   EstimateTotals totals;
 };
 
-// Vela's row grouping for each decoded ethos-u operator (same order as `decoded`). Throws
-// InputError when the database does not describe these command streams.
+// Vela's row grouping for each decoded ethos-u operator (same order as `decoded`), with
+// Vela's row names when the source model is given (`source` may be null). Throws InputError
+// when the database does not describe these command streams.
 std::vector<std::vector<RowSpec>> rowsFromDebugDb(const io::CompiledNetwork& net,
                                                   const std::vector<io::DecodedNpuOp>& decoded,
-                                                  const VelaDebugDb& db);
+                                                  const VelaDebugDb& db, const VelaSourceModel* source = nullptr);
 
 // Estimates every ethos-u operator of `net` under `params` (real hardware; Vela's memory-mode
-// view is applied internally). `db` may be null. Throws InputError for a network without NPU
-// operators or a MAC configuration the estimator does not know.
+// view is applied internally). `db` and `source` may be null. Throws InputError for a network
+// without NPU operators or a MAC configuration the estimator does not know.
 NetworkEstimate estimateNetwork(const io::CompiledNetwork& net, const std::vector<io::DecodedNpuOp>& decoded,
-                                const config::SystemParams& params, const VelaDebugDb* db);
+                                const config::SystemParams& params, const VelaDebugDb* db,
+                                const VelaSourceModel* source = nullptr);
 
 } // namespace npusim::analytic

@@ -4,7 +4,7 @@
 #include <optional>
 
 #include "harness/analytic/network_estimate.h"
-#include "harness/analytic/vela_debug_db.h"
+#include "harness/analytic/vela_artifacts.h"
 #include "harness/compare/vela_reports.h"
 #include "harness/process/process_pool.h"
 #include "harness/report/layer_map.h"
@@ -20,13 +20,13 @@ ModelComparison compareModel(const io::CompiledNetwork& net, const std::string& 
   // Layer names first: a debug database that does not describe the model only warns, and the
   // estimate then groups rows without it.
   std::vector<std::string> warnings;
-  const report::LayerMap names = report::mapLayers(net, decoded, &warnings);
+  const analytic::VelaArtifacts vela = analytic::findVelaArtifacts(net.path, "");
+  const report::LayerMap names = report::mapLayers(net, decoded, vela, &warnings);
   for (const std::string& w : warnings) warn(w);
-  std::optional<analytic::VelaDebugDb> db;
-  if (names.fromDebugDb) {
-    db = analytic::readVelaDebugDb(analytic::velaDebugDbPath(net.path));
-  }
-  const analytic::NetworkEstimate estimate = analytic::estimateNetwork(net, decoded, params, db ? &*db : nullptr);
+  const bool grouped = names.fromDebugDb;
+  const analytic::NetworkEstimate estimate =
+      analytic::estimateNetwork(net, decoded, params, grouped ? &*vela.db : nullptr,
+                                grouped && vela.source ? &*vela.source : nullptr);
   const platform::RunResult run = platform::simulate(net, decoded, params);
   std::optional<std::vector<VelaLayerRow>> rows;
   std::optional<double> velaTotal;

@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: Apache-2.0
-#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <optional>
@@ -40,18 +39,15 @@ void addEstimate(CLI::App& app, Registry& registry) {
       const io::CompiledNetwork net = io::loadModelOrDemo(opts->model);
       const config::SystemParams params = platform::resolveForModel(opts->request, net);
       const auto decoded = decodeChecked(net, params);
-      // 2. Vela's row grouping, when its debug database is there.
-      std::optional<analytic::VelaDebugDb> db;
+      // 2. Vela's row grouping and names, when its debug database and source model are there.
+      analytic::VelaArtifacts vela;
       if (!opts->noDebugDb) {
-        const std::string path = opts->debugDb.empty() && !opts->model.empty() ? analytic::velaDebugDbPath(opts->model)
-                                                                                : opts->debugDb;
-        if (!opts->debugDb.empty() || (!path.empty() && std::filesystem::exists(path))) {
-          db = analytic::readVelaDebugDb(path);
-        }
+        vela = analytic::findVelaArtifacts(opts->model, opts->debugDb);
       }
       // 3. Estimate and report.
-      const analytic::NetworkEstimate estimate =
-          analytic::estimateNetwork(net, decoded, params, db ? &*db : nullptr);
+      const analytic::NetworkEstimate estimate = analytic::estimateNetwork(
+          net, decoded, params, vela.db ? &*vela.db : nullptr, vela.source ? &*vela.source : nullptr);
+      if (!vela.sourceWarning.empty()) std::cerr << "npusim: warning: " << vela.sourceWarning << '\n';
       analytic::writeEstimateTable(std::cout, estimate);
       if (!opts->csv.empty()) {
         std::ofstream out = openOutput(opts->csv);
