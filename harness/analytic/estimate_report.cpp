@@ -141,7 +141,11 @@ void writeVelaPerLayerCsv(std::ostream& out, const NetworkEstimate& est) {
     for (size_t i = 0; i < sub.layers.size(); ++i) {
       const Layer& l = sub.layers[i];
       const LayerEstimate& e = sub.estimates[i];
-      out << csvField(l.tfliteOperator) << ',' << csvField(l.nngOperator) << ",,," << pythonFloat(e.totalCycles)
+      // Vela's Peak% is 0 when no SRAM is used at all.
+      const double peak =
+          est.fastStorageBytes > 0 ? percentage(static_cast<double>(e.sramUsage), double(est.fastStorageBytes)) : 0.0;
+      out << csvField(l.tfliteOperator) << ',' << csvField(l.nngOperator) << ',' << e.sramUsage << ','
+          << pythonFloat(peak) << ',' << pythonFloat(e.totalCycles)
           << ',' << pythonFloat(percentage(e.totalCycles, t.totalCycles)) << ',' << pythonFloat(e.npuCycles);
       for (double ac : e.accessCycles) {
         out << ',' << pythonFloat(ac);

@@ -7,6 +7,7 @@
 #include <optional>
 #include <utility>
 
+#include "harness/analytic/sram_usage.h"
 #include "sim/common/error.h"
 
 namespace npusim::analytic {
@@ -100,7 +101,7 @@ RowSpec labelledRow(const VelaDebugDb& db, const VelaDebugDb::OptimisedOp& op, c
     if (const auto it = source->optimisedNames.find(op.id); it != source->optimisedNames.end()) row.name = it->second;
   }
   row.sourceId = op.sourceId;
-  row.ofmTensorDepth = static_cast<uint32_t>(std::max(op.ofmDepth, 0));
+  row.ofmTensorShape = op.ofmShape;
   if (const VelaDebugDb::SourceOp* src = db.findSource(op.sourceId)) {
     row.tfliteOperator = tfliteOperatorName(src->type);
   }
@@ -283,6 +284,16 @@ NetworkEstimate estimateNetwork(const io::CompiledNetwork& net, const std::vecto
       result.totals.add(e);
     }
     result.subgraphs.push_back(std::move(sub));
+  }
+  // Fast-storage use at each layer, from the live ranges over the whole network.
+  std::vector<const std::vector<Layer>*> layers;
+  for (const SubgraphEstimate& sub : result.subgraphs) layers.push_back(&sub.layers);
+  const SramUsage usage = sramUsage(net, decoded, layers, system);
+  result.fastStorageBytes = usage.fastStorageBytes;
+  for (size_t s = 0; s < result.subgraphs.size() && s < usage.perLayer.size(); ++s) {
+    for (size_t i = 0; i < result.subgraphs[s].estimates.size() && i < usage.perLayer[s].size(); ++i) {
+      result.subgraphs[s].estimates[i].sramUsage = usage.perLayer[s][i];
+    }
   }
   return result;
 }

@@ -132,10 +132,13 @@ VelaDebugDb parseVelaDebugDb(std::string_view text, const std::string& displayNa
   rowsOf("source", {"id", "operator"}, [&](const std::vector<std::string>& f, uint64_t off) {
     db.source.push_back({static_cast<int>(toInt(f[0], displayName, off)), f[1]});
   });
-  rowsOf("optimised", {"id", "source_id", "operator", "?ofm_d"}, [&](const std::vector<std::string>& f, uint64_t off) {
+  rowsOf("optimised", {"id", "source_id", "operator", "?ofm_h", "?ofm_w", "?ofm_d"},
+         [&](const std::vector<std::string>& f, uint64_t off) {
+    auto dim = [&](const std::string& field) {
+      return static_cast<uint32_t>(std::max<int64_t>(toInt(field, displayName, off), 0));
+    };
     db.optimised.push_back({static_cast<int>(toInt(f[0], displayName, off)),
-                            static_cast<int>(toInt(f[1], displayName, off)), f[2],
-                            static_cast<int>(toInt(f[3], displayName, off))});
+                            static_cast<int>(toInt(f[1], displayName, off)), f[2], {dim(f[3]), dim(f[4]), dim(f[5])}});
   });
   rowsOf("queue", {"offset", "cmdstream_id", "optimised_id"}, [&](const std::vector<std::string>& f, uint64_t off) {
     db.queue.push_back({static_cast<uint32_t>(toInt(f[0], displayName, off)),
