@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // Acceptance test of the analytic estimator: on every Vela fixture folder (trees vela,
-// vela-rnn and vela-u65), the per-layer CSV it writes has Vela's rows, order and labels and
-// matches `<model>_per-layer.csv` within 1% in every cell of every row, and its totals and
-// bytes per memory area match `<model>_summary_<system_config>.csv` (0.5%).
+// vela-rnn, vela-u65 and vela-extra), the per-layer CSV it writes has Vela's rows, order,
+// labels and names and matches `<model>_per-layer.csv` within 1% in every cell of every row
+// (SRAM Usage and Peak% included), and its totals and bytes per memory area match
+// `<model>_summary_<system_config>.csv` (0.5%).
 
 #include <doctest/doctest.h>
 
@@ -22,6 +23,7 @@
 #include "harness/analytic/estimate_report.h"
 #include "harness/analytic/estimator.h"
 #include "harness/analytic/network_estimate.h"
+#include "harness/analytic/vela_artifacts.h"
 #include "models/npu/npu_config.h"
 #include "sim/common/csv.h"
 #include "sim/config/config.h"
@@ -42,7 +44,10 @@ struct Column {
   size_t index;
   const char* name;
 };
-constexpr std::array<Column, 7> kColumns{{{4, "Op Cycles"},
+constexpr size_t kNameColumn = 14;
+constexpr std::array<Column, 9> kColumns{{{2, "SRAM Usage"},
+                                          {3, "Peak%"},
+                                          {4, "Op Cycles"},
                                           {6, "NPU"},
                                           {7, "SRAM AC"},
                                           {8, "DRAM AC"},
@@ -94,7 +99,7 @@ double relativeError(double expected, double actual) {
 
 // Measured agreement over all folders, reported at the end.
 struct Stats {
-  size_t folders = 0, rows = 0, exactRows = 0, rowsWithin = 0;
+  size_t folders = 0, rows = 0, exactRows = 0, rowsWithin = 0, namedRows = 0;
   std::array<double, kColumns.size()> maxRowError{};
   std::array<double, kTotals.size()> maxTotalError{};
   double maxBytesError = 0;
@@ -125,9 +130,12 @@ bool checkFolder(const fs::path& dir, Stats& stats) {
   const npusim::config::SystemParams params = npusim::config::resolveConfig(request);
   const npusim::io::CompiledNetwork net = npusim::io::loadNetwork(tflite->string());
   const auto decoded = npusim::io::decodeAll(net);
-  const npusim::analytic::VelaDebugDb db =
-      npusim::analytic::readVelaDebugDb(npusim::analytic::velaDebugDbPath(tflite->string()));
-  const NetworkEstimate est = npusim::analytic::estimateNetwork(net, decoded, params, &db);
+  // The debug database and the source model beside the folder (for the rows' names).
+  const npusim::analytic::VelaArtifacts vela = npusim::analytic::findVelaArtifacts(tflite->string(), "");
+  REQUIRE(vela.db);
+  CHECK_MESSAGE(vela.sourceWarning.empty(), vela.sourceWarning);
+  const NetworkEstimate est =
+      npusim::analytic::estimateNetwork(net, decoded, params, &*vela.db, vela.source ? &*vela.source : nullptr);
   CHECK(std::to_string(est.hardware->macs) == m[2].str());
   std::vector<const npusim::analytic::LayerEstimate*> layers;
   for (const auto& sub : est.subgraphs) {
@@ -158,6 +166,8 @@ bool checkFolder(const fs::path& dir, Stats& stats) {
     REQUIRE(layer < layers.size());
     CHECK_MESSAGE(o[0] == t[0], "row " << layer);
     CHECK_MESSAGE(o[1] == t[1], "row " << layer);
+    CHECK_MESSAGE(o[kNameColumn] == t[kNameColumn], "row " << layer);
+    stats.namedRows += o[kNameColumn] == t[kNameColumn] ? 1 : 0;
     // Every layer's full-transfer size is known (depth-sliced weights re-encoded in one piece).
     CHECK_MESSAGE(!layers[layer]->fullTransferApproximated, "row " << layer);
     bool exact = true, within = true;
@@ -243,8 +253,9 @@ void checkTree(const std::string& tree) {
   }
   CHECK(stats.folders > 0);
   std::ostringstream report;
-  report << tree << ": " << stats.folders << " folders, " << stats.rows << " rows, " << stats.rowsWithin
-         << " within 1% in every column, " << stats.exactRows << " exact; max relative error per column:";
+  report << tree << ": " << stats.folders << " folders, " << stats.rows << " rows, " << stats.namedRows
+         << " with Vela's name, " << stats.rowsWithin << " within 1% in every column, " << stats.exactRows
+         << " exact; max relative error per column:";
   for (size_t c = 0; c < kColumns.size(); ++c) {
     report << ' ' << kColumns[c].name << ' ' << stats.maxRowError[c] * 100 << '%';
   }
@@ -268,6 +279,10 @@ TEST_CASE("estimator reproduces Vela's per-layer and summary estimates on every 
 
 TEST_CASE("estimator reproduces Vela's per-layer and summary estimates on every vela-u65 fixture folder") {
   checkTree("vela-u65");
+}
+
+TEST_CASE("estimator reproduces Vela's per-layer and summary estimates on every vela-extra fixture folder") {
+  checkTree("vela-extra");
 }
 
 // The fixtures have a Memcpy between memory areas only as a first row (no slack before it);
