@@ -115,7 +115,7 @@ std::vector<std::string> velaOperatorNames(const SourceOperator& source, const s
                                                 : x;
       n = base + "_lut_" + std::string(lutTables().at(s));
     } else if (s == "LeakyRelu") {
-      if (t == "Relu" || (t == "AvgPool" && !hasMinimum)) {
+      if (!hasMinimum && (t == "Relu" || t == "AvgPool")) {
         n = replaceAll(x, "LeakyRelu", "Relu") + (t == "AvgPool" ? "_avgpool" : "");   // alpha 0
       } else {
         n = leakyReluPartName(x, t, t == "Mul" ? muls++ : 0, hasMinimum);
@@ -135,8 +135,8 @@ std::vector<std::string> velaOperatorNames(const SourceOperator& source, const s
       n = x + (k < kParts.size() ? kParts[k] : "");
     } else if (s == "ArgMax") {
       if (t == "DepthwiseConv2DBias") {
-        n = convs++ == 0 ? x + "_depthwise_conv_SHL_7" : x + "_cast_to_32bit_" + std::to_string(casts + 1);
-        casts += convs > 1 ? 1 : 0;
+        // The first shifts the IFM left by 7; the others cast the result to 32 bits.
+        n = convs++ == 0 ? x + "_depthwise_conv_SHL_7" : x + "_cast_to_32bit_" + std::to_string(++casts);
       } else if (t == "MaxPool") {
         n = "dw_maxpool_" + std::to_string(maxPools++);
       } else if (t == "Memcpy") {
