@@ -267,6 +267,7 @@ NetworkEstimate estimateNetwork(const io::CompiledNetwork& net, const std::vecto
   result.memoryMode = params.memoryMode;
   result.coreClockHz = params.coreClockHz;
   result.rowsFromDebugDb = db != nullptr;
+  result.rowsNamed = db != nullptr && source != nullptr;
   const VelaSystem system(params, *result.hardware);
   const Estimator estimator(system);
   const std::vector<std::vector<RowSpec>> rows =

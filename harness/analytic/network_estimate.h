@@ -29,6 +29,7 @@ struct NetworkEstimate {
   std::string systemConfig, memoryMode;
   double coreClockHz = 0;
   bool rowsFromDebugDb = false;           // false: one row per NPU kernel operation
+  bool rowsNamed = false;                 // rows carry Vela's names (source model known; may be empty)
   uint64_t fastStorageBytes = 0;          // fast storage the network uses (Vela's "SRAM used"), Peak%'s whole
   std::vector<SubgraphEstimate> subgraphs;
   EstimateTotals totals;

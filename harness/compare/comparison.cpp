@@ -40,7 +40,7 @@ ModelComparison buildComparison(const platform::RunResult& run, const analytic::
       lc.tfliteOperator = layer.tfliteOperator;
       lc.nngOperator = layer.nngOperator;
       lc.name = layer.name;
-      if (lc.name.empty() && names != nullptr && !layer.operations.empty()) {
+      if (!estimate.rowsNamed && names != nullptr && !layer.operations.empty()) {
         if (const report::LayerInfo* info = names->find(sg.operatorIndex, layer.operations.front())) lc.name = info->name;
       }
       lc.estimateCycles = sg.estimates[i].totalCycles;

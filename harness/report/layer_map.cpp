@@ -59,8 +59,10 @@ LayerMap mapLayers(const io::CompiledNetwork& net, const std::vector<io::Decoded
     of.assign(ops.size(), SIZE_MAX);
     if (!rows.empty()) {
       for (const analytic::RowSpec& row : rows[s]) {
-        const std::string name =
-            !row.name.empty() ? row.name : row.tfliteOperator + " (source operator " + std::to_string(row.sourceId) + ")";
+        // Vela's name when the source model is known (empty for an unnamed tensor, as Vela's
+        // CSV has it), else the source operator's type and number.
+        const std::string name = vela.source ? row.name
+                                             : row.tfliteOperator + " (source operator " + std::to_string(row.sourceId) + ")";
         if (row.operations.empty()) continue;   // DMA-only rows have no operation of their own
         LayerInfo info;
         info.networkOp = networkOp;
