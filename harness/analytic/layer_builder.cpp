@@ -317,8 +317,10 @@ cmd::Shape3 fullInputShape(const std::vector<cmd::Operation>& ops, const RowSpec
     const cmd::FeatureMap& out = ops[it->operations.front()].ofm;
     if (out.region == fm.region && out.base[0] == fm.base[0]) {
       const cmd::Shape3& produced = it->query.ofm.shape;
-      const bool sameTensor = out.strideY == fm.strideY && produced.depth == shape.depth &&
-                              produced.height >= shape.height && produced.width >= shape.width;
+      // The last write at this address is the tensor read. The box read may be smaller (a
+      // clipped strided read) or larger: an IFM whose edge rows or columns are replicated
+      // through its tiles (the TILE padding of a bilinear resize) reads them twice.
+      const bool sameTensor = out.strideY == fm.strideY && produced.depth == shape.depth;
       return sameTensor ? produced : shape;
     }
   }

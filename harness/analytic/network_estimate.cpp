@@ -102,9 +102,10 @@ RowSpec labelledRow(const VelaDebugDb& db, const VelaDebugDb::OptimisedOp& op, c
   }
   row.sourceId = op.sourceId;
   row.ofmTensorShape = op.ofmShape;
-  if (const VelaDebugDb::SourceOp* src = db.findSource(op.sourceId)) {
-    row.tfliteOperator = tfliteOperatorName(src->type);
-  }
+  // An operator Vela made without recording its source (a ReLU rescaling its IFM runs as an
+  // AvgPool of its own) is labelled as Vela labels it.
+  const VelaDebugDb::SourceOp* src = db.findSource(op.sourceId);
+  row.tfliteOperator = src != nullptr ? tfliteOperatorName(src->type) : "UNKNOWN";
   return row;
 }
 

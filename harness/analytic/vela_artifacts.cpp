@@ -157,6 +157,19 @@ std::optional<VelaSourceModel> matchSourceModel(const std::string& path, const V
     const std::vector<std::string> names = velaOperatorNames(it->second, types);
     for (size_t i = 0; i < ops.size(); ++i) source.optimisedNames[ops[i]->id] = names[i];
   }
+  // A ReLU whose IFM and OFM scales differ is replaced by an AvgPool named `<relu>_avgpool`
+  // that Vela records without a source: the ReLUs left without optimised operators, in order.
+  std::vector<int> replacedRelus;
+  for (const auto& [id, op] : source.operators) {
+    const bool relu = op.type == "Relu" || op.type == "Relu6" || op.type == "ReluN1To1" || op.type == "Relu0To1";
+    if (relu && bySource.count(id) == 0) replacedRelus.push_back(id);
+  }
+  size_t next = 0;
+  for (const VelaDebugDb::OptimisedOp* o : bySource[-1]) {
+    if (o->type == "AvgPool" && next < replacedRelus.size()) {
+      source.optimisedNames[o->id] = source.operators[replacedRelus[next++]].name + "_avgpool";
+    }
+  }
   return source;
 }
 
