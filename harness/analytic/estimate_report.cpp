@@ -178,6 +178,7 @@ void writeEstimateJson(std::ostream& out, const NetworkEstimate& est) {
                          {"npu_cycles", e.npuCycles},
                          {"compute_cycles", e.computeCycles},
                          {"slack_cycles", e.slackCycles},
+                         {"sram_usage_bytes", e.sramUsage},
                          {"full_transfer_approximated", e.fullTransferApproximated},
                          {"macs", e.macs},
                          {"weight_buffering", weightBufferingName(l.weights.buffering)},
@@ -194,7 +195,8 @@ void writeEstimateJson(std::ostream& out, const NetworkEstimate& est) {
     j["subgraphs"].push_back({{"operator_index", sub.operatorIndex}, {"layers", layers}});
   }
   const EstimateTotals& t = est.totals;
-  nlohmann::json totals{{"cycles_npu", t.npuCycles}, {"cycles_total", t.totalCycles}, {"nn_macs", t.macs}};
+  nlohmann::json totals{{"cycles_npu", t.npuCycles}, {"cycles_total", t.totalCycles}, {"nn_macs", t.macs},
+                        {"fast_storage_bytes", est.fastStorageBytes}};
   for (size_t a = 0; a < kAccessAreas.size(); ++a) {
     totals[kAccessKeys[a]] = t.accessCycles[a];
     totals["bytes"][kAreaKeys[a]] = trafficJson(t.traffic[a]);

@@ -16,8 +16,7 @@ extern const char* const kVelaPerLayerHeader;
 void writeEstimateTable(std::ostream& out, const NetworkEstimate& estimate);
 
 // Vela's `<model>_per-layer.csv`: one header row per NPU subgraph, rows in Vela's order.
-// SRAM Usage and Peak% cannot be derived from the command stream and are written empty;
-// Name is empty because the debug database does not carry operator names.
+// Name is Vela's when the source model was found (analytic::findVelaArtifacts), else empty.
 void writeVelaPerLayerCsv(std::ostream& out, const NetworkEstimate& estimate);
 
 // Everything the estimate holds, per layer and in total.
