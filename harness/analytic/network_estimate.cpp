@@ -109,10 +109,19 @@ RowSpec labelledRow(const VelaDebugDb& db, const VelaDebugDb::OptimisedOp& op, c
   return row;
 }
 
-// What reads the output of a Memcpy that emits no DMA, from the source model's graph: the
-// optimised operator id of the Concatenation or Pack part that copies it, or -(source id) - 1
-// of any other consumer (the lowest source id). nullopt without a source model or consumer.
-std::optional<int> consumerOf(const VelaDebugDb& db, const VelaSourceModel* source, const VelaDebugDb::OptimisedOp& op) {
+// What reads a tensor: one optimised operator (a Concatenation's or Pack's copy of it), or
+// any row of a source operator.
+struct Consumer {
+  std::optional<int> optimisedId, sourceId;
+  bool matches(int rowOptimisedId, int rowSourceId) const {
+    return optimisedId ? *optimisedId == rowOptimisedId : sourceId == rowSourceId;
+  }
+};
+
+// What reads the output of a Memcpy that emits no DMA, from the source model's graph (the
+// consumer with the lowest source id). nullopt without a source model or consumer.
+std::optional<Consumer> consumerOf(const VelaDebugDb& db, const VelaSourceModel* source,
+                                   const VelaDebugDb::OptimisedOp& op) {
   if (source == nullptr) return std::nullopt;
   const auto outputs = source->outputs.find(op.sourceId);
   if (outputs == source->outputs.end() || outputs->second.empty()) return std::nullopt;
@@ -125,10 +134,10 @@ std::optional<int> consumerOf(const VelaDebugDb& db, const VelaSourceModel* sour
       // Part i copies input i: the i-th AvgPool Vela made from the operator.
       auto part = at - inputs.begin();
       for (const VelaDebugDb::OptimisedOp& o : db.optimised) {
-        if (o.sourceId == id && o.type == "AvgPool" && part-- == 0) return o.id;
+        if (o.sourceId == id && o.type == "AvgPool" && part-- == 0) return Consumer{o.id, std::nullopt};
       }
     }
-    return -id - 1;
+    return Consumer{std::nullopt, id};
   }
   return std::nullopt;
 }
@@ -223,10 +232,10 @@ std::vector<std::vector<RowSpec>> rowsFromDebugDb(const io::CompiledNetwork& net
     size_t position = 0;
     // Right before the row that reads the copy (Vela orders operators depth first from the
     // outputs, so an operator's only producer comes just before it), else in model order.
-    if (const std::optional<int> consumer = consumerOf(db, source, *op)) {
+    if (const std::optional<Consumer> consumer = consumerOf(db, source, *op)) {
       for (size_t s = 0; s < decoded.size() && stream == decoded.size(); ++s) {
         for (size_t r = 0; r < rows[s].size(); ++r) {
-          if (rowIds[s][r] == *consumer || (*consumer < 0 && sourceOfRow(s, r) == -*consumer - 1)) {
+          if (consumer->matches(rowIds[s][r], sourceOfRow(s, r))) {
             stream = s;
             position = r;
             break;
