@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <optional>
 
+#include "sim/arch/regions.h"
 #include "sim/common/int_math.h"
 
 namespace npusim::analytic {
@@ -154,8 +155,8 @@ SramUsage sramUsage(const io::CompiledNetwork& net, const std::vector<io::Decode
                     const std::vector<const std::vector<Layer>*>& layers, const VelaSystem& system) {
   SramUsage result;
   const MemArea fast = system.fastArea();
-  auto isFast = [&](uint8_t region) { return region != 0 && system.regionArea(region) == fast; };
-  const bool arenaFast = isFast(1);
+  auto isFast = [&](uint8_t region) { return region != arch::kConstantRegion && system.regionArea(region) == fast; };
+  const bool arenaFast = isFast(arch::kArenaRegion);
   Timeline timeline;
   std::vector<std::vector<int64_t>> rowTimes;
   // 1. Time 0: the network's inputs (Vela's start-up pass); every operator then takes 2 steps.
@@ -232,7 +233,7 @@ SramUsage sramUsage(const io::CompiledNetwork& net, const std::vector<io::Decode
     timeline.endOperation();
     rowTimes.push_back(std::move(times));
     if (result.fastStorageBytes == 0) {
-      result.fastStorageBytes = arenaFast ? npu.scratchSize : isFast(2) ? npu.scratchFastSize : 0;
+      result.fastStorageBytes = arenaFast ? npu.scratchSize : isFast(arch::kCacheRegion) ? npu.scratchFastSize : 0;
     }
     ++s;
   }
