@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
-// Layer attribution and bound labels: names agree with Vela's per-layer CSV whatever the
-// working directory, every kernel operation of `run --csv` names its layer, weight-DMA waits
-// count as flash, and a debug database of another model or a missing source model only warns.
+// Layer attribution and bound labels: names agree with Vela's per-layer CSV (Vela 3.10's and
+// 5.0's) whatever the working directory, every kernel operation of `run --csv` names its
+// layer, weight-DMA waits count as flash, and a debug database of another model or a missing
+// source model only warns.
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -25,15 +28,20 @@ namespace {
 
 const char* const kConfig = "ethos-u55-128_Ethos_U55_High_End_Embedded_Shared_Sram";
 
-// Vela's per-layer CSV "Name" column (one header row per NPU subgraph).
+// Vela's per-layer CSV "Name" column (Vela 3.10's: one header row per NPU subgraph; Vela
+// 5.0's: one header row, "Original Operator" first).
 std::vector<std::string> velaNames(const fs::path& csv) {
   std::ifstream in(csv);
   std::vector<std::string> names;
   std::string line;
+  size_t name = SIZE_MAX;
   while (std::getline(in, line)) {
     const auto fields = npusim::splitCsvLine(line);
-    if (fields.size() < 15 || fields[0] == "TFLite_operator") continue;
-    names.push_back(fields[14]);
+    if (!fields.empty() && (fields[0] == "TFLite_operator" || fields[0] == "Original Operator")) {
+      name = static_cast<size_t>(std::find(fields.begin(), fields.end(), "Name") - fields.begin());
+      continue;
+    }
+    if (name < fields.size()) names.push_back(fields[name]);
   }
   return names;
 }
@@ -183,11 +191,15 @@ std::vector<std::string> runCsvLayers(const npusim::test::ProcessResult& r, cons
 TEST_CASE("layers: compare and run name layers the same from any working directory and through a symlink") {
   const auto root = npusim::test::fixturesDirOrSkip();
   if (!root) return;
-  // kws_ref_model (the source model one folder up), and YOLOv8n-pose, whose source operators
-  // Vela numbers in another order than the model's and whose rows are rewritten parts.
+  // kws_ref_model (the source model one folder up), YOLOv8n-pose, whose source operators
+  // Vela numbers in another order than the model's and whose rows are rewritten parts, and
+  // kws_ref_model compiled by Vela 5.0 (its debug database names the rows; no source model).
   std::vector<npusim::test::VelaFolder> folders{npusim::test::velaFolder(*root, "kws_ref_model", kConfig)};
   for (const auto& f : npusim::test::velaFolders(*root, "vela-extra")) {
     if (f.config == kConfig) folders.push_back(f);
+  }
+  for (const auto& f : npusim::test::velaFolders(*root, "vela5")) {
+    if (f.config == kConfig && f.model == "kws_ref_model") folders.push_back(f);
   }
   npusim::test::TempDir tmp;
   for (const auto& folder : folders) {

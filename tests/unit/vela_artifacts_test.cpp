@@ -156,6 +156,39 @@ TEST_CASE("source model: operators numbered depth first from the outputs, found 
   CHECK(missing.sourceWarning.find("m.tflite") != std::string::npos);
 }
 
+TEST_CASE("source model: a Vela 5.x database is found through a symlink and needs no source model") {
+  // Vela 5.x's `source` attribute is the output files' stem, not a model: nothing is looked
+  // for and nothing is warned about; the database names its rows itself.
+  const std::string db = R"(<debug source="out/m">
+  <table name="perf"><![CDATA["id","source_id","optimised_id","operator","name"
+7,1,3,"Conv2D","conv_out"
+]]></table>
+  <table name="queue"><![CDATA["offset","cmdstream_id","optimised_id","scheduled_id"
+]]></table>
+  <table name="optimised"><![CDATA["id","source_id","operator"
+3,1,"Conv2D"
+]]></table>
+  <table name="source"><![CDATA["id","operator"
+1,"Conv2D"
+]]></table>
+  <table name="cmdstream"><![CDATA["id"
+0
+]]></table>
+</debug>)";
+  test::TempDir dir;
+  std::filesystem::create_directories(dir.path() / "out");
+  std::filesystem::create_directories(dir.path() / "elsewhere");
+  std::ofstream(dir.path() / "out" / "m_debug.xml") << db;
+  std::ofstream(dir.path() / "out" / "m_vela.tflite") << "not read";
+  std::filesystem::create_symlink(dir.path() / "out" / "m_vela.tflite", dir.path() / "elsewhere" / "m_vela.tflite");
+  const VelaArtifacts found = findVelaArtifacts((dir.path() / "elsewhere" / "m_vela.tflite").string(), "");
+  REQUIRE(found.db);
+  CHECK(found.db->regorLayout());
+  CHECK(std::filesystem::equivalent(found.debugDbPath, dir.path() / "out" / "m_debug.xml"));
+  CHECK(!found.source);
+  CHECK(found.sourceWarning.empty());
+}
+
 TEST_CASE("SRAM usage: live ranges of the input, the intermediate, the output and the weight buffers") {
   // One ethos-u operator: conv1 reads the network input (256 bytes at 0x0) and writes a 256-byte
   // intermediate at 0x200; conv2 reads it and writes the output at 0x100. Weights are DMA'd to
