@@ -52,7 +52,8 @@ void addRun(CLI::App& app, Registry& registry) {
         std::cerr << "npusim: warning: " << net.path << ": " << mismatch << '\n';
       }
       std::vector<std::string> warnings;
-      const report::LayerMap layers = report::mapLayers(net, decoded, &warnings);
+      const analytic::VelaArtifacts vela = analytic::findVelaArtifacts(net.path, "");
+      const report::LayerMap layers = report::mapLayers(net, decoded, vela, &warnings);
       for (const std::string& w : warnings) std::cerr << "npusim: warning: " << w << '\n';
       // The trace file is opened before simulating, so a bad path fails at once.
       std::unique_ptr<report::TraceFile> traceFile;

@@ -434,6 +434,7 @@ CompiledNetwork parseModel(std::vector<uint8_t> bytes, const std::string& displa
       }
     }
     info.data = bufferRange(bufferAt(t->buffer(), t), base, size, file);
+    info.isVariable = t->is_variable();
     net.tensors.push_back(std::move(info));
   }
   if (!net.offlineAllocation.empty()) {

@@ -27,6 +27,7 @@ struct TensorInfo {
   std::vector<int64_t> zeroPoint;
   std::optional<int64_t> arenaOffset;  // from OfflineMemoryAllocation (-1 = not in arena)
   std::optional<FileRange> data;       // constant data inside the file
+  bool isVariable = false;             // state kept across inferences (e.g. an SVDF's activation state)
   uint64_t elements() const;
   uint64_t bytes() const { return elements() * elementBytes; }
 };
