@@ -21,6 +21,7 @@ void writeInspect(std::ostream& os, const io::CompiledNetwork& net, const std::v
                   InspectFormat format, bool withWeights = false,
                   analytic::VelaVersion listing = analytic::VelaVersion::V3_10);
 
-nlohmann::ordered_json operationJson(const cmd::Operation& op);
+// One decoded operation of a stream compiled for `hardware`.
+nlohmann::ordered_json operationJson(const cmd::Operation& op, const arch::NpuConfig& hardware);
 
 } // namespace npusim::report

@@ -219,14 +219,25 @@ TEST_CASE("bad input: unsupported CONFIG word") {
     const char* text;
   };
   const Case cases[] = {
-      {0x20001807, "is an Ethos-U85 model (product 2); npusim does not support the Ethos-U85 yet"},
+      {0x20001807, "has command-stream version 0, expected 1 for the Ethos-U85"},
       {0x30001807, "targets product 3"},   // no Ethos-U product
       {0x10001807, "128 MACs/cycle; the Ethos-U65 comes as ethos-u65-256, ethos-u65-512"},
       {0x00001809, "512 MACs/cycle; the Ethos-U55 comes as ethos-u55-32, ethos-u55-64"},
-      {0x10001808, "24 KB SHRAM; ethos-u65-256 has 48 KB"},
+      {0x10001808, "24 KB of SHRAM; ethos-u65-256 has 48 KB"},
       {0x00001817, "command-stream version 1"},
       {0x08001807, "custom DMA"},
-      {0x00003007, "48 KB SHRAM"},         // U55-128 has 24 KB
+      {0x00003007, "48 KB of SHRAM"},      // U55-128 has 24 KB
+      {0x00401807, "reserved bits 0x00400000"},
+      // Ethos-U85 (ethos-u85.md 2.2): [9:8] log2 SRAM ports, [10] log2 EXT ports, [13:12] log2
+      // weight decoders, no SHRAM field; each must be the configuration's its MAC count names.
+      {0x2000011C, "4096 MACs/cycle; the Ethos-U85 comes as ethos-u85-128, ethos-u85-256"},
+      {0x20000218, "4 AXI SRAM ports; ethos-u85-256 has 2"},
+      {0x20000518, "2 AXI EXT ports; ethos-u85-256 has 1"},
+      {0x20001118, "2 weight decoders; ethos-u85-256 has 1"},
+      {0x2000251B, "2 AXI SRAM ports; ethos-u85-2048 has 4"},
+      {0x20000918, "reserved bits 0x00000800"},
+      {0x20008118, "reserved bits 0x00008000"},
+      {0x20003118, "8 weight decoders; ethos-u85-256 has 1"},
   };
   for (const Case& c : cases) {
     INFO("CONFIG word ", c.config);
