@@ -185,7 +185,7 @@ ordered_json operationJson(const cmd::Operation& op, const arch::NpuConfig& hard
     j["macs"] = op.macs();
     break;
   case cmd::OpKind::DmaStart: {
-    const char* internal = hardware.arch->buffers == arch::BufferModel::Shram ? "shram" : "lut_ram";
+    const std::string internal(hardware.arch->dmaInternalMemory);
     j["dma"] = {{"src_region", op.dma.srcRegion}, {"src", op.dma.src},
                 {"dst", op.dma.dstInternal ? ordered_json(internal) : ordered_json(op.dma.dstRegion)},
                 {"dst_offset", op.dma.dst}, {"length", op.dma.length}};
@@ -225,7 +225,8 @@ void writeInspect(std::ostream& os, const io::CompiledNetwork& net, const std::v
   case InspectFormat::Vela:
     for (const auto& d : decoded) {
       if (listing == analytic::VelaVersion::V5_0) {
-        writeVela5Listing(os, d.commands, d.streamBytes());
+        const io::NpuOp& npu = net.operators[d.operatorIndex].npu;
+        writeVela5Listing(os, d, {npu.header.hardware, npu.scratchFastTensorIndex == npu.scratchTensorIndex});
       } else {
         cmd::writeVelaListing(os, d.commands, d.streamBytes());
       }

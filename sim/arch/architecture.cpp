@@ -124,6 +124,7 @@ Architecture ethosU55Family(std::string_view name, uint32_t product) {
   a.commands = &ethosU55CommandSet();
   a.weightFormats = {WeightFormat::Standard};
   a.buffers = BufferModel::Shram;
+  a.dmaInternalMemory = "shram";
   a.weightStreamOwner = "core";
   a.pmu = ethosU55Pmu();
   a.kernelQueue = 2;
@@ -227,6 +228,7 @@ Architecture ethosU85Description() {
   a.ports = {{"sram0", 128, 64, 32, 12, 16}, {"sram1", 128, 64, 32, 12, 16}, {"sram2", 128, 64, 32, 12, 16},
              {"sram3", 128, 64, 32, 12, 16}, {"ext0", 128, 64, 32, 64, 32},  {"ext1", 128, 64, 32, 64, 32}};
   a.buffers = BufferModel::InternalBuffers;
+  a.dmaInternalMemory = "lutram";   // the LUT RAM: internal DMAs load activation tables
   a.maxWeightStreams = 4;
   a.maxScaleStreams = 1;
   a.weightStreamOwner = "weight decoder";

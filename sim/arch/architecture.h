@@ -96,6 +96,7 @@ struct Architecture {
   std::vector<WeightFormat> weightFormats;
   std::vector<PortDesc> ports;           // PortId indexes this list
   BufferModel buffers = BufferModel::Shram;
+  std::string_view dmaInternalMemory;    // what a DMA in internal mode writes, as Vela names it ("shram", "lutram")
   uint32_t maxWeightStreams = 1;         // weight streams one operation reads (per core or weight decoder)
   uint32_t maxScaleStreams = 1;          // scale/bias streams one operation reads
   std::string_view weightStreamOwner;    // what each weight stream feeds, for messages ("core")

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "sim/arch/command_set.h"
 
+#include "sim/arch/command_fields.h"
+
 #include <stdexcept>
 #include <string>
 
@@ -19,8 +21,9 @@ int keySlot(uint16_t key) {
 
 } // namespace
 
-CommandSet::CommandSet(std::string_view name, Format format, std::vector<CommandInfo> commands)
-    : name_(name), format_(format), commands_(std::move(commands)) {
+CommandSet::CommandSet(std::string_view name, Format format, std::vector<CommandInfo> commands,
+                       std::map<CommandId, FieldList> fields)
+    : name_(name), format_(format), commands_(std::move(commands)), fields_(std::move(fields)) {
   byKey_.fill(kNone);
   byId_.fill(kNone);
   for (size_t i = 0; i < commands_.size(); ++i) {
@@ -34,6 +37,14 @@ CommandSet::CommandSet(std::string_view name, Format format, std::vector<Command
     }
     byKey_[static_cast<size_t>(slot)] = static_cast<int16_t>(i);
     byId_[id] = static_cast<int16_t>(i);
+    if (const auto it = fields_.find(c.id); it != fields_.end()) {
+      commands_[i].fields = &it->second;
+    }
+  }
+  for (const auto& [id, list] : fields_) {
+    if (find(id) == nullptr) {
+      throw std::logic_error("command set " + std::string(name) + ": fields for a meaning it lacks");
+    }
   }
 }
 
@@ -170,7 +181,7 @@ const CommandSet& ethosU55CommandSet() {
     {CommandId::UserDefined5, 0x40A5, "NPU_SET_USER_DEFINED5", false},
     {CommandId::UserDefined6, 0x40A6, "NPU_SET_USER_DEFINED6", false},
     {CommandId::UserDefined7, 0x40A7, "NPU_SET_USER_DEFINED7", false},
-  });
+  }, ethosU55CommandFields());
   return set;
 }
 
@@ -289,7 +300,7 @@ const CommandSet& ethosU85CommandSet() {
     {CommandId::ResizeXStep, 0x4096, "NPU_SET_RESIZE_X_STEP", false},
     {CommandId::ResizeYStep, 0x4097, "NPU_SET_RESIZE_Y_STEP", false},
     {CommandId::OpBranch, 0x4100, "NPU_OP_BRANCH", true},
-  });
+  }, ethosU85CommandFields());
   return set;
 }
 

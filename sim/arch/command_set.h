@@ -8,6 +8,7 @@
 
 #include <array>
 #include <cstdint>
+#include <map>
 #include <string_view>
 #include <vector>
 
@@ -49,12 +50,30 @@ constexpr size_t kCommandIdCount = static_cast<size_t>(CommandId::Count_);
 constexpr uint16_t kCmd1Flag = 0x4000;
 inline bool isCmd1(uint16_t key) { return (key & kCmd1Flag) != 0; }
 
+// One field of a command as the architecture's register interface defines it (what Vela 5.0's
+// register listing prints): `width` bits from bit `lsb` of the command as a 64-bit value (bits
+// 16-31 the parameter, 32-63 a cmd1's payload).
+struct CommandField {
+  enum class Kind : uint8_t {
+    Unsigned,  // decimal
+    Signed,    // decimal, the field sign-extended (see command_fields.cpp for Vela's 32-bit rule)
+    Named,     // the value's name in `names` ("****" past the list or for an empty name)
+    Address,   // hexadecimal: the payload with the parameter's low 8 bits above it (40 bits)
+  };
+  std::string_view name;
+  uint8_t lsb = 16, width = 16;
+  Kind kind = Kind::Unsigned;
+  const std::vector<std::string_view>* names = nullptr;  // Named
+};
+using FieldList = std::vector<CommandField>;
+
 // One command of a command set.
 struct CommandInfo {
   CommandId id;
   uint16_t key;            // wire key
   std::string_view name;   // Vela's name without the cmd0./cmd1. prefix
   bool isOperation;        // starts an operation (else writes a register; a cmd1 operation's payload is an operand)
+  const FieldList* fields = nullptr;  // its fields (the set's field table), null when it has none
 };
 
 // The architecture-owned mapping wire key <-> meaning <-> name.
@@ -63,8 +82,12 @@ public:
   // Which decoder reads streams of this set (the register semantics it applies).
   enum class Format : uint8_t { EthosU55, EthosU85 };
 
-  // Contract: `commands` sorted by key, keys and meanings unique.
-  CommandSet(std::string_view name, Format format, std::vector<CommandInfo> commands);
+  // Contract: `commands` sorted by key, keys and meanings unique; `fields` only for meanings the
+  // set has.
+  CommandSet(std::string_view name, Format format, std::vector<CommandInfo> commands,
+             std::map<CommandId, FieldList> fields = {});
+  CommandSet(const CommandSet&) = delete;   // its commands point into its field table
+  CommandSet& operator=(const CommandSet&) = delete;
 
   std::string_view name() const { return name_; }
   Format format() const { return format_; }
@@ -83,6 +106,7 @@ private:
   std::string_view name_;
   Format format_;
   std::vector<CommandInfo> commands_;
+  std::map<CommandId, FieldList> fields_;
   std::array<int16_t, 2 * 0x400> byKey_{};        // (cmd1 ? 0x400 : 0) + opcode -> index, or kNone
   std::array<int16_t, kCommandIdCount> byId_{};   // meaning -> index, or kNone
 };

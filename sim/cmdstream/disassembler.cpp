@@ -120,7 +120,8 @@ std::string describeOperation(const Operation& op, const arch::NpuConfig& hardwa
       os << " x " << op.dma.sizes[0] << (op.dma.dimensions > 2 ? " x " + std::to_string(op.dma.sizes[1]) : "");
     }
     os << " r" << int{op.dma.srcRegion} << ":0x" << std::hex << op.dma.src << " -> "
-       << (op.dma.dstInternal ? (internalBuffers ? "lut" : "shram") : "r" + std::to_string(op.dma.dstRegion)) << ":0x"
+       << (op.dma.dstInternal ? std::string(hardware.arch->dmaInternalMemory) : "r" + std::to_string(op.dma.dstRegion))
+       << ":0x"
        << op.dma.dst << std::dec;
     if (op.dma.srcIndexed || op.dma.dstIndexed) {
       os << (op.dma.srcIndexed ? " gather" : " scatter") << " indices r" << int{op.dma.indexRegion} << ":0x"
