@@ -7,6 +7,7 @@
 
 #include "harness/report/register_listing.h"
 #include "sim/cmdstream/disassembler.h"
+#include "sim/cmdstream/fast_weight_codec.h"
 #include "sim/cmdstream/weight_codec.h"
 #include "sim/cmdstream/weight_source.h"
 #include "sim/common/error.h"
@@ -75,22 +76,92 @@ ordered_json tensorJson(const io::TensorInfo& t) {
   return j;
 }
 
-// Operation `index`'s weight stream decoded (stream order: OFM blocks, sub-kernels, micro-
-// blocks, brick padding included), when it is read from the constant region.
-void addDecodedWeights(ordered_json& j, const io::CompiledNetwork& net, const io::FileRange& flash,
-                       const std::vector<cmd::Operation>& ops, size_t index) {
-  const std::optional<uint64_t> offset = cmd::weightStreamInConstants(ops, index);
-  if (!offset) {
+// One weight stream of an operation, decoded when it comes from the constant region.
+struct DecodedStream {
+  size_t index = 0;
+  const cmd::Stream* stream = nullptr;
+  std::optional<uint64_t> constantOffset;   // none: written at run time (not from region 0)
+  std::optional<cmd::FastWeights> fast;     // the fast format's header
+  cmd::WeightValues values;                 // stream order, padding included
+};
+
+// The weight streams of operation `index` (none for an operation without weights). Throws
+// InputError (file, byte offset) for a stream that lies outside the constant tensor or does not
+// decode.
+std::vector<DecodedStream> decodeStreams(const io::CompiledNetwork& net, const io::FileRange& flash,
+                                         const std::vector<cmd::Operation>& ops, size_t index) {
+  std::vector<DecodedStream> out;
+  const cmd::Operation& op = ops[index];
+  if (!cmd::hasWeightStream(op)) {
+    return out;
+  }
+  for (size_t s = 0; s < op.weightStreamCount; ++s) {
+    DecodedStream d;
+    d.index = s;
+    d.stream = &op.weights[s];
+    if (d.stream->length == 0) continue;   // a weight decoder without channels
+    d.constantOffset = cmd::weightStreamInConstants(ops, index, s);
+    if (d.constantOffset) {
+      const uint64_t offset = *d.constantOffset, length = d.stream->length;
+      if (offset > flash.size || length > flash.size - offset) {
+        throwAtOffset(net.path, flash.offset + std::min(offset, flash.size),
+                      "weight stream " + std::to_string(s) + " of the operation at stream offset " +
+                          std::to_string(op.byteOffset) + " lies outside the constant tensor");
+      }
+      const uint8_t* data = net.at(flash) + offset;
+      if (op.weightFormat == arch::WeightFormat::Fast) {
+        d.fast = cmd::decodeFastWeightStream(data, length, net.path, flash.offset + offset);
+        d.values = std::move(d.fast->values);
+      } else {
+        d.values = cmd::decodeWeightStream(data, length, net.path, flash.offset + offset);
+      }
+    }
+    out.push_back(std::move(d));
+  }
+  return out;
+}
+
+std::string formatText(const cmd::Operation& op, const DecodedStream& d) {
+  std::string s(cmd::weightFormatName(op.weightFormat));
+  if (d.fast) {
+    s += " (" + std::string(cmd::fastWeightModeName(d.fast->mode)) +
+         (d.fast->mode == cmd::FastWeightMode::Raw ? ", zero adjust " + std::to_string(d.fast->zeroAdjust) : "") + ")";
+  }
+  return s + (op.sparse ? ", 2:4 sparse" : "");
+}
+
+// "weight stream 1 (weight decoder 1): SWD, 352 B at constant offset 0x2a0: 1024 weights, -127..127, 312 zeros"
+void writeStreamSummary(std::ostream& os, const cmd::Operation& op, const DecodedStream& d,
+                        const arch::Architecture& architecture) {
+  os << "      weight stream " << d.index;
+  if (op.weightStreamCount > 1) os << " (" << architecture.weightStreamOwner << ' ' << d.index << ')';
+  os << ": " << formatText(op, d) << ", " << d.stream->length << " B ";
+  if (!d.constantOffset) {
+    os << "in region " << int{d.stream->region} << " at 0x" << std::hex << d.stream->base << std::dec
+       << ": not copied from the constant region (written at run time)\n";
     return;
   }
-  const uint64_t length = ops[index].weights[0].length;
-  if (*offset > flash.size || length > flash.size - *offset) {
-    throwAtOffset(net.path, flash.offset + std::min(*offset, flash.size),
-                  "weight stream of the operation at stream offset " + std::to_string(ops[index].byteOffset) +
-                      " lies outside the constant tensor");
+  os << "at constant offset 0x" << std::hex << *d.constantOffset << std::dec << ": " << d.values.size() << " weights";
+  if (!d.values.empty()) {
+    const auto [lo, hi] = std::minmax_element(d.values.begin(), d.values.end());
+    os << ", " << *lo << ".." << *hi << ", " << std::count(d.values.begin(), d.values.end(), 0) << " zeros";
   }
-  j["weights_constant_offset"] = *offset;
-  j["decoded_weights"] = cmd::decodeWeightStream(net.at(flash) + *offset, length, net.path, flash.offset + *offset);
+  os << '\n';
+}
+
+ordered_json streamWeightsJson(const cmd::Operation& op, const DecodedStream& d) {
+  ordered_json j{{"stream", d.index},
+                 {"format", std::string(cmd::weightFormatName(op.weightFormat))},
+                 {"sparse", op.sparse},
+                 {"length", d.stream->length}};
+  if (d.fast) {
+    j["fast_mode"] = std::string(cmd::fastWeightModeName(d.fast->mode));
+    j["zero_adjust"] = d.fast->zeroAdjust;
+    j["palette"] = d.fast->palette;
+  }
+  j["constant_offset"] = d.constantOffset ? ordered_json(*d.constantOffset) : ordered_json(nullptr);
+  j["weights"] = d.values;
+  return j;
 }
 
 } // namespace
@@ -258,6 +329,11 @@ void writeInspect(std::ostream& os, const io::CompiledNetwork& net, const std::v
       for (size_t i = 0; i < d->operations.size(); ++i) {
         os << "  [" << i << "] @0x" << std::hex << d->operations[i].byteOffset << std::dec << ' '
            << cmd::describeOperation(d->operations[i], *npu.header.hardware) << '\n';
+        if (withWeights) {
+          for (const DecodedStream& stream : decodeStreams(net, npu.flash, d->operations, i)) {
+            writeStreamSummary(os, d->operations[i], stream, *npu.header.hardware->arch);
+          }
+        }
       }
     }
     return;
@@ -298,7 +374,14 @@ void writeInspect(std::ostream& os, const io::CompiledNetwork& net, const std::v
           for (size_t i = 0; i < d->operations.size(); ++i) {
             list.push_back(operationJson(d->operations[i], *npu.header.hardware));
             if (withWeights) {
-              addDecodedWeights(list.back(), net, npu.flash, d->operations, i);
+              const std::vector<DecodedStream> streams = decodeStreams(net, npu.flash, d->operations, i);
+              if (!streams.empty()) {
+                ordered_json decodedStreams = ordered_json::array();
+                for (const DecodedStream& stream : streams) {
+                  decodedStreams.push_back(streamWeightsJson(d->operations[i], stream));
+                }
+                list.back()["decoded_weight_streams"] = decodedStreams;
+              }
             }
           }
           o["operations"] = list;

@@ -28,7 +28,9 @@ void addInspect(CLI::App& app, Registry& registry) {
       {"text", report::InspectFormat::Text}, {"vela", report::InspectFormat::Vela}, {"json", report::InspectFormat::Json}};
   sub->add_option("--format", opts->format, "text | vela (Vela's register listing) | json")
       ->transform(choiceOf(formats));
-  sub->add_flag("--weights", opts->weights, "with --format json: each operation's decoded weights, in stream order");
+  sub->add_flag("--weights", opts->weights,
+                "each operation's weight streams decoded: format, weight decoder, length and weights (text: a summary; "
+                "json: every weight in stream order)");
   addVelaOption(sub, opts->vela);
   sub->callback([opts, &registry] {
     registry.select([opts] {
