@@ -304,16 +304,17 @@ CopHeader parseCopHeader(const uint8_t* data, size_t size, const std::string& fi
   }
   // The fields beside the MAC count must be those of the configuration the MAC count names.
   const arch::NpuConfig& hw = *h.hardware;
-  const auto sameAs = [&](const arch::ConfigField& field, uint32_t found, uint32_t expected, const char* what) {
+  const auto sameAs = [&](const arch::ConfigField& field, uint32_t found, uint32_t expected, const char* what,
+                          const char* unit) {
     if (field.present() && found != expected) {
       failConfig("has " + std::to_string(found) + " " + what + "; " + std::string(hw.name) + " has " +
-                 std::to_string(expected) + " " + what + " (the COP1 header and the configuration its MAC count names disagree)");
+                 std::to_string(expected) + unit + " (the COP1 header and the configuration its MAC count names disagree)");
     }
   };
-  sameAs(layout.shramKb, h.shramKb, hw.shramKb, "KB of SHRAM");
-  sameAs(layout.log2SramPorts, h.sramPorts, hw.sramPorts, "AXI SRAM ports");
-  sameAs(layout.log2ExtPorts, h.extPorts, hw.extPorts, "AXI EXT ports");
-  sameAs(layout.log2WeightDecoders, h.weightDecoders, hw.weightDecoders, "weight decoders");
+  sameAs(layout.shramKb, h.shramKb, hw.shramKb, "KB of SHRAM", " KB");
+  sameAs(layout.log2SramPorts, h.sramPorts, hw.sramPorts, "AXI SRAM ports", "");
+  sameAs(layout.log2ExtPorts, h.extPorts, hw.extPorts, "AXI EXT ports", "");
+  sameAs(layout.log2WeightDecoders, h.weightDecoders, hw.weightDecoders, "weight decoders", "");
   // The ID word's architecture must be the one the CONFIG word's product implements.
   h.archMajor = h.idWord >> 28;
   h.archMinor = (h.idWord >> 20) & 0xFF;
