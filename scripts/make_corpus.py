@@ -359,7 +359,7 @@ def u85_mutants(m):
     add("u85_branch_into_command.tflite", [(stride, OP_BRANCH), (stride + 1, 4 * stride + 4)],
         "NPU_OP_BRANCH to its own payload word: not a command boundary")
     add("u85_chain_unwritten.tflite", [(find(IFM_PRECISION), (at(find(IFM_PRECISION)) | 0x8000 << 16))],
-        "the first convolution's IFM in chaining buffer 0, which no earlier operation wrote")
+        "the first convolution's IFM in the chaining buffer its IFM_REGION names, which no earlier operation wrote")
     add("u85_weight_format_reserved.tflite", [(find(WEIGHT_FORMAT), cmd0(WEIGHT_FORMAT, 0x0003))],
         "NPU_SET_WEIGHT_FORMAT with reserved bit 1 set")
     add("u85_ofm_transpose_reserved.tflite", [(find(OFM_PRECISION), at(find(OFM_PRECISION)) | 4 << 27)],

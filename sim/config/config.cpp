@@ -105,8 +105,11 @@ SystemParams resolveConfig(const ConfigRequest& request) {
         }
       }
       throwAt(Origin{option, "", ""}, name,
-              name + " is an " + std::string(section->architecture->name) +
-                  " section, but the accelerator is " + std::string(hw->name) + "; valid for it: " + valid);
+              name + " is an " + std::string(section->architecture->name) + " section, but the accelerator is " +
+                  std::string(hw->name) + "; " +
+                  (valid.empty() ? "npusim has no built-in sections for the " + std::string(hw->arch->name) +
+                                       " yet (give them with --vela-ini)"
+                                 : "valid for it: " + valid));
     };
     check("--system-config", "System_Config.", systemConfig);
     check("--memory-mode", "Memory_Mode.", memoryMode);
