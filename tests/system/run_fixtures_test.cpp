@@ -135,7 +135,7 @@ TEST_CASE("two runs give byte-identical JSON and CSV") {
   CHECK(outputs[0] == outputs[1]);
 }
 
-TEST_CASE("an Ethos-U85 model: inspect reads it; run, estimate, compare, sweep and regress refuse it in one line") {
+TEST_CASE("an Ethos-U85 model: inspect reads it, and run, estimate, compare, sweep and regress refuse it in one line") {
   const auto root = npusim::test::fixturesDirOrSkip();
   if (!root) return;
   const fs::path dir = *root / "vela-u85" / "kws_ref_model" / "ethos-u85-256_Ethos_U85_SYS_Flash_High_Shared_Sram";
