@@ -6,6 +6,7 @@
 
 #include <cctype>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <optional>
 #include <sstream>
@@ -214,8 +215,9 @@ TEST_CASE("vela listing: every Ethos-U65 fixture folder matches Vela's listing (
 }
 
 // Every folder of a Vela 5.0 tree: command lines as written, annotation lines where the stream
-// determines them.
-void checkVela5Tree(const std::string& tree) {
+// determines them; `alsoCheck` sees each folder's model.
+void checkVela5Tree(const std::string& tree,
+                    const std::function<void(const test::VelaFolder&, const io::CompiledNetwork&)>& alsoCheck = {}) {
   const auto root = test::fixturesDirOrSkip();
   if (!root) {
     return;
@@ -233,6 +235,7 @@ void checkVela5Tree(const std::string& tree) {
     lines += checkVela5Listings(velaText, os.str());
     checkVela5Annotations(velaText, os.str(), *net.hardware()->arch->commands, annotations);
     listings += net.npuOperatorCount();
+    if (alsoCheck) alsoCheck(folder, net);
   }
   MESSAGE("compared " << listings << " Vela 5.0 listings (" << lines << " command lines; " << annotations.lines
                       << " annotation lines, " << annotations.fields << " fields the stream determines) in "
@@ -244,7 +247,26 @@ TEST_CASE("vela listing: every Vela 5.0 fixture folder matches its --verbose-reg
 }
 
 TEST_CASE("vela listing: every Ethos-U85 fixture folder matches Vela 5.0's listing (the U85's register interface)") {
-  checkVela5Tree("vela-u85");
+  // The loader on each: the configuration the folder was compiled for (its name's accelerator),
+  // Vela 5.0's tensor names by position, and input 3 repeating input 2 exactly when the memory
+  // mode has no separate staging area (ethos-u85.md 2.1: Shared_Sram, Sram_Only).
+  checkVela5Tree("vela-u85", [](const test::VelaFolder& folder, const io::CompiledNetwork& net) {
+    REQUIRE(net.hardware() != nullptr);
+    CHECK(folder.config.rfind(std::string(net.hardware()->name) + "_", 0) == 0);
+    for (const io::Operator& op : net.operators) {
+      if (op.kind != io::OperatorKind::Npu) continue;
+      const io::NpuOp& npu = op.npu;
+      const auto name = [&net](int tensor) { return net.tensors.at(static_cast<size_t>(tensor)).name; };
+      CHECK(name(npu.commandStreamTensorIndex) == "ethos_u_command_stream");
+      CHECK(name(npu.flashTensorIndex) == "read_only");
+      CHECK(name(npu.scratchTensorIndex) == "scratch");
+      const bool stagingInArena = folder.config.find("Dedicated_Sram") == std::string::npos;
+      CHECK((npu.scratchFastTensorIndex == npu.scratchTensorIndex) == stagingInArena);
+      if (!stagingInArena) CHECK(name(npu.scratchFastTensorIndex) == "scratch_fast");
+      CHECK(npu.header.archMajor == 2);
+      CHECK(npu.header.sramPorts == net.hardware()->sramPorts);
+    }
+  });
 }
 
 TEST_CASE("vela listing: the annotation comparison notices a changed field and a moved line") {
