@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <set>
+#include <stdexcept>
 #include <utility>
 
 #include "sim/cmdstream/weight_source.h"
@@ -40,6 +41,9 @@ LayerOp layerOpOf(const cmd::Operation& op, const std::string& nngOperator) {
     case cmd::PoolMode::Max: return LayerOp::MaxPool;
     case cmd::PoolMode::Average: return LayerOp::AvgPool;
     case cmd::PoolMode::ReduceSum: return LayerOp::ReduceSum;
+    case cmd::PoolMode::Sum: case cmd::PoolMode::None: case cmd::PoolMode::Min: case cmd::PoolMode::ArgmaxX:
+    case cmd::PoolMode::ArgmaxY:
+      throw std::logic_error("an Ethos-U85 pooling mode in an estimated stream");
     }
     return LayerOp::AvgPool;
   case cmd::OpKind::Elementwise:
@@ -54,8 +58,15 @@ LayerOp layerOpOf(const cmd::Operation& op, const std::string& nngOperator) {
     case cmd::ElementwiseMode::Clz: return LayerOp::Clz;
     case cmd::ElementwiseMode::Shr: return LayerOp::Shr;
     case cmd::ElementwiseMode::Shl: return LayerOp::Shl;
+    case cmd::ElementwiseMode::Lsr: case cmd::ElementwiseMode::Div: case cmd::ElementwiseMode::CmpEq:
+    case cmd::ElementwiseMode::CmpNe: case cmd::ElementwiseMode::CmpGe: case cmd::ElementwiseMode::CmpGt:
+    case cmd::ElementwiseMode::And: case cmd::ElementwiseMode::Or: case cmd::ElementwiseMode::Xor:
+    case cmd::ElementwiseMode::Not: case cmd::ElementwiseMode::AndNot:
+      throw std::logic_error("an Ethos-U85 elementwise mode in an estimated stream");
     }
     return LayerOp::Add;
+  case cmd::OpKind::Resize: case cmd::OpKind::Branch:
+    throw std::logic_error("an Ethos-U85 operation in an estimated stream");
   case cmd::OpKind::DmaStart: case cmd::OpKind::DmaWait: case cmd::OpKind::KernelWait: case cmd::OpKind::Stop:
   case cmd::OpKind::Irq: case cmd::OpKind::PmuMask:
     break;

@@ -2,6 +2,7 @@
 #include "models/npu/block_plan.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "sim/common/int_math.h"
 
@@ -177,8 +178,10 @@ BlockWork BlockPlan::block(uint64_t index) const {
     }
     return w;
   }
+  case cmd::OpKind::Resize:
+    throw std::logic_error("BlockPlan: no cost model for RESIZE (the U85 is not simulated)");
   case cmd::OpKind::DmaStart: case cmd::OpKind::DmaWait: case cmd::OpKind::KernelWait: case cmd::OpKind::Stop:
-  case cmd::OpKind::Irq: case cmd::OpKind::PmuMask:
+  case cmd::OpKind::Irq: case cmd::OpKind::PmuMask: case cmd::OpKind::Branch:
     break;
   }
   return w;

@@ -41,6 +41,7 @@ void addRun(CLI::App& app, Registry& registry) {
     registry.select([opts] {
       const auto wallStart = std::chrono::steady_clock::now();
       const io::CompiledNetwork net = io::loadModelOrDemo(opts->model);
+      io::requireModelled(net, &arch::Architecture::simulated, "run");
       const auto decoded = io::decodeAll(net);
       const config::SystemParams params = platform::resolveForModel(opts->config, net);
       for (const std::string& mismatch : platform::configMismatches(platform::compileTarget(net, decoded), params)) {

@@ -129,8 +129,11 @@ SystemParams resolveConfig(const ConfigRequest& request) {
         made += (made.empty() ? "" : " and ") + std::string(a->name);
       }
       throwAt(Origin{option, "", ""}, name,
-              name + " is an " + made + " section, but the accelerator is " + std::string(hw->name) +
-                  "; valid for it: " + (valid.empty() ? "none built in (use --vela-ini)" : valid));
+              name + " is an " + made + " section, but the accelerator is " +
+                  std::string(hw->name) + "; " +
+                  (valid.empty() ? "npusim has no built-in sections for the " + std::string(hw->arch->name) +
+                                       " yet (give them with --vela-ini)"
+                                 : "valid for it: " + valid));
     };
     check("--system-config", "System_Config.", systemConfig);
     check("--memory-mode", "Memory_Mode.", memoryMode);
