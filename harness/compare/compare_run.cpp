@@ -9,7 +9,7 @@
 #include "harness/process/process_pool.h"
 #include "harness/report/layer_map.h"
 #include "sim/io/decoded_network.h"
-#include "sim/platform/platform.h"
+#include "models/platform/platform.h"
 
 namespace npusim::compare {
 

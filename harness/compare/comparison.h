@@ -11,7 +11,7 @@
 #include "harness/analytic/network_estimate.h"
 #include "harness/compare/vela_reports.h"
 #include "harness/report/layer_map.h"
-#include "sim/platform/run_result.h"
+#include "models/platform/run_result.h"
 
 namespace npusim::compare {
 

@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "harness/report/layer_map.h"
-#include "sim/platform/run_result.h"
+#include "models/platform/run_result.h"
 
 namespace npusim::report {
 

@@ -13,8 +13,8 @@
 #include "harness/report/layer_map.h"
 #include "models/npu/npu_observer.h"
 #include "sim/io/decoded_network.h"
-#include "sim/platform/platform.h"
-#include "sim/platform/run_result.h"
+#include "models/platform/platform.h"
+#include "models/platform/run_result.h"
 
 namespace npusim::report {
 

@@ -15,7 +15,7 @@
 #include "harness/report/inspect_report.h"
 #include "sim/config/config.h"
 #include "sim/io/decoded_network.h"
-#include "sim/platform/platform.h"
+#include "models/platform/platform.h"
 #include "tests/fuzz/fuzz_support.h"
 
 namespace {

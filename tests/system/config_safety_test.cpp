@@ -8,7 +8,7 @@
 #include <regex>
 
 #include "sim/io/decoded_network.h"
-#include "sim/platform/compile_target.h"
+#include "models/platform/compile_target.h"
 #include "support/fixtures.h"
 
 namespace npusim {

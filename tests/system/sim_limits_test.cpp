@@ -13,7 +13,7 @@
 #include "sim/common/error.h"
 #include "sim/config/config.h"
 #include "sim/io/decoded_network.h"
-#include "sim/platform/platform.h"
+#include "models/platform/platform.h"
 #include "support/fixtures.h"
 #include "support/npu_model.h"
 

@@ -4,7 +4,7 @@
 #include <doctest/doctest.h>
 
 #include "sim/config/config.h"
-#include "sim/platform/bound.h"
+#include "models/platform/bound.h"
 
 using npusim::platform::Bound;
 

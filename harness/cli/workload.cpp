@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "sim/cli/workload.h"
+#include "harness/cli/workload.h"
 
-#include "sim/platform/platform.h"
+#include "models/platform/platform.h"
 
 namespace npusim::cli {
 

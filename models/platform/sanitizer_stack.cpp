@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "sim/platform/sanitizer_stack.h"
+#include "models/platform/sanitizer_stack.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define NPUSIM_ASAN 1

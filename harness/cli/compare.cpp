@@ -6,11 +6,11 @@
 #include "harness/compare/compare_report.h"
 #include "harness/compare/compare_run.h"
 #include "harness/process/process_pool.h"
-#include "sim/cli/choice.h"
-#include "sim/cli/commands.h"
-#include "sim/cli/config_options.h"
-#include "sim/cli/output.h"
-#include "sim/cli/workload.h"
+#include "harness/cli/choice.h"
+#include "harness/cli/commands.h"
+#include "harness/cli/config_options.h"
+#include "harness/cli/output.h"
+#include "harness/cli/workload.h"
 #include "sim/io/demo_network.h"
 
 namespace npusim::cli {

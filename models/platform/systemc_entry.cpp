@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "sim/platform/systemc_entry.h"
+#include "models/platform/systemc_entry.h"
 
 #include <cstdlib>
 

@@ -3,7 +3,7 @@
 #include <memory>
 
 #include "harness/sweep/compare_runs.h"
-#include "sim/cli/commands.h"
+#include "harness/cli/commands.h"
 
 namespace npusim::cli {
 

@@ -5,9 +5,9 @@
 
 #include <CLI/CLI.hpp>
 
-#include "sim/cli/commands.h"
+#include "harness/cli/commands.h"
 #include "sim/common/error.h"
-#include "sim/platform/systemc_entry.h"
+#include "models/platform/systemc_entry.h"
 
 // SystemC's library references sc_main: main() hands over to SystemC, which calls it.
 int main(int argc, char** argv) { return npusim::platform::runUnderSystemC(argc, argv); }

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "sim/cli/output.h"
+#include "harness/cli/output.h"
 
 #include "sim/common/error.h"
 

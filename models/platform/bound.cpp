@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "sim/platform/bound.h"
+#include "models/platform/bound.h"
 
 #include <algorithm>
 

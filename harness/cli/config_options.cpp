@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "sim/cli/config_options.h"
+#include "harness/cli/config_options.h"
 
 namespace npusim::cli {
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "sim/platform/compile_target.h"
+#include "models/platform/compile_target.h"
 
 #include <algorithm>
 

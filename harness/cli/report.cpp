@@ -4,8 +4,8 @@
 #include <memory>
 
 #include "harness/sweep/sweep_report.h"
-#include "sim/cli/commands.h"
-#include "sim/cli/output.h"
+#include "harness/cli/commands.h"
+#include "harness/cli/output.h"
 #include "sim/common/error.h"
 
 namespace npusim::cli {

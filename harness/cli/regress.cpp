@@ -6,7 +6,7 @@
 
 #include "harness/process/process_pool.h"
 #include "harness/regress/regress.h"
-#include "sim/cli/commands.h"
+#include "harness/cli/commands.h"
 #include "sim/common/error.h"
 
 namespace npusim::cli {

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "models/npu/npu_stats.h"
-#include "sim/platform/bound.h"
+#include "models/platform/bound.h"
 #include "sim/config/system_params.h"
 
 namespace npusim::platform {

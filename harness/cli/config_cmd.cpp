@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
-#include "sim/cli/commands.h"
-#include "sim/cli/config_options.h"
+#include "harness/cli/commands.h"
+#include "harness/cli/config_options.h"
 #include "sim/common/text_table.h"
 #include "sim/config/config_schema.h"
 #include "sim/config/json_config.h"

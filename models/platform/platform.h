@@ -11,7 +11,7 @@
 #include "sim/config/config.h"
 #include "sim/config/system_params.h"
 #include "sim/io/decoded_network.h"
-#include "sim/platform/run_result.h"
+#include "models/platform/run_result.h"
 
 namespace npusim::platform {
 

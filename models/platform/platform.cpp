@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "sim/platform/platform.h"
+#include "models/platform/platform.h"
 
 #include <algorithm>
 #include <cmath>
@@ -17,7 +17,7 @@
 #include "sim/common/counts.h"
 #include "sim/common/error.h"
 #include "sim/common/int_math.h"
-#include "sim/platform/sanitizer_stack.h"
+#include "models/platform/sanitizer_stack.h"
 
 namespace npusim::platform {
 namespace {

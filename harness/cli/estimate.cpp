@@ -5,14 +5,14 @@
 
 #include "harness/analytic/estimate_report.h"
 #include "harness/analytic/network_estimate.h"
-#include "sim/cli/commands.h"
-#include "sim/cli/output.h"
-#include "sim/cli/config_options.h"
-#include "sim/cli/workload.h"
+#include "harness/cli/commands.h"
+#include "harness/cli/output.h"
+#include "harness/cli/config_options.h"
+#include "harness/cli/workload.h"
 #include "sim/io/demo_network.h"
 #include "sim/common/error.h"
 #include "sim/config/config.h"
-#include "sim/platform/platform.h"
+#include "models/platform/platform.h"
 
 namespace npusim::cli {
 

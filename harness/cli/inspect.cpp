@@ -3,14 +3,14 @@
 #include <map>
 
 #include "harness/report/inspect_report.h"
-#include "sim/cli/choice.h"
-#include "sim/cli/commands.h"
-#include "sim/cli/config_options.h"
-#include "sim/platform/compile_target.h"
-#include "sim/cli/workload.h"
+#include "harness/cli/choice.h"
+#include "harness/cli/commands.h"
+#include "harness/cli/config_options.h"
+#include "models/platform/compile_target.h"
+#include "harness/cli/workload.h"
 #include "sim/io/demo_network.h"
 #include "sim/config/config.h"
-#include "sim/platform/platform.h"
+#include "models/platform/platform.h"
 
 namespace npusim::cli {
 

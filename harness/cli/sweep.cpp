@@ -7,8 +7,8 @@
 
 #include "harness/process/process_pool.h"
 #include "harness/sweep/sweep.h"
-#include "sim/cli/commands.h"
-#include "sim/cli/output.h"
+#include "harness/cli/commands.h"
+#include "harness/cli/output.h"
 
 namespace npusim::cli {
 
