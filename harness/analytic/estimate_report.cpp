@@ -159,7 +159,8 @@ void writeVela5PerLayerCsv(std::ostream& out, const NetworkEstimate& est) {
       const auto cycles = static_cast<int64_t>(e.totalCycles);
       const auto macs = static_cast<int64_t>(e.macs);
       out << csvField(l.tfliteOperator.empty() ? "N/A" : l.tfliteOperator) << ',' << csvField(l.nngOperator)
-          << ",NPU,,," << cycles << ',' << integerPercentage(cycles, total) << ','
+          << ",NPU," << e.sramUsage << ',' << integerPercentage(static_cast<int64_t>(e.sramUsage), static_cast<int64_t>(est.fastStorageBytes))
+          << ',' << cycles << ',' << integerPercentage(cycles, total) << ','
           << static_cast<int64_t>(e.npuCycles);
       for (double ac : e.accessCycles) {
         out << ',' << static_cast<int64_t>(ac);
@@ -230,11 +231,12 @@ void writeEstimateJson(std::ostream& out, const NetworkEstimate& est) {
                          {"one_piece_weight_bytes", l.weights.onePieceBytes},
                          {"query", queryJson(l.query)}};
       if (!sub.vela5.empty()) {
-        // Vela 5.0: its own query and weight transfer instead of Vela 3.10's (no memory usage).
+        // Vela 5.0: its own query, weight transfer and staging-memory use instead of Vela 3.10's.
         for (const char* key : {"weight_buffering", "weight_depth_slices", "encoded_weight_bytes", "one_piece_weight_bytes",
                                 "query", "full_transfer_approximated", "sram_usage_bytes"}) {
           row.erase(key);
         }
+        row["staging_usage_bytes"] = e.sramUsage;
         row["vela5"] = vela5::scheduledOpJson(sub.vela5[i]);
       }
       for (size_t a = 0; a < kAccessAreas.size(); ++a) {
@@ -247,9 +249,7 @@ void writeEstimateJson(std::ostream& out, const NetworkEstimate& est) {
   }
   const EstimateTotals& t = est.totals;
   nlohmann::json totals{{"cycles_npu", t.npuCycles}, {"cycles_total", t.totalCycles}, {"nn_macs", t.macs}};
-  if (est.vela == VelaVersion::V3_10) {
-    totals["fast_storage_bytes"] = est.fastStorageBytes;   // Vela 5.0's Staging Usage is not modelled
-  }
+  totals[est.vela == VelaVersion::V3_10 ? "fast_storage_bytes" : "staging_allocated_bytes"] = est.fastStorageBytes;
   for (size_t a = 0; a < kAccessAreas.size(); ++a) {
     totals[kAccessKeys[a]] = t.accessCycles[a];
     totals["bytes"][kAreaKeys[a]] = trafficJson(t.traffic[a]);

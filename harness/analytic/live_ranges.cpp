@@ -2,6 +2,7 @@
 #include "harness/analytic/live_ranges.h"
 
 #include <algorithm>
+#include <array>
 #include <optional>
 
 #include "sim/common/int_math.h"
@@ -16,44 +17,112 @@ cmd::ByteSpan storageSpan(const cmd::FeatureMap& fm) {
   return span;
 }
 
+namespace {
+
+// True when `fm` fills only part of its tensor: its strides step over more pixels or channels
+// than its box has.
+bool isPart(const cmd::FeatureMap& fm) {
+  const uint64_t e = fm.elementBytes();
+  if (fm.format == cmd::DataFormat::Nhwc) {
+    return fm.shape.depth * e < fm.strideX || fm.shape.width * fm.strideX < fm.strideY;
+  }
+  return fm.shape.width * fm.strideX < fm.strideC || uint64_t{roundUp(fm.shape.depth, 16u) / 16} * fm.strideC < fm.strideY;
+}
+
+// Channel c at byte `offset` from the start of a pixel of a tensor laid out as `fm`; nullopt
+// when the offset leaves the pixel's channels.
+std::optional<uint64_t> channelAt(const cmd::FeatureMap& fm, uint64_t offset) {
+  const uint64_t e = std::max<uint64_t>(fm.elementBytes(), 1);
+  if (fm.format == cmd::DataFormat::Nhwc) {
+    return offset < fm.strideX ? std::optional<uint64_t>(offset / e) : std::nullopt;
+  }
+  if (fm.strideC == 0 || offset % fm.strideC >= 16 * e || offset >= fm.strideY) return std::nullopt;
+  return offset / fm.strideC * 16 + offset % fm.strideC / e;
+}
+
+// True when `a` and `b` are other channels of the same pixels of one tensor (parts of a
+// concatenation along the depth): the same layout and box height and width, bases apart by
+// a whole number of channels, both within the tensor's depth, and no channel in common.
+bool otherChannels(const cmd::FeatureMap& a, const cmd::FeatureMap& b) {
+  if (a.format != b.format || a.strideX != b.strideX || a.strideY != b.strideY || a.strideC != b.strideC ||
+      a.elementBits != b.elementBits || a.shape.height != b.shape.height || a.shape.width != b.shape.width) {
+    return false;
+  }
+  const cmd::FeatureMap& lo = a.base[0] <= b.base[0] ? a : b;
+  const cmd::FeatureMap& hi = a.base[0] <= b.base[0] ? b : a;
+  const std::optional<uint64_t> channel = channelAt(lo, hi.base[0] - lo.base[0]);
+  const uint64_t depth = lo.format == cmd::DataFormat::Nhwc ? lo.strideX / std::max<uint64_t>(lo.elementBytes(), 1)
+                                                            : lo.strideC > 0 ? lo.strideY / lo.strideC * 16 : 0;
+  return channel && *channel >= lo.shape.depth && *channel + hi.shape.depth <= depth;
+}
+
+} // namespace
+
 uint64_t LiveRanges::Range::bytes() const { return roundUp(end - begin, kAllocationQuantum); }
 
 void LiveRanges::read(cmd::ByteSpan span, int64_t time) {
   if (span.empty()) return;
   Range* r = find(span);
   if (r == nullptr) r = create(span, time, Writer{});
+  // A read across several tensors reads one tensor they are the parts of (a concatenation's
+  // copies, each written as its own tensor): one range from the first part's first use.
+  for (Range& other : ranges_) {
+    if (&other != r && other.matchable && other.begin < span.end && span.begin < other.end) {
+      r->begin = std::min(r->begin, other.begin);
+      r->end = std::max(r->end, other.end);
+      r->first = std::min(r->first, other.first);
+      r->last = std::max(r->last, other.last);
+      other.matchable = false;
+      other.end = other.begin;   // its bytes are r's now
+    }
+  }
   mark(*r, time);
   readNow_.push_back(r - ranges_.data());
 }
 
-void LiveRanges::write(cmd::ByteSpan span, int64_t time, Writer writer) {
+void LiveRanges::write(cmd::ByteSpan span, int64_t time, Writer writer, const cmd::FeatureMap* part) {
   if (span.empty()) return;
   Range* r = find(span);
   const bool readNow =
       r != nullptr && std::find(readNow_.begin(), readNow_.end(), r - ranges_.data()) != readNow_.end();
+  bool joins = readNow;
   if (!readNow) {
     // The writer's tensor so far (depth slices and parts need not overlap or touch).
     for (auto it = ranges_.rbegin(); it != ranges_.rend(); ++it) {
       if (it->matchable && it->writer == writer) {
         r = &*it;
+        joins = true;
         break;
       }
     }
   }
-  if (r != nullptr && (r->writer == writer || readNow)) {
+  if (!joins && part != nullptr) {
+    // Another part of a tensor written in parts.
+    for (auto it = ranges_.rbegin(); it != ranges_.rend() && !joins; ++it) {
+      if (!it->matchable || it->parts.empty() || it->end <= span.begin || span.end <= it->begin) continue;
+      joins = std::all_of(it->parts.begin(), it->parts.end(), [&](const cmd::FeatureMap& p) {
+        return otherChannels(p, *part);
+      });
+      if (joins) r = &*it;
+    }
+  }
+  // Older tensors the write overlaps are overwritten: dead.
+  for (Range& old : ranges_) {
+    if (&old != r && old.matchable && old.begin < span.end && span.begin < old.end) old.matchable = false;
+  }
+  if (joins) {
     r->begin = std::min(r->begin, span.begin);
     r->end = std::max(r->end, span.end);
   } else {
-    for (Range& old : ranges_) {
-      if (old.matchable && old.begin < span.end && span.begin < old.end) old.matchable = false;
-    }
+    if (r != nullptr) r->matchable = false;
     r = create(span, time, writer);
   }
+  if (part != nullptr) r->parts.push_back(*part);
   mark(*r, time);
 }
 
 void LiveRanges::add(uint64_t bytes, int64_t first, int64_t last) {
-  ranges_.push_back(Range{0, bytes, first, std::max(first, last), Writer{}, false});
+  ranges_.push_back(Range{0, bytes, first, std::max(first, last), Writer{}, {}, false});
 }
 
 void LiveRanges::markOperation(const cmd::Operation& op, int64_t time, Writer writer,
@@ -63,7 +132,7 @@ void LiveRanges::markOperation(const cmd::Operation& op, int64_t time, Writer wr
   };
   if (inMemory(op.ifm)) read(storageSpan(op.ifm), time);
   if (op.hasIfm2() && inMemory(op.ifm2)) read(storageSpan(op.ifm2), time);
-  if (inMemory(op.ofm)) write(storageSpan(op.ofm), time, writer);
+  if (inMemory(op.ofm)) write(storageSpan(op.ofm), time, writer, isPart(op.ofm) ? &op.ofm : nullptr);
   endOperation();
 }
 
@@ -83,7 +152,7 @@ LiveRanges::Range* LiveRanges::find(cmd::ByteSpan span) {
 }
 
 LiveRanges::Range* LiveRanges::create(cmd::ByteSpan span, int64_t time, Writer writer) {
-  ranges_.push_back({span.begin, span.end, time, time, writer, true});
+  ranges_.push_back({span.begin, span.end, time, time, writer, {}, true});
   return &ranges_.back();
 }
 

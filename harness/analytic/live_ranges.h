@@ -23,10 +23,10 @@ constexpr uint64_t kAllocationQuantum = 16;
 // last element's brick (NHCWB16 stores depth in bricks of 16 channels).
 cmd::ByteSpan storageSpan(const cmd::FeatureMap& fm);
 
-// Which writes fill one tensor: a compiled-model tensor, one Vela operation's NPU operations,
-// or the parts of a tensor several operations write (a Concatenation's copies).
+// Which writes fill one tensor: a compiled-model tensor, or one Vela operation's NPU operations
+// (depth slices, stripes).
 struct Writer {
-  enum class Kind : uint8_t { None, Tensor, Operation, Parts } kind = Kind::None;
+  enum class Kind : uint8_t { None, Tensor, Operation } kind = Kind::None;
   size_t subgraph = 0;
   int64_t id = 0;
   bool operator==(const Writer& o) const {
@@ -45,7 +45,10 @@ public:
   // over a tensor the same operation reads is an elementwise operation overwriting its input
   // (Vela gives the output the input's live range); anything else is a new tensor in memory
   // freed earlier.
-  void write(cmd::ByteSpan span, int64_t time, Writer writer);
+  // `part`: the box written when it fills only part of its tensor's rows or pixels (a
+  // concatenation's copy): it joins a tensor written in parts whose span it overlaps when it
+  // holds other channels of the same pixels as every part written so far.
+  void write(cmd::ByteSpan span, int64_t time, Writer writer, const cmd::FeatureMap* part = nullptr);
   // A range nothing reads or writes by address (a weight buffer), live from `first` to `last`.
   void add(uint64_t bytes, int64_t first, int64_t last);
   // Ends the operation whose reads `write` compares with.
@@ -63,6 +66,7 @@ private:
     uint64_t begin = 0, end = 0;   // addresses (a buffer added by size: 0, bytes)
     int64_t first = 0, last = 0;   // times
     Writer writer;
+    std::vector<cmd::FeatureMap> parts;  // the boxes written when written in parts
     bool matchable = true;         // false once a later tensor took its place
     uint64_t bytes() const;
   };

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "harness/analytic/sram_usage.h"
+#include "harness/analytic/vela5_staging_usage.h"
 #include "sim/common/error.h"
 
 namespace npusim::analytic {
@@ -357,6 +358,15 @@ SubgraphEstimate estimateVela50(const io::CompiledNetwork& net, const io::Decode
   return sub;
 }
 
+// Puts each row's memory use (`perRow[subgraph][row]`) into its estimate.
+void setUsage(NetworkEstimate& result, const std::vector<std::vector<uint64_t>>& perRow) {
+  for (size_t s = 0; s < result.subgraphs.size() && s < perRow.size(); ++s) {
+    for (size_t i = 0; i < result.subgraphs[s].estimates.size() && i < perRow[s].size(); ++i) {
+      result.subgraphs[s].estimates[i].sramUsage = perRow[s][i];
+    }
+  }
+}
+
 } // namespace
 
 NetworkEstimate estimateNetwork(const io::CompiledNetwork& net, const std::vector<io::DecodedNpuOp>& decoded,
@@ -392,6 +402,12 @@ NetworkEstimate estimateNetwork(const io::CompiledNetwork& net, const std::vecto
     for (size_t s = 0; s < decoded.size(); ++s) {
       result.subgraphs.push_back(estimateVela50(net, decoded[s], estimator, db, db != nullptr ? streamIds[s] : 0));
     }
+    // Staging-memory use at each scheduled operation, from regor's live ranges.
+    std::vector<const std::vector<vela5::ScheduledOp>*> scheduled;
+    for (const SubgraphEstimate& sub : result.subgraphs) scheduled.push_back(&sub.vela5);
+    const vela5::StagingUsage usage = vela5::stagingUsage(net, decoded, scheduled, *result.vela5System);
+    result.fastStorageBytes = usage.allocatedBytes;
+    setUsage(result, usage.perRow);
   } else {
     const VelaSystem system(params, *result.hardware);
     const std::vector<std::vector<RowSpec>> rows =
@@ -404,11 +420,7 @@ NetworkEstimate estimateNetwork(const io::CompiledNetwork& net, const std::vecto
     for (const SubgraphEstimate& sub : result.subgraphs) layers.push_back(&sub.layers);
     const SramUsage usage = sramUsage(net, decoded, layers, system);
     result.fastStorageBytes = usage.fastStorageBytes;
-    for (size_t s = 0; s < result.subgraphs.size() && s < usage.perLayer.size(); ++s) {
-      for (size_t i = 0; i < result.subgraphs[s].estimates.size() && i < usage.perLayer[s].size(); ++i) {
-        result.subgraphs[s].estimates[i].sramUsage = usage.perLayer[s][i];
-      }
-    }
+    setUsage(result, usage.perLayer);
   }
   for (const SubgraphEstimate& sub : result.subgraphs) {
     for (const LayerEstimate& e : sub.estimates) {

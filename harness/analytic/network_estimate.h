@@ -51,8 +51,8 @@ struct NetworkEstimate {
   // Rows carry Vela's names (may be empty): from Vela 5.x's debug database, or from the
   // source model of Vela 3.x's.
   bool rowsNamed = false;
-  // Vela 3.10: the fast storage the network uses (Vela's "SRAM used"), Peak%'s whole; 0 for
-  // Vela 5.0, whose Staging Usage is not modelled.
+  // The whole the per-layer Peak% divides by: Vela 3.10's fast storage the network uses
+  // (its "SRAM used"); Vela 5.0's allocated size of the staging memory.
   uint64_t fastStorageBytes = 0;
   std::vector<SubgraphEstimate> subgraphs;
   EstimateTotals totals;

@@ -35,11 +35,7 @@ SramUsage sramUsage(const io::CompiledNetwork& net, const std::vector<io::Decode
       times[r] = t;
       const Layer& layer = rows[r];
       const bool cascaded = (r > 0 && group[r] == group[r - 1]) || (r + 1 < rows.size() && group[r + 1] == group[r]);
-      // A Concatenation's copies (each writes part of a larger OFM) fill one tensor, also when
-      // Vela split them over NPU subgraphs (YOLOv8's last Concatenation).
-      const bool part = layer.ofmTensorShape.elements() > layer.query.ofm.shape.elements();
-      const Writer writer = part ? Writer{Writer::Kind::Parts, 0, layer.sourceId}
-                                 : Writer{Writer::Kind::Operation, s, static_cast<int64_t>(r)};
+      const Writer writer{Writer::Kind::Operation, s, static_cast<int64_t>(r)};
       if (layer.dma) {
         const cmd::DmaTransfer& d = ops[*layer.dma].dma;
         if (isFast(d.srcRegion)) ranges.read({d.src, d.src + d.length}, t);
