@@ -95,10 +95,10 @@ std::string pythonFloat(double value) {
 }
 
 void writeEstimateTable(std::ostream& out, const NetworkEstimate& est) {
-  out << est.model << ": Vela " << velaVersionName(est.vela) << "'s model, " << est.hardware->name << ", "
+  out << est.model << ": Vela " << config::velaVersionName(est.vela) << "'s model, " << est.hardware->name << ", "
       << est.systemConfig << ", " << est.memoryMode << ", " << fixed(est.coreClockHz / 1e6, 0) << " MHz, rows "
       << (est.rowsFromDebugDb                  ? "from Vela's debug database"
-          : est.vela == VelaVersion::V5_0 ? "grouped from the command stream"
+          : est.vela == config::VelaVersion::V5_0 ? "grouped from the command stream"
                                           : "one per NPU kernel operation")
       << "\n";
   bool approximated = false;
@@ -174,7 +174,7 @@ void writeVela5PerLayerCsv(std::ostream& out, const NetworkEstimate& est) {
 } // namespace
 
 void writeVelaPerLayerCsv(std::ostream& out, const NetworkEstimate& est) {
-  if (est.vela == VelaVersion::V5_0) {
+  if (est.vela == config::VelaVersion::V5_0) {
     writeVela5PerLayerCsv(out, est);
     return;
   }
@@ -202,7 +202,7 @@ void writeVelaPerLayerCsv(std::ostream& out, const NetworkEstimate& est) {
 void writeEstimateJson(std::ostream& out, const NetworkEstimate& est) {
   nlohmann::json j;
   j["model"] = est.model;
-  j["vela"] = std::string(velaVersionName(est.vela));
+  j["vela"] = std::string(config::velaVersionName(est.vela));
   j["accelerator"] = std::string(est.hardware->name);
   j["system_config"] = est.systemConfig;
   j["memory_mode"] = est.memoryMode;
@@ -249,7 +249,7 @@ void writeEstimateJson(std::ostream& out, const NetworkEstimate& est) {
   }
   const EstimateTotals& t = est.totals;
   nlohmann::json totals{{"cycles_npu", t.npuCycles}, {"cycles_total", t.totalCycles}, {"nn_macs", t.macs}};
-  totals[est.vela == VelaVersion::V3_10 ? "fast_storage_bytes" : "staging_allocated_bytes"] = est.fastStorageBytes;
+  totals[est.vela == config::VelaVersion::V3_10 ? "fast_storage_bytes" : "staging_allocated_bytes"] = est.fastStorageBytes;
   for (size_t a = 0; a < kAccessAreas.size(); ++a) {
     totals[kAccessKeys[a]] = t.accessCycles[a];
     totals["bytes"][kAreaKeys[a]] = trafficJson(t.traffic[a]);

@@ -146,11 +146,11 @@ ordered_json operationJson(const cmd::Operation& op) {
 }
 
 void writeInspect(std::ostream& os, const io::CompiledNetwork& net, const std::vector<io::DecodedNpuOp>& decoded,
-                  InspectFormat format, bool withWeights, analytic::VelaVersion listing) {
+                  InspectFormat format, bool withWeights, config::VelaVersion listing) {
   switch (format) {
   case InspectFormat::Vela:
     for (const auto& d : decoded) {
-      if (listing == analytic::VelaVersion::V5_0) {
+      if (listing == config::VelaVersion::V5_0) {
         writeVela5Listing(os, d.commands, d.streamBytes());
       } else {
         cmd::writeVelaListing(os, d.commands, d.streamBytes());

@@ -23,8 +23,8 @@ struct CompareOptions {
   config::ConfigRequest config;
 };
 
-std::optional<analytic::VelaVersion> velaChoice(const CompareOptions& o) {
-  return o.vela.empty() ? std::nullopt : analytic::parseVelaVersion(o.vela);
+std::optional<config::VelaVersion> velaChoice(const CompareOptions& o) {
+  return o.vela.empty() ? std::nullopt : config::parseVelaVersion(o.vela);
 }
 
 // One model (or the built-in demo network), simulated and estimated in this process.

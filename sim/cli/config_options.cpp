@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "sim/cli/config_options.h"
 
+#include "sim/platform/compile_target.h"
+
 namespace npusim::cli {
 
 void addConfigOptions(CLI::App* sub, config::ConfigRequest& request) {
@@ -28,13 +30,13 @@ void addVelaOption(CLI::App* sub, std::string& vela) {
                   "5.0 when its C++ back end did (command stream tensor \"ethos_u_command_stream\", no vela_version)]")
       ->check(CLI::Validator(
           [](std::string& text) -> std::string {
-            return analytic::parseVelaVersion(text) ? std::string() : "expected 3.10 or 5.0, got '" + text + "'";
+            return config::parseVelaVersion(text) ? std::string() : "expected 3.10 or 5.0, got '" + text + "'";
           },
           "3.10|5.0"));
 }
 
-analytic::VelaVersion chooseVela(const std::string& vela, const io::CompiledNetwork& net) {
-  return vela.empty() ? analytic::compiledBy(net) : *analytic::parseVelaVersion(vela);
+config::VelaVersion chooseVela(const std::string& vela, const io::CompiledNetwork& net) {
+  return vela.empty() ? platform::compiledBy(net) : *config::parseVelaVersion(vela);
 }
 
 } // namespace npusim::cli

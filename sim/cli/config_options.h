@@ -4,8 +4,8 @@
 
 #include <CLI/CLI.hpp>
 
-#include "harness/analytic/network_estimate.h"
 #include "sim/config/config.h"
+#include "sim/config/vela_version.h"
 #include "sim/io/compiled_network.h"
 
 namespace npusim::cli {
@@ -19,6 +19,6 @@ void addConfigOptions(CLI::App* sub, config::ConfigRequest& request);
 void addVelaOption(CLI::App* sub, std::string& vela);
 
 // The model `vela` names, or the one matching the Vela that compiled `net` when it is empty.
-analytic::VelaVersion chooseVela(const std::string& vela, const io::CompiledNetwork& net);
+config::VelaVersion chooseVela(const std::string& vela, const io::CompiledNetwork& net);
 
 } // namespace npusim::cli

@@ -30,6 +30,7 @@
 #include "sim/config/config.h"
 #include "sim/io/compiled_network.h"
 #include "sim/io/decoded_network.h"
+#include "sim/platform/compile_target.h"
 #include "support/fixtures.h"
 #include "support/skip.h"
 
@@ -41,7 +42,7 @@ namespace {
 constexpr double kRowTolerance = 0.01;
 constexpr double kTotalTolerance = 0.005;
 
-using npusim::analytic::VelaVersion;
+using npusim::config::VelaVersion;
 
 // Per-layer CSV columns compared, by name in Vela's header: the memory-usage columns (Vela
 // 3.10's fast storage, Vela 5.0's staging memory), the cycles and the MACs.
@@ -145,7 +146,7 @@ bool checkFolder(const fs::path& dir, const Tree& tree, Stats& stats) {
   }
   const npusim::config::SystemParams params = npusim::config::resolveConfig(request);
   const npusim::io::CompiledNetwork net = npusim::io::loadNetwork(tflite->string());
-  CHECK(npusim::analytic::compiledBy(net) == tree.vela);
+  CHECK(npusim::platform::compiledBy(net) == tree.vela);
   const auto decoded = npusim::io::decodeAll(net);
   // The debug database, and for Vela 3.10 the source model (the rows' names), beside the folder.
   const npusim::analytic::VelaArtifacts vela = npusim::analytic::findVelaArtifacts(tflite->string(), "");
@@ -367,7 +368,7 @@ TEST_CASE("the Vela a compile is detected as: Python Vela's (2.1 to 3.10) as 3.1
       const npusim::io::CompiledNetwork net = npusim::io::loadNetwork(path);
       const std::string within = fs::relative(entry.path(), *root).string();
       const bool regor = within.rfind("vela5/", 0) == 0;
-      CHECK(npusim::analytic::compiledBy(net) == (regor ? VelaVersion::V5_0 : VelaVersion::V3_10));
+      CHECK(npusim::platform::compiledBy(net) == (regor ? VelaVersion::V5_0 : VelaVersion::V3_10));
       ++checked;
     }
     MESSAGE(std::string(tree) << ": " << checked << " compiles");
@@ -405,7 +406,7 @@ TEST_CASE("estimator reproduces Vela 5.0's summary totals of the FVP compiles wi
       request.accelerator = name;
       const npusim::config::SystemParams params = npusim::config::resolveConfig(request);
       const npusim::io::CompiledNetwork net = npusim::io::loadNetwork(tflite->string());
-      CHECK(npusim::analytic::compiledBy(net) == VelaVersion::V5_0);
+      CHECK(npusim::platform::compiledBy(net) == VelaVersion::V5_0);
       const NetworkEstimate est =
           npusim::analytic::estimateNetwork(net, npusim::io::decodeAll(net), params, nullptr, VelaVersion::V5_0);
       const auto summary = readCsv(*summaryPath);

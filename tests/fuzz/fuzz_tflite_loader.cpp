@@ -14,6 +14,7 @@
 #include "harness/report/inspect_report.h"
 #include "sim/config/config.h"
 #include "sim/io/decoded_network.h"
+#include "sim/platform/compile_target.h"
 #include "sim/platform/platform.h"
 #include "tests/fuzz/fuzz_support.h"
 
@@ -42,7 +43,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
     const npusim::config::SystemParams params = npusim::platform::resolveForModel({}, net);
     npusim::platform::checkSimulationWork(net, decoded, params);
-    npusim::analytic::estimateNetwork(net, decoded, params, nullptr, npusim::analytic::compiledBy(net));
+    npusim::analytic::estimateNetwork(net, decoded, params, nullptr, npusim::platform::compiledBy(net));
   });
   return 0;
 }

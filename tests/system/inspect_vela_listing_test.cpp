@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "harness/report/inspect_report.h"
+#include "sim/platform/compile_target.h"
 #include "support/fixtures.h"
 #include "support/skip.h"
 
@@ -43,7 +44,7 @@ std::string libraryListing(const test::VelaFolder& folder, size_t* npuOperators)
   const std::vector<io::DecodedNpuOp> decoded = io::decodeAll(net);
   *npuOperators = net.npuOperatorCount();
   std::ostringstream os;
-  report::writeInspect(os, net, decoded, report::InspectFormat::Vela, false, analytic::compiledBy(net));
+  report::writeInspect(os, net, decoded, report::InspectFormat::Vela, false, platform::compiledBy(net));
   return os.str();
 }
 
