@@ -19,6 +19,7 @@ ModelComparison compareModel(const io::CompiledNetwork& net, const std::string& 
                              const std::function<void(const std::string&)>& warn) {
   const auto decoded = io::decodeAll(net);
   const config::SystemParams params = platform::resolveForModel(config, net);
+  for (const std::string& w : params.warnings) warn(w);
   // Layer names first: a debug database that does not describe the model only warns, and the
   // estimate then groups rows without it.
   std::vector<std::string> warnings;

@@ -30,8 +30,10 @@ std::optional<config::VelaVersion> velaChoice(const CompareOptions& o) {
 // One model (or the built-in demo network), simulated and estimated in this process.
 int compareOne(const CompareOptions& o) {
   const io::CompiledNetwork net = io::loadModelOrDemo(o.model);
+  config::ConfigRequest request = o.config;
+  applyVelaOption(o.vela, request);
   const compare::ModelComparison c = compare::compareModel(
-      net, o.model, o.velaCsv, o.config, velaChoice(o),
+      net, o.model, o.velaCsv, request, velaChoice(o),
       [](const std::string& w) { std::cerr << "npusim: warning: " << w << '\n'; });
   compare::writeModelComparison(std::cout, c, o.format);
   return 0;

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// The Vela generations whose behaviour npusim reproduces: in the estimator, its performance model.
+// The Vela generations whose behaviour npusim reproduces: how each reads a vela.ini (the values
+// it gives keys a section leaves out) and, in the estimator, its performance model.
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace npusim::config {
@@ -27,5 +29,11 @@ constexpr std::optional<VelaVersion> parseVelaVersion(std::string_view text) {
   if (text == "5.0") return VelaVersion::V5_0;
   return std::nullopt;
 }
+
+// Which Vela's reading of a vela.ini applies, and why (said in messages, e.g. "--vela 5.0").
+struct VelaReading {
+  VelaVersion version = VelaVersion::V3_10;
+  std::string why;
+};
 
 } // namespace npusim::config

@@ -103,4 +103,10 @@ config::VelaVersion compiledBy(const io::CompiledNetwork& net) {
   return config::VelaVersion::V3_10;
 }
 
+config::VelaReading velaReadingFor(const io::CompiledNetwork& net) {
+  const config::VelaVersion vela = compiledBy(net);
+  return {vela, vela == config::VelaVersion::V5_0 ? "the model was compiled by Vela 5.x's C++ back end"
+                                                  : "the model was not compiled by Vela 5.x's C++ back end"};
+}
+
 } // namespace npusim::platform

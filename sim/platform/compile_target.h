@@ -39,6 +39,10 @@ CompileTarget compileTarget(const io::CompiledNetwork& net, const std::vector<io
 // both write "Vela Optimised". Anything else is taken for Vela 3.10.
 config::VelaVersion compiledBy(const io::CompiledNetwork& net);
 
+// How a vela.ini the model was compiled with is read: as the Vela that compiled it
+// (compiledBy), with the reason said in messages.
+config::VelaReading velaReadingFor(const io::CompiledNetwork& net);
+
 // One line: "ethos-u55-128 (SHRAM 24 KiB); arena 22080 B, fast arena 22080 B, offline plan 22080 B;
 // constants 36832 B, in a memory slower than the arena (weights buffered into the arena by DMA)".
 std::string describe(const CompileTarget& target);
