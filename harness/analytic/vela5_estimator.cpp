@@ -464,7 +464,11 @@ std::vector<ScheduledOp> Estimator::build(const std::vector<cmd::Operation>& ops
                                             : (s.spec.id < 0 ? streamActivation(first) : ActivationKind::None);
     const std::optional<bool> partKernel =
         q.type == OpType::Conv2D ? std::optional<bool>(first.kernel.partKernelFirst) : std::nullopt;
-    q.config = arch_.opConfig(q, first.ofmBlock, first.accFormat == cmd::AccFormat::Int40, partKernel);
+    ProgrammedBlock programmed;
+    programmed.ofmBlock = first.ofmBlock;
+    programmed.wideAccumulator = first.accFormat == cmd::AccFormat::Int40;
+    programmed.partKernel = partKernel;
+    q.config = arch_.opConfig(q, programmed);
     // 3. Weights and scales: where they live, whether a DMA buffers them, their encoded sizes.
     if (!map.slices.empty()) {
       WeightTransfer& w = s.weights;
@@ -515,6 +519,9 @@ int64_t Estimator::schedulingCycles(const Query& q, uint32_t depth) const {
   unstaged(ref.ifm[1]);
   unstaged(ref.ofm);
   ref.ofm.shape.depth = depth;
+  // The scheduler estimates with the default weight format (dense, standard).
+  ref.weightFormat = arch::WeightFormat::Standard;
+  ref.sparse = false;
   return arch_.measureCycleCost(ref).opCycles;
 }
 
@@ -578,6 +585,10 @@ std::vector<LayerEstimate> Estimator::estimate(const std::vector<ScheduledOp>& o
     if (q.ifm[1].present()) {
       trafficOf(*q.ifm[1].memory).featureMapRead += static_cast<double>(bytes.ifmRead[1]);
     }
+    for (size_t i = 0; i < q.external.size(); ++i) {
+      AreaTraffic& t = trafficOf(*q.external[i].tensor.memory);
+      (q.external[i].output ? t.featureMapWrite : t.featureMapRead) += static_cast<double>(bytes.external[i]);
+    }
     if (w.present) {
       const Memory& from = w.buffered ? system_.staging() : system_.readonly();
       trafficOf(from).weightRead += static_cast<double>(bytes.constRead[0]);
@@ -626,9 +637,12 @@ nlohmann::json scheduledOpJson(const ScheduledOp& op) {
                        {"ofm_block", shapeJson(q.config.ofmBlock)},
                        {"ifm_block", shapeJson(q.config.ifmBlock)},
                        {"traversal", std::string(traversalName(q.config.traversal))},
-                       {"acc40", q.config.acc40}};
+                       {"wide_accumulator", q.config.wideAccumulator}};
   if (q.ifm[1].present()) {
     query["ifm2"] = tensorJson(q.ifm[1]);
+  }
+  if (q.config.ofmUblock.elements() > 0) {
+    query["ofm_ublock"] = shapeJson(q.config.ofmUblock);
   }
   j["query"] = query;
   const WeightTransfer& w = op.weights;
