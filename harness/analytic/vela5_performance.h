@@ -47,7 +47,7 @@ std::string_view traversalName(Traversal t);
 struct OpConfig {
   Shape3 ofmBlock;      // as programmed
   Shape3 ifmBlock;      // as the block-config search sized it
-  Shape3 ofmUblock;     // the OFM micro-block, where the architecture has several (U85), else empty
+  Shape3 ofmUblock{0, 0, 0};  // the OFM micro-block, where the architecture has several (U85), else empty
   Traversal traversal = Traversal::DepthFirst;
   bool wideAccumulator = false;   // 40-bit (U55, U65) or 48-bit (U85) accumulators
 };
@@ -57,7 +57,7 @@ struct ProgrammedBlock {
   Shape3 ofmBlock;
   bool wideAccumulator = false;
   std::optional<bool> partKernel;      // convolutions: the weight order the stream was encoded in
-  Shape3 ofmUblock;                    // height and width of the micro-block where the stream sets it (U85), else empty
+  Shape3 ofmUblock{0, 0, 0};           // height and width of the micro-block where the stream sets it (U85), else empty
 };
 
 // The class of the activation fused into the operation (the output unit's cost row).
