@@ -340,8 +340,8 @@ std::vector<OperationSpec> operationSpecs(const std::vector<cmd::Operation>& ops
                   "debug database has no scheduled operation for the NPU operation at stream offset " +
                       std::to_string(ops[pending.front()].byteOffset));
   }
-  // 2. Rows in the `perf` table's order: the operations of this stream and the activations
-  //    chained to them.
+  // 2. Rows in the `perf` table's order: the operations of this stream and the members of their
+  //    groups (rows of zeros; a chained member's NPU operations are its group's).
   std::map<int, int> parentOf;
   for (const VelaDebugDb::GroupEntry& g : db->groups) {
     parentOf[g.id] = g.groupId;
@@ -366,15 +366,25 @@ std::vector<OperationSpec> operationSpecs(const std::vector<cmd::Operation>& ops
       spec.sourceType = src->type;
     }
     spec.chained = chained;
+    std::vector<size_t> own;
+    if (auto it = members.find(s.id); it != members.end()) {
+      own = std::move(it->second);
+      members.erase(it);
+    }
     if (chained) {
       for (OperationSpec& p : specs) {
-        if (p.id == parent->second && !p.chainedActivation) {
+        if (p.id != parent->second) {
+          continue;
+        }
+        if (own.empty() && p.members.empty()) {
           p.chainedActivation = spec.type.value_or(OpType::Clamp);
         }
+        p.operations.insert(p.operations.end(), own.begin(), own.end());
+        std::sort(p.operations.begin(), p.operations.end());
+        p.members.push_back({s.id, spec.type, std::move(own)});
       }
     } else {
-      spec.operations = members[s.id];
-      members.erase(s.id);
+      spec.operations = std::move(own);
     }
     specs.push_back(std::move(spec));
   }
@@ -398,7 +408,13 @@ std::vector<ScheduledOp> Estimator::build(const std::vector<cmd::Operation>& ops
       out.push_back(std::move(s));
       continue;
     }
-    const std::vector<size_t>& members = s.spec.operations;
+    // The operation's own kernel operations (not its chained members').
+    std::vector<size_t> members = s.spec.operations;
+    for (const GroupMemberSpec& m : s.spec.members) {
+      for (size_t index : m.operations) {
+        members.erase(std::remove(members.begin(), members.end(), index), members.end());
+      }
+    }
     const cmd::Operation& first = ops[members.front()];
     Query& q = s.query;
     q.type = s.spec.type.value_or(streamType(first));
