@@ -72,6 +72,7 @@ std::unique_ptr<ArchitecturePerformance> makeArchitecturePerformance(const Syste
   }
   switch (architecture.commands->format()) {
   case arch::CommandSet::Format::EthosU55: return makeEthosU55Performance(system);
+  case arch::CommandSet::Format::EthosU85: return makeEthosU85Performance(system);
   }
   throw std::invalid_argument("Vela 5.0 estimate: no performance model for " + std::string(architecture.name));
 }

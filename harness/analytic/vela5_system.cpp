@@ -38,8 +38,9 @@ System::System(const config::SystemParams& params, const arch::NpuConfig& hardwa
   for (config::AxiPort port : {config::AxiPort::Axi0, config::AxiPort::Axi1}) {
     const config::TimingAdapterParams& ta = params.port(port).adapter;
     Memory& mem = memories_[static_cast<size_t>(memAreaOf(params.memoryOn(port)))];
-    if (ta.nominalBytesPerCycle() > 0) {
-      mem.bandwidth = std::min(mem.bandwidth, static_cast<float>(ta.nominalBytesPerCycle()));
+    const double nominal = ta.nominalBytesPerCycle(params.port(port).dataWidthBits / 8);
+    if (nominal > 0) {
+      mem.bandwidth = std::min(mem.bandwidth, static_cast<float>(nominal));
     }
     mem.readLatency = std::max(mem.readLatency, static_cast<int>(ta.readLatency));
     mem.writeLatency = std::max(mem.writeLatency, static_cast<int>(ta.writeLatency));

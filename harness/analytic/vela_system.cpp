@@ -41,13 +41,14 @@ VelaSystem::VelaSystem(const config::SystemParams& params, const arch::NpuConfig
   //    Vela's "1 or the equivalent" defaults (scale 1, burst 1, latency 0).
   portArea_ = {memAreaOf(params.memoryOn(config::AxiPort::Axi0)), memAreaOf(params.memoryOn(config::AxiPort::Axi1))};
   //    A timing adapter on the port shows through as the kit describes it to Vela: its
-  //    nominal bandwidth (BWCAP words per pulse cycle) and its minimum latencies.
+  //    nominal bandwidth (BWCAP bus words per pulse cycle) and its minimum latencies.
   for (config::AxiPort port : {config::AxiPort::Axi0, config::AxiPort::Axi1}) {
     const config::MemoryParams& m = params.memory(params.memoryOn(port));
     const config::TimingAdapterParams& ta = params.port(port).adapter;
     double bytesPerCycle = params.bytesPerCycle(port);
-    if (ta.nominalBytesPerCycle() > 0) {
-      bytesPerCycle = std::min(bytesPerCycle, ta.nominalBytesPerCycle());
+    const double nominal = ta.nominalBytesPerCycle(params.port(port).dataWidthBits / 8);
+    if (nominal > 0) {
+      bytesPerCycle = std::min(bytesPerCycle, nominal);
     }
     timing_[static_cast<size_t>(portArea_[portIndex(port)])] = {
         bytesPerCycle, m.burstLength, std::max(m.readLatency, ta.readLatency), std::max(m.writeLatency, ta.writeLatency)};

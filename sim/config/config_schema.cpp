@@ -114,7 +114,7 @@ void addAdapterKeys(std::vector<ConfigKey>& t, std::string_view port) {
       65535, [](SystemParams& p) -> FieldRef { return &axi(p, P).adapter.pulseOn; });
   add("pulse_off", "cycles", "timing adapter PULSE_OFF: cycles of each pulse cycle that block addresses",
       65535, [](SystemParams& p) -> FieldRef { return &axi(p, P).adapter.pulseOff; });
-  add("bwcap", "words", "timing adapter BWCAP: 64-bit words admitted per pulse cycle, 0 = unlimited", 65535,
+  add("bwcap", "words", "timing adapter BWCAP: bus words (data beats) admitted per pulse cycle, 0 = unlimited", 65535,
       [](SystemParams& p) -> FieldRef { return &axi(p, P).adapter.bandwidthCap; });
 }
 

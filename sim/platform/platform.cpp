@@ -383,10 +383,10 @@ RunResult simulate(const io::CompiledNetwork& net, const std::vector<io::Decoded
     portCount("RD_STALL_LIMIT", cnt(pr.readLimitStall));
     portCount("WR_STALL_LIMIT", cnt(pr.writeLimitStall));
   }
-  double mac = 0, ao = 0, ib = 0, wd = 0, acc = 0, bd = 0;
+  double mac = 0, ao = 0, ib = 0, wd = 0, acc = 0, bd = 0, shram = 0;
   for (const auto& o : result.operations) {
     mac += o.record.macCycles; ao += o.record.outputCycles; ib += o.record.stallIfm; wd += o.record.stallWeights;
-    acc += o.record.stallOutput; bd += o.record.stallBlockdep;
+    acc += o.record.stallOutput; bd += o.record.stallBlockdep; shram += o.record.stallShramReconfig;
   }
   count("MAC_ACTIVE", cnt(mac));
   count("AO_ACTIVE", cnt(ao));
@@ -394,6 +394,7 @@ RunResult simulate(const io::CompiledNetwork& net, const std::vector<io::Decoded
   count("MAC_STALLED_BY_WD", cnt(wd));
   count("MAC_STALLED_BY_ACC", cnt(acc));
   count("CC_STALLED_ON_BLOCKDEP", cnt(bd));
+  count("CC_STALLED_ON_SHRAM_RECONFIG", cnt(shram));
   return result;
 }
 

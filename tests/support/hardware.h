@@ -21,4 +21,10 @@ inline const arch::NpuConfig& u65(uint32_t macs) {
   return *c;
 }
 
+inline const arch::NpuConfig& u85(uint32_t macs) {
+  const arch::NpuConfig* c = arch::findNpuConfig(arch::ethosU85(), macs);
+  if (c == nullptr) throw std::invalid_argument("no ethos-u85-" + std::to_string(macs));
+  return *c;
+}
+
 } // namespace npusim::test
