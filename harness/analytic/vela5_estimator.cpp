@@ -297,6 +297,101 @@ void transposeShapes(const std::vector<cmd::Operation>& ops, const std::vector<s
   }
 }
 
+// The OFM axes order and reversal a member writes with, in the query's terms.
+Transpose transposeOf(cmd::Transpose t) {
+  switch (t) {
+  case cmd::Transpose::Hwc: return Transpose::None;
+  case cmd::Transpose::Whc: return Transpose::Nwhc;
+  case cmd::Transpose::Hcw: return Transpose::Nhcw;
+  case cmd::Transpose::Wch: return Transpose::Nwch;
+  case cmd::Transpose::Chw: return Transpose::Nchw;
+  case cmd::Transpose::Cwh: return Transpose::Ncwh;
+  }
+  return Transpose::None;
+}
+
+Reverse reverseOf(cmd::Reverse r) {
+  switch (r) {
+  case cmd::Reverse::None: return Reverse::None;
+  case cmd::Reverse::H: return Reverse::H;
+  case cmd::Reverse::W: return Reverse::W;
+  case cmd::Reverse::C: return Reverse::C;
+  }
+  return Reverse::None;
+}
+
+// The element size a fused activation reads: a table's input (a table of 256 entries is
+// indexed by 8-bit values, a larger one by 16-bit values), else the OFM's.
+uint32_t fusedInputBits(const cmd::Operation& op) {
+  const bool table = op.activation.usesLut() || op.activation.isTanhOrSigmoid();
+  if (!table || op.activation.lutBytes == 0) {
+    return op.ofm.elementBits;
+  }
+  const uint32_t entries = op.activation.lutBytes / std::max<uint32_t>(op.ofm.elementBytes(), 1);
+  return entries <= 256 ? 8 : 16;
+}
+
+// The group an operation runs as (regor's ArchitectureOpGroup), from its NPU operations: the
+// primary `first`, then the members in Vela's order. A member with NPU operations of its own
+// (chained, U85) has their element types and OFM order; it reads an input from memory unless the
+// input is a chaining buffer, and writes its OFM to memory unless into one. A member without
+// (an activation, transpose or reverse fused into the output unit) takes the OFM of the last
+// member with operations (its host): at the host's OFM type, the host's transposition or
+// reversal, and written where the host writes; the host's own output then stays on-chip.
+template <typename MakeTensor>
+void groupOf(const std::vector<cmd::Operation>& ops, const cmd::Operation& first, const OperationSpec& spec,
+             const MakeTensor& tensor, const Memory& constants, Query& q) {
+  std::vector<const cmd::Operation*> hosts;
+  const auto add = [&](OpType type, const cmd::Operation& op, bool fused) {
+    GroupMember g;
+    g.type = type;
+    g.ifmBits = fused ? fusedInputBits(op) : op.ifm.elementBits;
+    g.ofmBits = op.ofm.elementBits;
+    g.onChipOutput = op.ofm.storage == cmd::Storage::Chained;
+    if (!fused || type == OpType::Transpose) {
+      g.transpose = transposeOf(op.ofmTranspose);
+    }
+    if (!fused || type == OpType::Reverse) {
+      g.reverse = reverseOf(op.ofmReverse);
+    }
+    if (fused) {
+      q.group.back().onChipOutput = true;
+      q.group.back().ofmBits = g.ifmBits;   // the host converts to the activation's input type
+    }
+    q.group.push_back(g);
+    hosts.push_back(&op);
+  };
+  add(q.type, first, false);
+  for (const GroupMemberSpec& m : spec.members) {
+    const bool fused = m.operations.empty();
+    add(m.type.value_or(OpType::Clamp), fused ? *hosts.back() : ops[m.operations.front()], fused);
+  }
+  for (size_t i = 1; i < q.group.size(); ++i) {
+    const cmd::Operation& op = *hosts[i];
+    const bool fused = spec.members[i - 1].operations.empty();
+    if (!fused) {
+      const std::array<const cmd::FeatureMap*, 2> inputs{&op.ifm, &op.ifm2};
+      const size_t count = op.hasIfm2() || op.isBinaryElementwise() ? 2 : 1;
+      for (size_t input = 0; input < count; ++input) {
+        const cmd::FeatureMap& fm = *inputs[input];
+        if (fm.storage == cmd::Storage::Chained) {
+          continue;
+        }
+        // A scalar operand is a constant of one element (never read: it is in the command).
+        const Tensor t = fm.storage == cmd::Storage::None ? Tensor{{1, 1, 1}, fm.format, fm.elementBits, &constants}
+                                                          : tensor(fm, fm.shape);
+        q.external.push_back({i, q.group[i].type, false, input, t});
+      }
+    }
+    if (!q.group[i].onChipOutput) {
+      Tensor t = &op == &first ? q.ofm : tensor(op.ofm, op.ofm.shape);
+      t.bits = q.group[i].ofmBits;
+      q.external.push_back({i, q.group[i].type, true, 0, t});
+    }
+  }
+  q.ofmWritten = !q.group.front().onChipOutput;
+}
+
 } // namespace
 
 std::vector<OperationSpec> operationSpecs(const std::vector<cmd::Operation>& ops, const VelaDebugDb* db,
@@ -428,7 +523,7 @@ std::vector<ScheduledOp> Estimator::build(const std::vector<cmd::Operation>& ops
     }
     const cmd::Operation& first = ops[members.front()];
     Query& q = s.query;
-    q.type = s.spec.type.value_or(streamType(first));
+    q.type = s.spec.type ? *s.spec.type : streamType(first);
     if (q.type == OpType::MatMul) {
       throwForKey("<debug database>", "perf", "Vela 5.0's MatMul estimate is not modelled (scheduled operation " +
                                                   std::to_string(s.spec.id) + ")");
@@ -438,8 +533,11 @@ std::vector<ScheduledOp> Estimator::build(const std::vector<cmd::Operation>& ops
     //    operation that wrote it when that is larger (stripes read a rolling buffer; a clipped
     //    box skips rows Vela counts).
     const SliceMap map = hasWeights(q.type) && cmd::hasWeightStream(first) ? collectSlices(ops, members) : SliceMap{};
+    // A chaining buffer's tensor is Vela's in the feature-map memory (never accessed there).
     const auto tensor = [&](const cmd::FeatureMap& fm, const Shape3& shape) {
-      return Tensor{shape, fm.format, fm.elementBits, &system_.region(fm.region)};
+      const Memory* memory =
+          fm.storage == cmd::Storage::Chained ? &system_.featureMaps() : &system_.region(fm.region);
+      return Tensor{shape, fm.format, fm.elementBits, memory};
     };
     Shape3 ofmShape{0, first.ofm.shape.width, first.ofm.shape.depth};
     for (size_t i = 0; i < members.size(); ++i) {
@@ -482,6 +580,9 @@ std::vector<ScheduledOp> Estimator::build(const std::vector<cmd::Operation>& ops
       std::swap(q.ifm[0], q.ifm[1]);   // the stream's IFM2 is the operation's first input
     }
     s.producedAt = std::make_tuple(first.ofm.region, first.ofm.base[0], first.ofm.strideY);
+    if (!s.spec.members.empty() && arch_.costsGroups()) {
+      groupOf(ops, first, s.spec, tensor, system_.readonly(), q);
+    }
     // 2. Kernel (elementwise operations keep stale kernel registers), activation, block config.
     if (!isElementwise(q.type)) {
       q.kernel = first.kernel;
@@ -493,8 +594,9 @@ std::vector<ScheduledOp> Estimator::build(const std::vector<cmd::Operation>& ops
         q.type == OpType::Conv2D ? std::optional<bool>(first.kernel.partKernelFirst) : std::nullopt;
     ProgrammedBlock programmed;
     programmed.ofmBlock = first.ofmBlock;
-    programmed.wideAccumulator = first.accFormat == cmd::AccFormat::Int40;
+    programmed.wideAccumulator = first.accFormat == cmd::AccFormat::Int40 || first.accFormat == cmd::AccFormat::Int48;
     programmed.partKernel = partKernel;
+    programmed.ofmUblock = Shape3{first.ublock.height, first.ublock.width, 0};
     q.config = arch_.opConfig(q, programmed);
     // 3. Weights and scales: where they live, whether a DMA buffers them, their encoded sizes.
     if (!map.slices.empty()) {
@@ -524,6 +626,8 @@ std::vector<ScheduledOp> Estimator::build(const std::vector<cmd::Operation>& ops
       q.encodedWeightSize = w.weightBytes;
       q.encodedScaleSize = w.scaleBytes;
       q.weightStagingMemory = w.buffered ? &system_.staging() : nullptr;
+      q.weightFormat = first.weightFormat;
+      q.sparse = first.sparse;
     }
     // 4. The LUT of a table lookup: Vela charges its DMA to the operation only when the lookup
     //    is the operation itself, not an activation chained to it (a softmax's exp LUT).

@@ -292,6 +292,8 @@ public:
     return c;
   }
 
+  bool costsGroups() const override { return false; }
+
 private:
   static size_t ifmCount(const Query& q) { return q.ifm[1].present() ? 2 : 1; }
 

@@ -380,6 +380,8 @@ public:
     return c;
   }
 
+  bool costsGroups() const override { return true; }
+
 private:
   static const U85Config& configOf(uint32_t macs) {
     for (const U85Config& c : kConfigs) {

@@ -156,6 +156,9 @@ public:
   // block-config search pairs with it (the IFM block, the traversal where the stream does not
   // say it, the micro-block).
   virtual OpConfig opConfig(const Query& q, const ProgrammedBlock& programmed) const = 0;
+  // True when the model costs an operation's whole group (Query::group, Query::external: U85);
+  // false when a fused activation is only Query::activation and the primary writes the OFM.
+  virtual bool costsGroups() const = 0;
 };
 
 // The cost model of the accelerator `system` describes (Ethos-U55, U65 or U85).
