@@ -320,6 +320,21 @@ Reverse reverseOf(cmd::Reverse r) {
   return Reverse::None;
 }
 
+// The shape of the tensor an OFM of shape `ofm` written with `transpose` was read from: the
+// transposition names, in OFM order, the input axes each OFM axis comes from.
+Shape3 transposeSource(const Shape3& ofm, cmd::Transpose transpose) {
+  const uint32_t h = ofm.height, w = ofm.width, c = ofm.depth;
+  switch (transpose) {
+  case cmd::Transpose::Hwc: return ofm;
+  case cmd::Transpose::Whc: return {w, h, c};   // OFM (W, H, C) of the input
+  case cmd::Transpose::Hcw: return {h, c, w};   // OFM (H, C, W)
+  case cmd::Transpose::Wch: return {c, h, w};   // OFM (W, C, H)
+  case cmd::Transpose::Chw: return {w, c, h};   // OFM (C, H, W)
+  case cmd::Transpose::Cwh: return {c, w, h};   // OFM (C, W, H)
+  }
+  return ofm;
+}
+
 // The element size a fused activation reads: a table's input (a table of 256 entries is
 // indexed by 8-bit values, a larger one by 16-bit values), else the OFM's.
 uint32_t fusedInputBits(const cmd::Operation& op) {
@@ -340,7 +355,7 @@ uint32_t fusedInputBits(const cmd::Operation& op) {
 // reversal, and written where the host writes; the host's own output then stays on-chip.
 template <typename MakeTensor>
 void groupOf(const std::vector<cmd::Operation>& ops, const cmd::Operation& first, const OperationSpec& spec,
-             const MakeTensor& tensor, const Memory& constants, Query& q) {
+             const MakeTensor& tensor, Query& q) {
   std::vector<const cmd::Operation*> hosts;
   const auto add = [&](OpType type, const cmd::Operation& op, bool fused) {
     GroupMember g;
@@ -377,10 +392,15 @@ void groupOf(const std::vector<cmd::Operation>& ops, const cmd::Operation& first
         if (fm.storage == cmd::Storage::Chained) {
           continue;
         }
-        // A scalar operand is a constant of one element (never read: it is in the command).
-        const Tensor t = fm.storage == cmd::Storage::None ? Tensor{{1, 1, 1}, fm.format, fm.elementBits, &constants}
-                                                          : tensor(fm, fm.shape);
-        q.external.push_back({i, q.group[i].type, false, input, t});
+        // An elementwise input is read at the OFM's extent, 1 along its broadcast axes: a chained
+        // member keeps the IFM depth register of the operation before it (mobilenet_v2: a
+        // residual Add after a 192-deep convolution adds 32-deep tensors with IFM_DEPTH 192).
+        Shape3 shape = fm.shape;
+        if (op.kind == cmd::OpKind::Elementwise) {
+          shape = {fm.broadcast.height ? 1 : op.ofm.shape.height, fm.broadcast.width ? 1 : op.ofm.shape.width,
+                   fm.broadcast.depth ? 1 : op.ofm.shape.depth};
+        }
+        q.external.push_back({i, q.group[i].type, false, input, tensor(fm, shape)});
       }
     }
     if (!q.group[i].onChipOutput) {
@@ -533,11 +553,15 @@ std::vector<ScheduledOp> Estimator::build(const std::vector<cmd::Operation>& ops
     //    operation that wrote it when that is larger (stripes read a rolling buffer; a clipped
     //    box skips rows Vela counts).
     const SliceMap map = hasWeights(q.type) && cmd::hasWeightStream(first) ? collectSlices(ops, members) : SliceMap{};
-    // A chaining buffer's tensor is Vela's in the feature-map memory (never accessed there).
+    // A chaining buffer's tensor is Vela's in the feature-map memory (never accessed there); a
+    // scalar operand (U85) a one-element constant (never read: its value is in the command).
     const auto tensor = [&](const cmd::FeatureMap& fm, const Shape3& shape) {
-      const Memory* memory =
-          fm.storage == cmd::Storage::Chained ? &system_.featureMaps() : &system_.region(fm.region);
-      return Tensor{shape, fm.format, fm.elementBits, memory};
+      switch (fm.storage) {
+      case cmd::Storage::Chained: return Tensor{shape, fm.format, fm.elementBits, &system_.featureMaps()};
+      case cmd::Storage::None: return Tensor{{1, 1, 1}, fm.format, fm.elementBits, &system_.readonly()};
+      case cmd::Storage::Tile2x2: break;
+      }
+      return Tensor{shape, fm.format, fm.elementBits, &system_.region(fm.region)};
     };
     Shape3 ofmShape{0, first.ofm.shape.width, first.ofm.shape.depth};
     for (size_t i = 0; i < members.size(); ++i) {
@@ -573,15 +597,17 @@ std::vector<ScheduledOp> Estimator::build(const std::vector<cmd::Operation>& ops
     } else if (first.isBinaryElementwise()) {
       q.ifm[1] = Tensor{{1, 1, 1}, cmd::DataFormat::Nhwc, first.ifm2.elementBits, &system_.readonly()};
     }
-    if (q.type == OpType::Transpose) {
+    if (first.ofmTranspose != cmd::Transpose::Hwc) {
+      q.ifm[0].shape = transposeSource(q.ofm.shape, first.ofmTranspose);   // the OFM transposes it (U85)
+    } else if (q.type == OpType::Transpose) {
       transposeShapes(ops, members, q);
     }
     if (first.isBinaryElementwise() && first.operandsSwapped) {
       std::swap(q.ifm[0], q.ifm[1]);   // the stream's IFM2 is the operation's first input
     }
     s.producedAt = std::make_tuple(first.ofm.region, first.ofm.base[0], first.ofm.strideY);
-    if (!s.spec.members.empty() && arch_.costsGroups()) {
-      groupOf(ops, first, s.spec, tensor, system_.readonly(), q);
+    if (arch_.costsGroups()) {
+      groupOf(ops, first, s.spec, tensor, q);
     }
     // 2. Kernel (elementwise operations keep stale kernel registers), activation, block config.
     if (!isElementwise(q.type)) {
@@ -592,6 +618,10 @@ std::vector<ScheduledOp> Estimator::build(const std::vector<cmd::Operation>& ops
                                             : (s.spec.id < 0 ? streamActivation(first) : ActivationKind::None);
     const std::optional<bool> partKernel =
         q.type == OpType::Conv2D ? std::optional<bool>(first.kernel.partKernelFirst) : std::nullopt;
+    if (hasWeights(q.type) && cmd::hasWeightStream(first)) {
+      q.weightFormat = first.weightFormat;   // the block config depends on 2:4 sparsity (U85)
+      q.sparse = first.sparse;
+    }
     ProgrammedBlock programmed;
     programmed.ofmBlock = first.ofmBlock;
     programmed.wideAccumulator = first.accFormat == cmd::AccFormat::Int40 || first.accFormat == cmd::AccFormat::Int48;
@@ -626,8 +656,6 @@ std::vector<ScheduledOp> Estimator::build(const std::vector<cmd::Operation>& ops
       q.encodedWeightSize = w.weightBytes;
       q.encodedScaleSize = w.scaleBytes;
       q.weightStagingMemory = w.buffered ? &system_.staging() : nullptr;
-      q.weightFormat = first.weightFormat;
-      q.sparse = first.sparse;
     }
     // 4. The LUT of a table lookup: Vela charges its DMA to the operation only when the lookup
     //    is the operation itself, not an activation chained to it (a softmax's exp LUT).
