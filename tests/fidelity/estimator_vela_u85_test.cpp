@@ -26,15 +26,6 @@ using namespace npusim::analytic;
 
 namespace {
 
-// The Ethos-U85 configuration with `macs` MACs as the cost model reads it: its architecture and
-// MAC count (the loader's configuration table does not list the U85 yet).
-arch::NpuConfig u85(uint32_t macs) {
-  arch::NpuConfig c;
-  c.arch = &arch::ethosU85();
-  c.macs = macs;
-  return c;
-}
-
 struct Counts {
   size_t folders = 0, operations = 0, configs = 0, npuCompared = 0;
 };
@@ -58,8 +49,9 @@ void checkFolder(const fs::path& dir, const fs::path& ini, Counts& counts) {
   request.systemConfig = m[2].str();
   request.memoryMode = m[3].str();
   const config::SystemParams params = config::resolveConfig(request);
-  const arch::NpuConfig hw = u85(static_cast<uint32_t>(std::stoul(m[1].str())));
-  const vela5::System system(params, hw);
+  const arch::NpuConfig* hw = arch::findNpuConfig("ethos-u85-" + m[1].str());
+  REQUIRE(hw != nullptr);
+  const vela5::System system(params, *hw);
   const std::unique_ptr<vela5::ArchitecturePerformance> model = vela5::makeEthosU85Performance(system);
   const test::Vela5Memories memories{&system};
   const std::vector<test::Vela5OpRecord> ops = test::readVela5PerfTables(db);
