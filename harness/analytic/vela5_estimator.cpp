@@ -353,8 +353,10 @@ uint32_t fusedInputBits(const cmd::Operation& op) {
 // (an activation, transpose or reverse fused into the output unit) takes the OFM of the last
 // member with operations (its host): at the host's OFM type, the host's transposition or
 // reversal, and written where the host writes; the host's own output then stays on-chip.
+// Returns the member operation that writes the group's last OFM to memory, null when that is
+// `first`'s.
 template <typename MakeTensor>
-void groupOf(const std::vector<cmd::Operation>& ops, const cmd::Operation& first, const OperationSpec& spec,
+const cmd::Operation* groupOf(const std::vector<cmd::Operation>& ops, const cmd::Operation& first, const OperationSpec& spec,
              const MakeTensor& tensor, Query& q) {
   std::vector<const cmd::Operation*> hosts;
   const auto add = [&](OpType type, const cmd::Operation& op, bool fused) {
@@ -381,6 +383,7 @@ void groupOf(const std::vector<cmd::Operation>& ops, const cmd::Operation& first
     const bool fused = m.operations.empty();
     add(m.type.value_or(OpType::Clamp), fused ? *hosts.back() : ops[m.operations.front()], fused);
   }
+  const cmd::Operation* writer = nullptr;
   for (size_t i = 1; i < q.group.size(); ++i) {
     const cmd::Operation& op = *hosts[i];
     const bool fused = spec.members[i - 1].operations.empty();
@@ -404,12 +407,14 @@ void groupOf(const std::vector<cmd::Operation>& ops, const cmd::Operation& first
       }
     }
     if (!q.group[i].onChipOutput) {
+      writer = &op == &first ? nullptr : &op;
       Tensor t = &op == &first ? q.ofm : tensor(op.ofm, op.ofm.shape);
       t.bits = q.group[i].ofmBits;
       q.external.push_back({i, q.group[i].type, true, 0, t});
     }
   }
   q.ofmWritten = !q.group.front().onChipOutput;
+  return writer;
 }
 
 } // namespace
@@ -582,7 +587,7 @@ std::vector<ScheduledOp> Estimator::build(const std::vector<cmd::Operation>& ops
           continue;
         }
         // The same tensor when its rows are as long and the box fits inside it.
-        const Shape3& produced = it->query.ofm.shape;
+        const Shape3& produced = it->producedShape;
         if (produced.depth == box.depth && produced.width >= box.width && produced.height >= box.height) {
           box = produced;
         }
@@ -606,8 +611,13 @@ std::vector<ScheduledOp> Estimator::build(const std::vector<cmd::Operation>& ops
       std::swap(q.ifm[0], q.ifm[1]);   // the stream's IFM2 is the operation's first input
     }
     s.producedAt = std::make_tuple(first.ofm.region, first.ofm.base[0], first.ofm.strideY);
+    s.producedShape = q.ofm.shape;
     if (arch_.costsGroups()) {
-      groupOf(ops, first, s.spec, tensor, q);
+      // A group whose primary writes on-chip produces the OFM its last member writes to memory.
+      if (const cmd::Operation* writer = groupOf(ops, first, s.spec, tensor, q); writer != nullptr) {
+        s.producedAt = std::make_tuple(writer->ofm.region, writer->ofm.base[0], writer->ofm.strideY);
+        s.producedShape = writer->ofm.shape;
+      }
     }
     // 2. Kernel (elementwise operations keep stale kernel registers), activation, block config.
     if (!isElementwise(q.type)) {

@@ -85,8 +85,10 @@ struct ScheduledOp {
   Query query;
   WeightTransfer weights;
   std::optional<LutCopy> lut;
-  // Region, address of the first OFM byte and row pitch of the OFM.
+  // Region, address of the first OFM byte and row pitch of the OFM the operation's group writes
+  // to memory, and its shape.
   std::optional<std::tuple<uint8_t, uint64_t, uint64_t>> producedAt;
+  Shape3 producedShape;
 };
 
 // Estimates of Vela 5.0 scheduled operations. Contract: `system` and `arch` outlive it.
