@@ -297,6 +297,126 @@ void transposeShapes(const std::vector<cmd::Operation>& ops, const std::vector<s
   }
 }
 
+// The OFM axes order and reversal a member writes with, in the query's terms.
+Transpose transposeOf(cmd::Transpose t) {
+  switch (t) {
+  case cmd::Transpose::Hwc: return Transpose::None;
+  case cmd::Transpose::Whc: return Transpose::Nwhc;
+  case cmd::Transpose::Hcw: return Transpose::Nhcw;
+  case cmd::Transpose::Wch: return Transpose::Nwch;
+  case cmd::Transpose::Chw: return Transpose::Nchw;
+  case cmd::Transpose::Cwh: return Transpose::Ncwh;
+  }
+  return Transpose::None;
+}
+
+Reverse reverseOf(cmd::Reverse r) {
+  switch (r) {
+  case cmd::Reverse::None: return Reverse::None;
+  case cmd::Reverse::H: return Reverse::H;
+  case cmd::Reverse::W: return Reverse::W;
+  case cmd::Reverse::C: return Reverse::C;
+  }
+  return Reverse::None;
+}
+
+// The shape of the tensor an OFM of shape `ofm` written with `transpose` was read from: the
+// transposition names, in OFM order, the input axes each OFM axis comes from.
+Shape3 transposeSource(const Shape3& ofm, cmd::Transpose transpose) {
+  const uint32_t h = ofm.height, w = ofm.width, c = ofm.depth;
+  switch (transpose) {
+  case cmd::Transpose::Hwc: return ofm;
+  case cmd::Transpose::Whc: return {w, h, c};   // OFM (W, H, C) of the input
+  case cmd::Transpose::Hcw: return {h, c, w};   // OFM (H, C, W)
+  case cmd::Transpose::Wch: return {c, h, w};   // OFM (W, C, H)
+  case cmd::Transpose::Chw: return {w, c, h};   // OFM (C, H, W)
+  case cmd::Transpose::Cwh: return {c, w, h};   // OFM (C, W, H)
+  }
+  return ofm;
+}
+
+// The element size a fused activation reads: a table's input (a table of 256 entries is
+// indexed by 8-bit values, a larger one by 16-bit values), else the OFM's.
+uint32_t fusedInputBits(const cmd::Operation& op) {
+  const bool table = op.activation.usesLut() || op.activation.isTanhOrSigmoid();
+  if (!table || op.activation.lutBytes == 0) {
+    return op.ofm.elementBits;
+  }
+  const uint32_t entries = op.activation.lutBytes / std::max<uint32_t>(op.ofm.elementBytes(), 1);
+  return entries <= 256 ? 8 : 16;
+}
+
+// The group an operation runs as (regor's ArchitectureOpGroup), from its NPU operations: the
+// primary `first`, then the members in Vela's order. A member with NPU operations of its own
+// (chained, U85) has their element types and OFM order; it reads an input from memory unless the
+// input is a chaining buffer, and writes its OFM to memory unless into one. A member without
+// (an activation, transpose or reverse fused into the output unit) takes the OFM of the last
+// member with operations (its host): at the host's OFM type, the host's transposition or
+// reversal, and written where the host writes; the host's own output then stays on-chip.
+// Returns the member operation that writes the group's last OFM to memory, null when that is
+// `first`'s.
+template <typename MakeTensor>
+const cmd::Operation* groupOf(const std::vector<cmd::Operation>& ops, const cmd::Operation& first, const OperationSpec& spec,
+             const MakeTensor& tensor, Query& q) {
+  std::vector<const cmd::Operation*> hosts;
+  const auto add = [&](OpType type, const cmd::Operation& op, bool fused) {
+    GroupMember g;
+    g.type = type;
+    g.ifmBits = fused ? fusedInputBits(op) : op.ifm.elementBits;
+    g.ofmBits = op.ofm.elementBits;
+    g.onChipOutput = op.ofm.storage == cmd::Storage::Chained;
+    if (!fused || type == OpType::Transpose) {
+      g.transpose = transposeOf(op.ofmTranspose);
+    }
+    if (!fused || type == OpType::Reverse) {
+      g.reverse = reverseOf(op.ofmReverse);
+    }
+    if (fused) {
+      q.group.back().onChipOutput = true;
+      q.group.back().ofmBits = g.ifmBits;   // the host converts to the activation's input type
+    }
+    q.group.push_back(g);
+    hosts.push_back(&op);
+  };
+  add(q.type, first, false);
+  for (const GroupMemberSpec& m : spec.members) {
+    const bool fused = m.operations.empty();
+    add(m.type.value_or(OpType::Clamp), fused ? *hosts.back() : ops[m.operations.front()], fused);
+  }
+  const cmd::Operation* writer = nullptr;
+  for (size_t i = 1; i < q.group.size(); ++i) {
+    const cmd::Operation& op = *hosts[i];
+    const bool fused = spec.members[i - 1].operations.empty();
+    if (!fused) {
+      const std::array<const cmd::FeatureMap*, 2> inputs{&op.ifm, &op.ifm2};
+      const size_t count = op.hasIfm2() || op.isBinaryElementwise() ? 2 : 1;
+      for (size_t input = 0; input < count; ++input) {
+        const cmd::FeatureMap& fm = *inputs[input];
+        if (fm.storage == cmd::Storage::Chained) {
+          continue;
+        }
+        // An elementwise input is read at the OFM's extent, 1 along its broadcast axes: a chained
+        // member keeps the IFM depth register of the operation before it (mobilenet_v2: a
+        // residual Add after a 192-deep convolution adds 32-deep tensors with IFM_DEPTH 192).
+        Shape3 shape = fm.shape;
+        if (op.kind == cmd::OpKind::Elementwise) {
+          shape = {fm.broadcast.height ? 1 : op.ofm.shape.height, fm.broadcast.width ? 1 : op.ofm.shape.width,
+                   fm.broadcast.depth ? 1 : op.ofm.shape.depth};
+        }
+        q.external.push_back({i, q.group[i].type, false, input, tensor(fm, shape)});
+      }
+    }
+    if (!q.group[i].onChipOutput) {
+      writer = &op == &first ? nullptr : &op;
+      Tensor t = &op == &first ? q.ofm : tensor(op.ofm, op.ofm.shape);
+      t.bits = q.group[i].ofmBits;
+      q.external.push_back({i, q.group[i].type, true, 0, t});
+    }
+  }
+  q.ofmWritten = !q.group.front().onChipOutput;
+  return writer;
+}
+
 } // namespace
 
 std::vector<OperationSpec> operationSpecs(const std::vector<cmd::Operation>& ops, const VelaDebugDb* db,
@@ -351,8 +471,8 @@ std::vector<OperationSpec> operationSpecs(const std::vector<cmd::Operation>& ops
                   "debug database has no scheduled operation for the NPU operation at stream offset " +
                       std::to_string(ops[pending.front()].byteOffset));
   }
-  // 2. Rows in the `perf` table's order: the operations of this stream and the activations
-  //    chained to them.
+  // 2. Rows in the `perf` table's order: the operations of this stream and the members of their
+  //    groups (rows of zeros; a chained member's NPU operations are its group's).
   std::map<int, int> parentOf;
   for (const VelaDebugDb::GroupEntry& g : db->groups) {
     parentOf[g.id] = g.groupId;
@@ -377,15 +497,25 @@ std::vector<OperationSpec> operationSpecs(const std::vector<cmd::Operation>& ops
       spec.sourceType = src->type;
     }
     spec.chained = chained;
+    std::vector<size_t> own;
+    if (auto it = members.find(s.id); it != members.end()) {
+      own = std::move(it->second);
+      members.erase(it);
+    }
     if (chained) {
       for (OperationSpec& p : specs) {
-        if (p.id == parent->second && !p.chainedActivation) {
+        if (p.id != parent->second) {
+          continue;
+        }
+        if (own.empty() && p.members.empty()) {
           p.chainedActivation = spec.type.value_or(OpType::Clamp);
         }
+        p.operations.insert(p.operations.end(), own.begin(), own.end());
+        std::sort(p.operations.begin(), p.operations.end());
+        p.members.push_back({s.id, spec.type, std::move(own)});
       }
     } else {
-      spec.operations = members[s.id];
-      members.erase(s.id);
+      spec.operations = std::move(own);
     }
     specs.push_back(std::move(spec));
   }
@@ -409,10 +539,16 @@ std::vector<ScheduledOp> Estimator::build(const std::vector<cmd::Operation>& ops
       out.push_back(std::move(s));
       continue;
     }
-    const std::vector<size_t>& members = s.spec.operations;
+    // The operation's own kernel operations (not its chained members').
+    std::vector<size_t> members = s.spec.operations;
+    for (const GroupMemberSpec& m : s.spec.members) {
+      for (size_t index : m.operations) {
+        members.erase(std::remove(members.begin(), members.end(), index), members.end());
+      }
+    }
     const cmd::Operation& first = ops[members.front()];
     Query& q = s.query;
-    q.type = s.spec.type.value_or(streamType(first));
+    q.type = s.spec.type ? *s.spec.type : streamType(first);
     if (q.type == OpType::MatMul) {
       throwForKey("<debug database>", "perf", "Vela 5.0's MatMul estimate is not modelled (scheduled operation " +
                                                   std::to_string(s.spec.id) + ")");
@@ -422,7 +558,14 @@ std::vector<ScheduledOp> Estimator::build(const std::vector<cmd::Operation>& ops
     //    operation that wrote it when that is larger (stripes read a rolling buffer; a clipped
     //    box skips rows Vela counts).
     const SliceMap map = hasWeights(q.type) && cmd::hasWeightStream(first) ? collectSlices(ops, members) : SliceMap{};
+    // A chaining buffer's tensor is Vela's in the feature-map memory (never accessed there); a
+    // scalar operand (U85) a one-element constant (never read: its value is in the command).
     const auto tensor = [&](const cmd::FeatureMap& fm, const Shape3& shape) {
+      switch (fm.storage) {
+      case cmd::Storage::Chained: return Tensor{shape, fm.format, fm.elementBits, &system_.featureMaps()};
+      case cmd::Storage::None: return Tensor{{1, 1, 1}, fm.format, fm.elementBits, &system_.readonly()};
+      case cmd::Storage::Tile2x2: break;
+      }
       return Tensor{shape, fm.format, fm.elementBits, &system_.region(fm.region)};
     };
     Shape3 ofmShape{0, first.ofm.shape.width, first.ofm.shape.depth};
@@ -444,7 +587,7 @@ std::vector<ScheduledOp> Estimator::build(const std::vector<cmd::Operation>& ops
           continue;
         }
         // The same tensor when its rows are as long and the box fits inside it.
-        const Shape3& produced = it->query.ofm.shape;
+        const Shape3& produced = it->producedShape;
         if (produced.depth == box.depth && produced.width >= box.width && produced.height >= box.height) {
           box = produced;
         }
@@ -459,13 +602,23 @@ std::vector<ScheduledOp> Estimator::build(const std::vector<cmd::Operation>& ops
     } else if (first.isBinaryElementwise()) {
       q.ifm[1] = Tensor{{1, 1, 1}, cmd::DataFormat::Nhwc, first.ifm2.elementBits, &system_.readonly()};
     }
-    if (q.type == OpType::Transpose) {
+    if (first.ofmTranspose != cmd::Transpose::Hwc) {
+      q.ifm[0].shape = transposeSource(q.ofm.shape, first.ofmTranspose);   // the OFM transposes it (U85)
+    } else if (q.type == OpType::Transpose) {
       transposeShapes(ops, members, q);
     }
     if (first.isBinaryElementwise() && first.operandsSwapped) {
       std::swap(q.ifm[0], q.ifm[1]);   // the stream's IFM2 is the operation's first input
     }
     s.producedAt = std::make_tuple(first.ofm.region, first.ofm.base[0], first.ofm.strideY);
+    s.producedShape = q.ofm.shape;
+    if (arch_.costsGroups()) {
+      // A group whose primary writes on-chip produces the OFM its last member writes to memory.
+      if (const cmd::Operation* writer = groupOf(ops, first, s.spec, tensor, q); writer != nullptr) {
+        s.producedAt = std::make_tuple(writer->ofm.region, writer->ofm.base[0], writer->ofm.strideY);
+        s.producedShape = writer->ofm.shape;
+      }
+    }
     // 2. Kernel (elementwise operations keep stale kernel registers), activation, block config.
     if (!isElementwise(q.type)) {
       q.kernel = first.kernel;
@@ -475,7 +628,16 @@ std::vector<ScheduledOp> Estimator::build(const std::vector<cmd::Operation>& ops
                                             : (s.spec.id < 0 ? streamActivation(first) : ActivationKind::None);
     const std::optional<bool> partKernel =
         q.type == OpType::Conv2D ? std::optional<bool>(first.kernel.partKernelFirst) : std::nullopt;
-    q.config = arch_.opConfig(q, first.ofmBlock, first.accFormat == cmd::AccFormat::Int40, partKernel);
+    if (hasWeights(q.type) && cmd::hasWeightStream(first)) {
+      q.weightFormat = first.weightFormat;   // the block config depends on 2:4 sparsity (U85)
+      q.sparse = first.sparse;
+    }
+    ProgrammedBlock programmed;
+    programmed.ofmBlock = first.ofmBlock;
+    programmed.wideAccumulator = first.accFormat == cmd::AccFormat::Int40 || first.accFormat == cmd::AccFormat::Int48;
+    programmed.partKernel = partKernel;
+    programmed.ofmUblock = Shape3{first.ublock.height, first.ublock.width, 0};
+    q.config = arch_.opConfig(q, programmed);
     // 3. Weights and scales: where they live, whether a DMA buffers them, their encoded sizes.
     if (!map.slices.empty()) {
       WeightTransfer& w = s.weights;
@@ -526,6 +688,9 @@ int64_t Estimator::schedulingCycles(const Query& q, uint32_t depth) const {
   unstaged(ref.ifm[1]);
   unstaged(ref.ofm);
   ref.ofm.shape.depth = depth;
+  // The scheduler estimates with the default weight format (dense, standard).
+  ref.weightFormat = arch::WeightFormat::Standard;
+  ref.sparse = false;
   return arch_.measureCycleCost(ref).opCycles;
 }
 
@@ -589,6 +754,10 @@ std::vector<LayerEstimate> Estimator::estimate(const std::vector<ScheduledOp>& o
     if (q.ifm[1].present()) {
       trafficOf(*q.ifm[1].memory).featureMapRead += static_cast<double>(bytes.ifmRead[1]);
     }
+    for (size_t i = 0; i < q.external.size(); ++i) {
+      AreaTraffic& t = trafficOf(*q.external[i].tensor.memory);
+      (q.external[i].output ? t.featureMapWrite : t.featureMapRead) += static_cast<double>(bytes.external[i]);
+    }
     if (w.present) {
       const Memory& from = w.buffered ? system_.staging() : system_.readonly();
       trafficOf(from).weightRead += static_cast<double>(bytes.constRead[0]);
@@ -637,9 +806,12 @@ nlohmann::json scheduledOpJson(const ScheduledOp& op) {
                        {"ofm_block", shapeJson(q.config.ofmBlock)},
                        {"ifm_block", shapeJson(q.config.ifmBlock)},
                        {"traversal", std::string(traversalName(q.config.traversal))},
-                       {"acc40", q.config.acc40}};
+                       {"wide_accumulator", q.config.wideAccumulator}};
   if (q.ifm[1].present()) {
     query["ifm2"] = tensorJson(q.ifm[1]);
+  }
+  if (q.config.ofmUblock.elements() > 0) {
+    query["ofm_ublock"] = shapeJson(q.config.ofmUblock);
   }
   j["query"] = query;
   const WeightTransfer& w = op.weights;

@@ -27,6 +27,15 @@ struct VelaDebugDb;
 
 namespace npusim::analytic::vela5 {
 
+// An operation of another one's group (Vela's sub-operations): an activation, transpose or
+// reverse fused to the operation before it (no NPU operation of its own), or (U85) an
+// elementwise operation chained to it, which runs as NPU operations of its own.
+struct GroupMemberSpec {
+  int id = -1;
+  std::optional<OpType> type;
+  std::vector<size_t> operations;   // its kernel Operations; empty when fused
+};
+
 // Which kernel operations form one scheduled operation, and its labels.
 struct OperationSpec {
   int id = -1;                      // scheduled id in the debug database, -1 without one
@@ -35,9 +44,10 @@ struct OperationSpec {
   std::string sourceType;           // the source operator's type ("Original Operator")
   std::string name;                 // the OFM tensor name
   int sourceId = -1;
-  bool chained = false;             // an activation another operation executes: a row of zeros
-  std::optional<OpType> chainedActivation;  // the activation chained to this operation, if any
-  std::vector<size_t> operations;   // kernel Operations, in stream order
+  bool chained = false;             // a member of another operation's group: a row of zeros
+  std::optional<OpType> chainedActivation;  // the activation fused to this operation itself, if any
+  std::vector<GroupMemberSpec> members;     // the rest of its group, in Vela's order
+  std::vector<size_t> operations;   // kernel Operations of the whole group, in stream order
 };
 
 // Rows of one NPU subgraph as Vela 5.0's per-layer CSV has them: from the debug database
@@ -75,8 +85,10 @@ struct ScheduledOp {
   Query query;
   WeightTransfer weights;
   std::optional<LutCopy> lut;
-  // Region, address of the first OFM byte and row pitch of the OFM.
+  // Region, address of the first OFM byte and row pitch of the OFM the operation's group writes
+  // to memory, and its shape.
   std::optional<std::tuple<uint8_t, uint64_t, uint64_t>> producedAt;
+  Shape3 producedShape;
 };
 
 // Estimates of Vela 5.0 scheduled operations. Contract: `system` and `arch` outlive it.

@@ -32,7 +32,7 @@ NpuOp npuOpOf(OpType type) {
   case OpType::FullyConnected: return NpuOp::VectorProduct;
   case OpType::ReduceSum: return NpuOp::ReduceSum;
   case OpType::Tile: return NpuOp::Dma;
-  case OpType::Transpose: case OpType::MatMul: return NpuOp::Compound;
+  case OpType::Transpose: case OpType::MatMul: case OpType::Resize: return NpuOp::Compound;
   case OpType::Add: case OpType::Sub: case OpType::Mul: case OpType::Minimum: case OpType::Maximum: case OpType::SHL:
   case OpType::Asr: case OpType::CLZ: case OpType::Abs: case OpType::LeakyRelu:
     return NpuOp::Elementwise;
@@ -252,22 +252,23 @@ public:
     return out;
   }
 
-  OpConfig opConfig(const Query& q, const Shape& ofmBlock, bool acc40, std::optional<bool> partKernel) const override {
+  OpConfig opConfig(const Query& q, const ProgrammedBlock& programmed) const override {
     const NpuOp op = npuOpOf(q.type);
     if (op == NpuOp::Compound) {
       // A compound operation's NPU operations have block configs of their own; Vela costs it
       // with the one its block-config search chose for the operation as a whole.
       return searchBlockConfig(q);
     }
+    const Shape& ofmBlock = programmed.ofmBlock;
     OpConfig c;
     c.ofmBlock = ofmBlock;
-    c.acc40 = acc40;
+    c.wideAccumulator = programmed.wideAccumulator;
     // 1. Traversal: depthwise, or a convolution's weight order (the stream's, else Vela's
     //    utilisation rule), else depth first.
     if (op == NpuOp::Depthwise) {
       c.traversal = Traversal::Depthwise;
     } else if (op == NpuOp::Convolution &&
-               partKernel.value_or(choosePartKernel(largerIfm(q).depth, q.ifm[0].bits, q.kernel))) {
+               programmed.partKernel.value_or(choosePartKernel(largerIfm(q).depth, q.ifm[0].bits, q.kernel))) {
       c.traversal = Traversal::PartKernel;
     }
     // 2. IFM block: the rows and columns the OFM block needs (GetArchIFMBlockSize), its depth
@@ -290,6 +291,8 @@ public:
     }
     return c;
   }
+
+  bool costsGroups() const override { return false; }
 
 private:
   static size_t ifmCount(const Query& q) { return q.ifm[1].present() ? 2 : 1; }
@@ -444,7 +447,7 @@ private:
     const int64_t ifmBits = q.ifm[0].bits;
     const Shape blocks = divRoundUp(ofmBlock, ublock);
     const int64_t blocksWH = elementsWH(blocks);
-    const bool acc40 = q.config.acc40;
+    const bool acc40 = q.config.wideAccumulator;
     const int64_t weightCycles = 32 * int64_t{ublock.depth} / 8;
     const uint32_t limit = subKernelLimit(op);
     const bool partKernel = op == NpuOp::Convolution && q.config.traversal == Traversal::PartKernel;
@@ -502,7 +505,7 @@ private:
       out = q.ifm[1].present() ? 1 : 0;
     } else if (q.type == OpType::Mul && q.ofm.bits == 32) {
       out = 2;
-    } else if (q.type == OpType::Mul || (op != NpuOp::Elementwise && q.config.acc40)) {
+    } else if (q.type == OpType::Mul || (op != NpuOp::Elementwise && q.config.wideAccumulator)) {
       out = 3;
     } else if (q.type == OpType::Add || q.type == OpType::Sub) {
       out = 5;   // Vela 5.0 always takes the "advanced" add/sub
@@ -620,16 +623,8 @@ private:
 
 } // namespace
 
-std::unique_ptr<ArchitecturePerformance> makeArchitecturePerformance(const System& system) {
-  // One model per architecture, chosen by the accelerator: the Ethos-U65 is regor's Ethos-U55
-  // model with its own MAC configurations; an Ethos-U85 model (shared/docs/ethos-u85.md 5)
-  // is a second ArchitecturePerformance picked here.
-  const arch::Architecture& architecture = *system.accelerator().arch;
-  switch (architecture.commands->format()) {
-  case arch::CommandSet::Format::EthosU55: return std::make_unique<EthosU55Performance>(system);
-  case arch::CommandSet::Format::EthosU85: break;   // not estimated yet (Architecture::estimated)
-  }
-  throw std::invalid_argument("Vela 5.0 estimate: no performance model for " + std::string(architecture.name));
+std::unique_ptr<ArchitecturePerformance> makeEthosU55Performance(const System& system) {
+  return std::make_unique<EthosU55Performance>(system);
 }
 
 } // namespace npusim::analytic::vela5

@@ -2,13 +2,17 @@
 #include "harness/analytic/vela5_performance.h"
 
 #include <array>
+#include <stdexcept>
+#include <string>
 #include <utility>
+
+#include "sim/arch/command_set.h"
 
 namespace npusim::analytic::vela5 {
 
 namespace {
 
-constexpr std::array<std::pair<OpType, std::string_view>, 34> kOpTypes{{
+constexpr std::array<std::pair<OpType, std::string_view>, 35> kOpTypes{{
     {OpType::Conv2D, "Conv2D"},       {OpType::DepthwiseConv2D, "DepthwiseConv2D"},
     {OpType::FullyConnected, "FullyConnected"}, {OpType::MatMul, "MatMul"},
     {OpType::MaxPool, "MaxPool"},     {OpType::AvgPool, "AvgPool"},
@@ -26,6 +30,7 @@ constexpr std::array<std::pair<OpType, std::string_view>, 34> kOpTypes{{
     {OpType::ReluN, "ReluN"},         {OpType::Clamp, "Clamp"},
     {OpType::Prelu, "Prelu"},         {OpType::Sigmoid, "Sigmoid"},
     {OpType::Tanh, "Tanh"},           {OpType::LUT, "LUT"},
+    {OpType::Resize, "Resize"},
 }};
 
 } // namespace
@@ -55,6 +60,21 @@ std::string_view traversalName(Traversal t) {
   case Traversal::Depthwise: return "Depthwise";
   }
   return "?";
+}
+
+std::unique_ptr<ArchitecturePerformance> makeArchitecturePerformance(const System& system) {
+  // One model per architecture, chosen by its command set: the Ethos-U65 is regor's Ethos-U55
+  // model with its own MAC configurations (vela5_ethos_u55), the Ethos-U85 has its own
+  // (vela5_ethos_u85).
+  const arch::Architecture& architecture = *system.accelerator().arch;
+  if (architecture.commands == nullptr) {
+    throw std::invalid_argument("Vela 5.0 estimate: no command set described for " + std::string(architecture.name));
+  }
+  switch (architecture.commands->format()) {
+  case arch::CommandSet::Format::EthosU55: return makeEthosU55Performance(system);
+  case arch::CommandSet::Format::EthosU85: return makeEthosU85Performance(system);
+  }
+  throw std::invalid_argument("Vela 5.0 estimate: no performance model for " + std::string(architecture.name));
 }
 
 } // namespace npusim::analytic::vela5

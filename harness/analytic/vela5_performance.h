@@ -3,7 +3,7 @@
 // Vela 5.0's performance query (regor's PerformanceQuery) and the interface every
 // architecture's cost model implements (regor's ArchitecturePerformance). The network-level
 // estimate (vela5_estimator) is written once against this interface; the Ethos-U55/U65 model
-// is vela5_ethos_u55, an Ethos-U85 model plugs in beside it.
+// is vela5_ethos_u55, the Ethos-U85 model vela5_ethos_u85.
 
 #include <array>
 #include <cstdint>
@@ -11,6 +11,7 @@
 #include <memory>
 #include <optional>
 #include <string_view>
+#include <vector>
 
 #include "harness/analytic/vela5_system.h"
 #include "sim/cmdstream/operation.h"
@@ -22,7 +23,7 @@ namespace npusim::analytic::vela5 {
 enum class OpType : uint8_t {
   Conv2D, DepthwiseConv2D, FullyConnected, MatMul, MaxPool, AvgPool, ReduceSum, ReduceMax, Rescale, Tile, Transpose,
   MemoryCopy, Quantize, Reverse, Add, Sub, Mul, Minimum, Maximum, SHL, Asr, CLZ, Abs, LeakyRelu,
-  Relu, Relu0To1, Relu6, ReluN1To1, ReluN, Clamp, Prelu, Sigmoid, Tanh, LUT
+  Relu, Relu0To1, Relu6, ReluN1To1, ReluN, Clamp, Prelu, Sigmoid, Tanh, LUT, Resize
 };
 
 std::string_view opTypeName(OpType type);
@@ -46,12 +47,50 @@ std::string_view traversalName(Traversal t);
 struct OpConfig {
   Shape3 ofmBlock;      // as programmed
   Shape3 ifmBlock;      // as the block-config search sized it
+  Shape3 ofmUblock{0, 0, 0};  // the OFM micro-block, where the architecture has several (U85), else empty
   Traversal traversal = Traversal::DepthFirst;
-  bool acc40 = false;
+  bool wideAccumulator = false;   // 40-bit (U55, U65) or 48-bit (U85) accumulators
+};
+
+// What the command stream programs of an operation's block configuration.
+struct ProgrammedBlock {
+  Shape3 ofmBlock;
+  bool wideAccumulator = false;
+  std::optional<bool> partKernel;      // convolutions: the weight order the stream was encoded in
+  Shape3 ofmUblock{0, 0, 0};           // height and width of the micro-block where the stream sets it (U85), else empty
 };
 
 // The class of the activation fused into the operation (the output unit's cost row).
 enum class ActivationKind : uint8_t { None, Lut, Relu, Other };
+
+// How an operation writes its OFM, when not in plain H, W, C order (the U85's OFM_PRECISION):
+// the order of the written axes (regor's TransposeType names the whole NHWC permutation) and the
+// reversed axis.
+enum class Transpose : uint8_t { None, Nwhc, Nhcw, Nwch, Nchw, Ncwh };
+enum class Reverse : uint8_t { None, H, W, C };
+
+// One operation of a group the NPU runs as one (regor's ArchitectureOpGroup): the primary
+// operation, the activations, transposes and reverses fused into one of the group's operations,
+// and elementwise operations chained to it (U85: each runs as its own NPU operation and reads an
+// earlier one's OFM from a chaining buffer).
+struct GroupMember {
+  OpType type = OpType::Conv2D;
+  uint32_t ifmBits = 8;              // its first input's element size
+  uint32_t ofmBits = 8;              // its output's element size, before a fused activation converts it
+  bool onChipOutput = false;         // its OFM stays on-chip: chained to a later member or fused into one
+  Transpose transpose = Transpose::None;
+  Reverse reverse = Reverse::None;
+};
+
+// A feature map a chained member reads or writes in memory (regor's FeatureMapRecord): the
+// estimate charges its traffic to the group's primary operation.
+struct ExternalFeatureMap {
+  size_t member = 0;                 // the member that accesses it (index into Query::group)
+  OpType memberType = OpType::Add;
+  bool output = false;               // its OFM, else its input `input`
+  size_t input = 0;
+  Tensor tensor;
+};
 
 // Everything one estimate of one operation reads.
 struct Query {
@@ -69,6 +108,14 @@ struct Query {
   const Memory* weightStagingMemory = nullptr; // the buffer the weights are DMA'd to, if any
   uint64_t firstWeightDmaSize = 0;            // bytes pre-buffered under the previous operation
   const Memory* tmpMemory = nullptr;          // scratch of compound operations
+  arch::WeightFormat weightFormat = arch::WeightFormat::Standard;
+  bool sparse = false;                        // 2:4 sparse weights (U85)
+  // The group the operation runs as, primary first, in the order regor added them; empty for an
+  // operation alone (U55/U65: a chained activation is `activation`). The primary's OFM is written
+  // to memory unless a member takes it on-chip.
+  std::vector<GroupMember> group;
+  std::vector<ExternalFeatureMap> external;   // chained members' feature maps in memory
+  bool ofmWritten = true;
 };
 
 // Cost of one operation (regor's CycleCost plus the debug database's components).
@@ -86,6 +133,7 @@ struct ElementAccess {
   int64_t weightsRefetch = 0;
   std::array<int64_t, 2> constRead{};         // weights, scales
   int64_t tmpRead = 0, tmpWrite = 0;
+  std::vector<int64_t> external;              // per Query::external
 };
 
 // Access cycles of one memory, by what was moved.
@@ -104,13 +152,19 @@ public:
   virtual ElementAccess measureElementAccess(const Query& q) const = 0;
   virtual ElementAccess elementTransferToBytes(const Query& q, const ElementAccess& access) const = 0;
   virtual MemoryAccessCycles measureAccessCycles(const Query& q, const ElementAccess& bytes) const = 0;
-  // The IFM block the block-config search pairs with `ofmBlock` for this operation, and the
-  // traversal it picks (what the stream does not say).
-  virtual OpConfig opConfig(const Query& q, const Shape3& ofmBlock, bool acc40,
-                            std::optional<bool> partKernel) const = 0;
+  // The block configuration of an operation the stream programs as `programmed`: what the
+  // block-config search pairs with it (the IFM block, the traversal where the stream does not
+  // say it, the micro-block).
+  virtual OpConfig opConfig(const Query& q, const ProgrammedBlock& programmed) const = 0;
+  // True when the model costs an operation's whole group (Query::group, Query::external: U85);
+  // false when a fused activation is only Query::activation and the primary writes the OFM.
+  virtual bool costsGroups() const = 0;
 };
 
-// The cost model of the accelerator `system` describes (Ethos-U55 or Ethos-U65).
+// The cost model of the accelerator `system` describes (Ethos-U55, U65 or U85).
 std::unique_ptr<ArchitecturePerformance> makeArchitecturePerformance(const System& system);
+// Each architecture's model, for makeArchitecturePerformance.
+std::unique_ptr<ArchitecturePerformance> makeEthosU55Performance(const System& system);
+std::unique_ptr<ArchitecturePerformance> makeEthosU85Performance(const System& system);
 
 } // namespace npusim::analytic::vela5

@@ -28,6 +28,10 @@ System::System(const config::SystemParams& params, const arch::NpuConfig& hardwa
     mem.readLatency = static_cast<int>(m.readLatency);
     mem.writeLatency = static_cast<int>(m.writeLatency);
     mem.burstLength = static_cast<int>(m.burstLength);
+    mem.portsUsed = static_cast<int>(m.portsUsed);
+    // An outstanding-transaction key vela.ini leaves unset is 1 in regor (regor.cpp, Memories).
+    mem.maxReads = m.maxReads > 0 ? static_cast<int>(m.maxReads) : 1;
+    mem.maxWrites = m.maxWrites > 0 ? static_cast<int>(m.maxWrites) : 1;
   }
   //    A timing adapter on a port shows through as for Vela 3.10 (vela_system.cpp): its nominal
   //    bandwidth and minimum latencies bound the memory behind it.
@@ -41,8 +45,10 @@ System::System(const config::SystemParams& params, const arch::NpuConfig& hardwa
     mem.readLatency = std::max(mem.readLatency, static_cast<int>(ta.readLatency));
     mem.writeLatency = std::max(mem.writeLatency, static_cast<int>(ta.writeLatency));
   }
-  // 2. The NPU's internal SHRAM, where LUTs go: 1 byte per cycle, no latency, burst 1.
-  memories_[kShram] = Memory{"shram", MemArea::Shram, 1.0f, 0, 0, 1};
+  // 2. The NPU-internal memory LUTs go to, as regor sets it up (ethos_u55.cpp, ethos_u85.cpp): 1 byte
+  //    per cycle, no latency, burst 1, 1000 transactions outstanding either way.
+  const bool shram = hardware.arch->buffers == arch::BufferModel::Shram;
+  memories_[kShram] = Memory{shram ? "shram" : "lutram", MemArea::Shram, 1.0f, 0, 0, 1, 1, 1000, 1000};
   // 3. Roles from the memory mode's ports.
   const auto on = [&](config::AxiPort port) { return static_cast<size_t>(memAreaOf(params.memoryOn(port))); };
   readonly_ = on(params.mode.constMemArea);

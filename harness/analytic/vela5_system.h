@@ -16,14 +16,18 @@
 namespace npusim::analytic::vela5 {
 
 // One memory as Vela 5.0 sets it up from vela.ini: bandwidth in bytes per NPU cycle (a float,
-// as regor keeps it), latencies in cycles, the minimum efficient burst in bytes.
+// as regor keeps it), latencies in cycles, the minimum efficient burst in bytes, the AXI ports it
+// is reached through and the transactions each may have outstanding.
 struct Memory {
-  std::string_view name;             // Vela 5.0's spelling: Sram, Dram, OnChipFlash, OffChipFlash, shram
+  std::string_view name;             // Vela 5.0's spelling: Sram, Dram, OnChipFlash, OffChipFlash, shram, lutram
   MemArea area = MemArea::Sram;      // the per-layer CSV column it reports to (Shram: none)
   float bandwidth = 1;
   int readLatency = 0;
   int writeLatency = 0;
   int burstLength = 1;
+  int portsUsed = 1;
+  int maxReads = 1;
+  int maxWrites = 1;
 };
 
 // The memories of one system config and memory mode.
@@ -38,6 +42,7 @@ public:
   const Memory& readonly() const { return memories_[readonly_]; }
   const Memory& featureMaps() const { return memories_[featureMaps_]; }
   const Memory& staging() const { return memories_[staging_]; }
+  // The NPU-internal memory LUTs are copied to: the SHRAM (U55, U65) or the LUT RAM (U85).
   const Memory& lut() const { return memories_[kShram]; }
   // Memory of a command-stream region: 0 constants, 2 staging (when it differs from the
   // feature-map memory), others feature maps.

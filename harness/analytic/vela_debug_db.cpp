@@ -15,22 +15,34 @@ namespace npusim::analytic {
 
 namespace {
 
-// One CSV table embedded in the XML: header names and rows of fields.
-struct Table {
-  std::vector<std::string> header;
-  std::vector<std::vector<std::string>> rows;
-  std::vector<uint64_t> rowOffsets;   // byte offset of each row in the file
-  size_t column(const std::string& name, const std::string& file, uint64_t offset) const {
-    auto it = std::find(header.begin(), header.end(), name);
-    if (it == header.end()) {
-      throwAtOffset(file, offset, "debug database table lacks column '" + name + "'");
+bool hasTable(std::string_view text, const std::string& name) {
+  return text.find("<table name=\"" + name + "\">") != std::string_view::npos;
+}
+
+int64_t toInt(const std::string& field, const std::string& file, uint64_t offset) {
+  try {
+    size_t used = 0;
+    const long long v = std::stoll(field, &used);
+    if (used == field.size()) {
+      return v;
     }
-    return static_cast<size_t>(it - header.begin());
+  } catch (const std::exception&) {
   }
-};
+  throwAtOffset(file, offset, "debug database field '" + field + "' is not an integer");
+}
 
+} // namespace
 
-Table readTable(std::string_view text, const std::string& name, const std::string& file, uint64_t* tableOffset) {
+size_t VelaDebugDbTable::column(const std::string& name, const std::string& file, uint64_t offset) const {
+  auto it = std::find(header.begin(), header.end(), name);
+  if (it == header.end()) {
+    throwAtOffset(file, offset, "debug database table lacks column '" + name + "'");
+  }
+  return static_cast<size_t>(it - header.begin());
+}
+
+VelaDebugDbTable readVelaDebugDbTable(std::string_view text, const std::string& name, const std::string& file,
+                                      uint64_t* tableOffset) {
   // Vela 3.x writes `<table name="x"><![CDATA[` on one line, Vela 5.x puts a line break between.
   const std::string open = "<table name=\"" + name + "\">";
   const size_t start = text.find(open);
@@ -44,8 +56,10 @@ Table readTable(std::string_view text, const std::string& name, const std::strin
   if (end == std::string_view::npos) {
     throwAtOffset(file, body, "debug database table '" + name + "' is not terminated");
   }
-  *tableOffset = body;
-  Table table;
+  if (tableOffset != nullptr) {
+    *tableOffset = body;
+  }
+  VelaDebugDbTable table;
   size_t pos = body;
   while (pos < end) {
     size_t eol = text.find('\n', pos);
@@ -65,24 +79,6 @@ Table readTable(std::string_view text, const std::string& name, const std::strin
   }
   return table;
 }
-
-bool hasTable(std::string_view text, const std::string& name) {
-  return text.find("<table name=\"" + name + "\">") != std::string_view::npos;
-}
-
-int64_t toInt(const std::string& field, const std::string& file, uint64_t offset) {
-  try {
-    size_t used = 0;
-    const long long v = std::stoll(field, &used);
-    if (used == field.size()) {
-      return v;
-    }
-  } catch (const std::exception&) {
-  }
-  throwAtOffset(file, offset, "debug database field '" + field + "' is not an integer");
-}
-
-} // namespace
 
 const VelaDebugDb::SourceOp* VelaDebugDb::findSource(int id) const {
   auto it = std::find_if(source.begin(), source.end(), [id](const SourceOp& s) { return s.id == id; });
@@ -113,7 +109,7 @@ VelaDebugDb parseVelaDebugDb(std::string_view text, const std::string& displayNa
   // 1. Each table: check its columns, then convert every row.
   // Columns named "?x" are optional: an absent one reads as "0".
   auto rowsOf = [&](const std::string& name, std::initializer_list<const char*> columns, auto&& addRow) {
-    const Table t = readTable(text, name, displayName, &at);
+    const VelaDebugDbTable t = readVelaDebugDbTable(text, name, displayName, &at);
     std::vector<size_t> index;
     for (const char* c : columns) {
       const bool optional = c[0] == '?';

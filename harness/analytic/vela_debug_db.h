@@ -66,6 +66,22 @@ struct VelaDebugDb {
   bool regorLayout() const { return !scheduled.empty(); }
 };
 
+// One table of a debug database as text: its column names and rows, with each row's byte
+// offset in the file (for readers of tables the estimator does not use, such as Vela 5.x's
+// per-operation figures `perf_debug*`).
+struct VelaDebugDbTable {
+  std::vector<std::string> header;
+  std::vector<std::vector<std::string>> rows;
+  std::vector<uint64_t> rowOffsets;
+  // Index of column `name`; throws InputError naming the file and the table's offset when absent.
+  size_t column(const std::string& name, const std::string& file, uint64_t offset) const;
+};
+
+// Table `name` of the database `text` (file `displayName`); `tableOffset`, when given, receives
+// the byte offset of its first line. Throws InputError when the table is missing or not terminated.
+VelaDebugDbTable readVelaDebugDbTable(std::string_view text, const std::string& name, const std::string& displayName,
+                                      uint64_t* tableOffset = nullptr);
+
 // Reads a debug database. Throws InputError (file and byte offset) for a missing table or a
 // malformed row.
 VelaDebugDb readVelaDebugDb(const std::string& path);

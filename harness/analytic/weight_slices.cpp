@@ -71,6 +71,9 @@ SliceMap collectSlices(const std::vector<cmd::Operation>& ops, const std::vector
 uint64_t onePieceBytes(const std::vector<Slice>& slices, const cmd::Operation& first, uint32_t ifmDepth,
                        uint32_t ofmDepth, bool depthwise, const arch::NpuConfig& npu, const ConstantRegion& constants,
                        cmd::WeightEncoder encoder) {
+  if (first.weightFormat != arch::WeightFormat::Standard) {
+    return 0;   // the fast format's streams (U85) are not re-encoded
+  }
   cmd::BrickLayout layout;
   layout.kernelHeight = first.kernel.height;
   layout.kernelWidth = first.kernel.width;

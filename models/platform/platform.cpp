@@ -17,6 +17,7 @@
 #include "sim/common/counts.h"
 #include "sim/common/error.h"
 #include "sim/common/int_math.h"
+#include "models/platform/compile_target.h"
 #include "models/platform/sanitizer_stack.h"
 
 namespace npusim::platform {
@@ -142,6 +143,9 @@ private:
 config::SystemParams resolveForModel(config::ConfigRequest request, const io::CompiledNetwork& net) {
   if (const arch::NpuConfig* hw = net.hardware()) {
     request.accelerator = hw->name;
+  }
+  if (!request.vela) {
+    request.vela = velaReadingFor(net);
   }
   config::SystemParams params = config::resolveConfig(request);
   for (const io::Operator& op : net.operators) {

@@ -220,7 +220,7 @@ Architecture ethosU85Description() {
   a.product = 2;
   a.loadable = true;
   a.simulated = false;
-  a.estimated = false;
+  a.estimated = true;
   a.archMajor = 2;
   a.velaIdWord = 0x20007000;          // architecture 2.0.0, product major 7 (Vela 5.0)
   a.commandStreamVersion = 1;

@@ -3,8 +3,8 @@
 // vela-rnn, vela-u65 and vela-extra compiled by Vela 3.10, vela5 by Vela 5.0), the model it
 // picks for the file is the Vela that compiled it, the per-layer CSV it writes has Vela's rows,
 // order, labels and names and matches `<model>_per-layer.csv` within 1% in every cell of every
-// row (Vela 3.10's SRAM Usage and Peak% included), and its totals and bytes per memory area
-// match `<model>_summary_<system_config>.csv` (0.5%).
+// row (Vela 3.10's SRAM Usage and Peak%, Vela 5.0's Staging Usage and Peak% (Staging) included),
+// and its totals and bytes per memory area match `<model>_summary_<system_config>.csv` (0.5%).
 
 #include <doctest/doctest.h>
 
@@ -30,6 +30,7 @@
 #include "sim/config/config.h"
 #include "sim/io/compiled_network.h"
 #include "sim/io/decoded_network.h"
+#include "models/platform/compile_target.h"
 #include "support/fixtures.h"
 #include "support/skip.h"
 
@@ -41,21 +42,38 @@ namespace {
 constexpr double kRowTolerance = 0.01;
 constexpr double kTotalTolerance = 0.005;
 
-using npusim::analytic::VelaVersion;
+using npusim::config::VelaVersion;
 
-// Per-layer CSV columns compared, by name in Vela's header: Vela 3.10's memory-usage columns
-// and those both Velas have (Vela 5.0's Staging Usage is not modelled).
-constexpr std::array<const char*, 9> kColumns{"SRAM Usage", "Peak%",      "Op Cycles",   "NPU",      "SRAM AC",
-                                              "DRAM AC",    "OnFlash AC", "OffFlash AC", "MAC Count"};
-constexpr size_t kVela310OnlyColumns = 2;   // the first two
+// Per-layer CSV columns compared, by name in Vela's header: the memory-usage columns (Vela
+// 3.10's fast storage, Vela 5.0's staging memory), the cycles and the MACs.
+using Columns = std::array<const char*, 9>;
+constexpr Columns kColumns310{"SRAM Usage", "Peak%",      "Op Cycles",   "NPU",      "SRAM AC",
+                              "DRAM AC",    "OnFlash AC", "OffFlash AC", "MAC Count"};
+constexpr Columns kColumns50{"Staging Usage", "Peak% (Staging)", "Op Cycles",   "NPU",      "SRAM AC",
+                             "DRAM AC",       "OnFlash AC",      "OffFlash AC", "MAC Count"};
+const Columns& columnsOf(VelaVersion vela) { return vela == VelaVersion::V3_10 ? kColumns310 : kColumns50; }
 
 // One fixture tree: the Vela that compiled it, and whether its models are estimated with the
 // tree's own vela.ini (else the built-in presets, which are Vela 3.10's vela.ini).
+// `incompleteRows`: the estimate may lack an input Vela's has (vela-u85: the size of depth-sliced
+// weights encoded in one piece, LayerEstimate::fullTransferApproximated). Such rows are counted,
+// not checked; of the complete rows at least kCompleteRowsWithin are within 1% in every column
+// (vela-u85: Vela's rounding of a 3-cycle elementwise group, a cascade taken for two slices; see
+// docs/estimator.md), and the totals are checked on folders without incomplete rows.
+// `memoryUsageDerived` false (vela-u85): the staging-memory columns (the first kMemoryColumns)
+// are compared and their agreement reported, not checked: Vela 5.0's staging live ranges are
+// derived for the U55/U65 only (docs/estimator.md).
 struct Tree {
   const char* name;
   VelaVersion vela;
   bool ownIni;
+  bool incompleteRows = false;
+  bool memoryUsageDerived = true;
 };
+
+constexpr size_t kMemoryColumns = 2;
+
+constexpr double kCompleteRowsWithin = 0.999;
 
 // Summary totals compared.
 constexpr std::array<const char*, 7> kTotals{"cycles_npu",
@@ -102,7 +120,8 @@ double relativeError(double expected, double actual) {
 // Measured agreement over all folders, reported at the end.
 struct Stats {
   size_t folders = 0, rows = 0, exactRows = 0, rowsWithin = 0, namedRows = 0;
-  std::array<double, kColumns.size()> maxRowError{};
+  size_t incompleteRows = 0, incompleteWithin = 0, completeFolders = 0, memoryRowsWithin = 0;
+  std::array<double, kColumns310.size()> maxRowError{};
   std::array<double, kTotals.size()> maxTotalError{};
   double maxBytesError = 0;
 };
@@ -118,7 +137,7 @@ size_t columnOf(const std::vector<std::string>& header, const std::string& name)
 bool checkFolder(const fs::path& dir, const Tree& tree, Stats& stats) {
   // 1. Folder name -> accelerator, system config, memory mode.
   static const std::regex kName(
-      R"((ethos-u(?:55|65)-(\d+))_(Ethos_U(?:55|65)_[A-Za-z_]+?)_(Shared_Sram|Sram_Only|Dedicated_Sram)(_optimiseSize)?)");
+      R"((ethos-u(?:55|65|85)-(\d+))_(Ethos_U(?:55|65|85)_[A-Za-z_]+?)_(Shared_Sram|Sram_Only|Dedicated_Sram(?:_\d+KB)?)(_optimiseSize)?)");
   std::smatch m;
   const std::string folder = dir.filename().string();
   const std::optional<fs::path> tflite = findFile(dir, "_vela.tflite");
@@ -142,7 +161,7 @@ bool checkFolder(const fs::path& dir, const Tree& tree, Stats& stats) {
   }
   const npusim::config::SystemParams params = npusim::config::resolveConfig(request);
   const npusim::io::CompiledNetwork net = npusim::io::loadNetwork(tflite->string());
-  CHECK(npusim::analytic::compiledBy(net) == tree.vela);
+  CHECK(npusim::platform::compiledBy(net) == tree.vela);
   const auto decoded = npusim::io::decodeAll(net);
   // The debug database, and for Vela 3.10 the source model (the rows' names), beside the folder.
   const npusim::analytic::VelaArtifacts vela = npusim::analytic::findVelaArtifacts(tflite->string(), "");
@@ -171,12 +190,13 @@ bool checkFolder(const fs::path& dir, const Tree& tree, Stats& stats) {
   // Labels: the source and Vela operator types, and the row's name.
   const size_t nameColumn = columnOf(header, "Name");
   const std::array<size_t, 3> labels{0, 1, nameColumn};
-  const size_t firstColumn = tree.vela == VelaVersion::V3_10 ? 0 : kVela310OnlyColumns;
-  std::array<size_t, kColumns.size()> index{};
-  for (size_t c = firstColumn; c < kColumns.size(); ++c) {
-    index[c] = columnOf(header, kColumns[c]);
+  const Columns& columns = columnsOf(tree.vela);
+  std::array<size_t, kColumns310.size()> index{};
+  for (size_t c = 0; c < columns.size(); ++c) {
+    index[c] = columnOf(header, columns[c]);
   }
   size_t layer = 0;
+  bool folderIncomplete = false;
   for (size_t line = 0; line < theirs.size(); ++line) {
     const auto& t = theirs[line];
     const auto& o = ours[line];
@@ -192,21 +212,43 @@ bool checkFolder(const fs::path& dir, const Tree& tree, Stats& stats) {
       CHECK_MESSAGE(o[l] == t[l], "row " << layer << " column " << header[l]);
     }
     stats.namedRows += o[nameColumn] == t[nameColumn] ? 1 : 0;
-    // Every layer's full-transfer size is known (depth-sliced weights re-encoded in one piece).
-    CHECK_MESSAGE(!layers[layer]->fullTransferApproximated, "row " << layer);
-    bool exact = true, within = true;
-    for (size_t c = firstColumn; c < kColumns.size(); ++c) {
+    // Every layer's full-transfer size is known (depth-sliced weights re-encoded in one piece),
+    // except where the tree says it may not be.
+    const bool incomplete = layers[layer]->fullTransferApproximated;
+    CHECK_MESSAGE((!incomplete || tree.incompleteRows), "row " << layer);
+    folderIncomplete = folderIncomplete || incomplete;
+    bool exact = true, within = true, memoryWithin = true;
+    for (size_t c = 0; c < columns.size(); ++c) {
       const double expected = std::stod(t[index[c]]);
       const double actual = std::stod(o[index[c]]);
       const double err = relativeError(expected, actual);
+      if (!tree.memoryUsageDerived && c < kMemoryColumns) {
+        memoryWithin = memoryWithin && err <= kRowTolerance;
+        continue;
+      }
       exact = exact && err == 0;
       within = within && err <= kRowTolerance;
+      if (incomplete) {
+        continue;
+      }
       stats.maxRowError[c] = std::max(stats.maxRowError[c], err);
-      CHECK_MESSAGE(err <= kRowTolerance, "row " << layer << " (" << t[1] << ") " << kColumns[c] << ": Vela "
-                                                 << expected << ", estimator " << actual);
+      if (!tree.incompleteRows) {
+        CHECK_MESSAGE(err <= kRowTolerance, "row " << layer << " (" << t[1] << ") " << columns[c] << ": Vela "
+                                                   << expected << ", estimator " << actual);
+      } else if (err > kRowTolerance) {
+        MESSAGE(where << " row " << layer << " (" << t[1] << ") " << std::string(columns[c]) << ": Vela " << expected
+                      << ", estimator " << actual);
+      }
+    }
+    if (incomplete) {
+      ++stats.incompleteRows;
+      stats.incompleteWithin += within ? 1 : 0;
+      ++layer;
+      continue;
     }
     stats.exactRows += exact ? 1 : 0;
     stats.rowsWithin += within ? 1 : 0;
+    stats.memoryRowsWithin += memoryWithin ? 1 : 0;
     ++stats.rows;
     ++layer;
   }
@@ -224,6 +266,9 @@ bool checkFolder(const fs::path& dir, const Tree& tree, Stats& stats) {
     REQUIRE(col != summary[0].end());
     const double expected = std::stod(summary[1][static_cast<size_t>(col - summary[0].begin())]);
     const double err = relativeError(expected, ourTotals[k]);
+    if (folderIncomplete) {
+      continue;
+    }
     stats.maxTotalError[k] = std::max(stats.maxTotalError[k], err);
     CHECK_MESSAGE(err <= kTotalTolerance, kTotals[k] << ": Vela " << expected << ", estimator " << ourTotals[k]);
   }
@@ -242,11 +287,15 @@ bool checkFolder(const fs::path& dir, const Tree& tree, Stats& stats) {
       REQUIRE(col != summary[0].end());
       const double expected = std::stod(summary[1][static_cast<size_t>(col - summary[0].begin())]);
       const double err = relativeError(expected, value);
+      if (folderIncomplete) {
+        continue;
+      }
       stats.maxBytesError = std::max(stats.maxBytesError, err);
       CHECK_MESSAGE(err <= kTotalTolerance, key << ": Vela " << expected << ", estimator " << value);
     }
   }
   ++stats.folders;
+  stats.completeFolders += folderIncomplete ? 0 : 1;
   return true;
 }
 
@@ -276,14 +325,28 @@ void checkTree(const Tree& tree) {
     checkFolder(dir, tree, stats);
   }
   CHECK(stats.folders > 0);
-  std::ostringstream report;
-  report << tree.name << ": " << stats.folders << " folders, " << stats.rows << " rows, " << stats.namedRows
-         << " with Vela's name, " << stats.rowsWithin << " within 1% in every column, " << stats.exactRows
-         << " exact; max relative error per column:";
-  for (size_t c = tree.vela == VelaVersion::V3_10 ? 0 : kVela310OnlyColumns; c < kColumns.size(); ++c) {
-    report << ' ' << kColumns[c] << ' ' << stats.maxRowError[c] * 100 << '%';
+  if (tree.incompleteRows) {
+    CHECK(static_cast<double>(stats.rowsWithin) >= kCompleteRowsWithin * static_cast<double>(stats.rows));
   }
-  report << "; totals:";
+  std::ostringstream report;
+  report << tree.name << ": " << stats.folders << " folders, " << stats.rows + stats.incompleteRows << " rows, "
+         << stats.namedRows << " with Vela's name";
+  if (tree.incompleteRows) {
+    report << "; " << stats.incompleteRows << " rows without the one-piece weight size (" << stats.incompleteWithin
+           << " within 1% nonetheless); of the other " << stats.rows << " rows";
+  }
+  report << ", " << stats.rowsWithin << " within 1% in every column checked, " << stats.exactRows
+         << " exact; max relative error per column:";
+  const Columns& columns = columnsOf(tree.vela);
+  for (size_t c = 0; c < columns.size(); ++c) {
+    report << ' ' << columns[c] << ' ';
+    if (!tree.memoryUsageDerived && c < kMemoryColumns) {
+      report << "(not checked: " << stats.memoryRowsWithin << " rows within 1%)";
+    } else {
+      report << stats.maxRowError[c] * 100 << '%';
+    }
+  }
+  report << "; totals" << (tree.incompleteRows ? " (" + std::to_string(stats.completeFolders) + " folders with every row complete)" : std::string()) << ":";
   for (size_t k = 0; k < kTotals.size(); ++k) {
     report << ' ' << kTotals[k] << ' ' << stats.maxTotalError[k] * 100 << '%';
   }
@@ -311,6 +374,10 @@ TEST_CASE("estimator reproduces Vela's per-layer and summary estimates on every 
 
 TEST_CASE("estimator reproduces Vela 5.0's per-layer and summary estimates on every vela5 fixture folder") {
   checkTree({"vela5", VelaVersion::V5_0, true});
+}
+
+TEST_CASE("estimator reproduces Vela 5.0's per-layer and summary estimates on every vela-u85 fixture folder") {
+  checkTree({"vela-u85", VelaVersion::V5_0, true, true, false});
 }
 
 // The fixtures have a Memcpy between memory areas only as a first row (no slack before it);
@@ -363,7 +430,7 @@ TEST_CASE("the Vela a compile is detected as: Python Vela's (2.1 to 3.10) as 3.1
       const npusim::io::CompiledNetwork net = npusim::io::loadNetwork(path);
       const std::string within = fs::relative(entry.path(), *root).string();
       const bool regor = within.rfind("vela5/", 0) == 0;
-      CHECK(npusim::analytic::compiledBy(net) == (regor ? VelaVersion::V5_0 : VelaVersion::V3_10));
+      CHECK(npusim::platform::compiledBy(net) == (regor ? VelaVersion::V5_0 : VelaVersion::V3_10));
       ++checked;
     }
     MESSAGE(std::string(tree) << ": " << checked << " compiles");
@@ -401,7 +468,7 @@ TEST_CASE("estimator reproduces Vela 5.0's summary totals of the FVP compiles wi
       request.accelerator = name;
       const npusim::config::SystemParams params = npusim::config::resolveConfig(request);
       const npusim::io::CompiledNetwork net = npusim::io::loadNetwork(tflite->string());
-      CHECK(npusim::analytic::compiledBy(net) == VelaVersion::V5_0);
+      CHECK(npusim::platform::compiledBy(net) == VelaVersion::V5_0);
       const NetworkEstimate est =
           npusim::analytic::estimateNetwork(net, npusim::io::decodeAll(net), params, nullptr, VelaVersion::V5_0);
       const auto summary = readCsv(*summaryPath);

@@ -135,7 +135,7 @@ TEST_CASE("two runs give byte-identical JSON and CSV") {
   CHECK(outputs[0] == outputs[1]);
 }
 
-TEST_CASE("an Ethos-U85 model: inspect reads it, and run, estimate, compare, sweep and regress refuse it in one line") {
+TEST_CASE("an Ethos-U85 model: inspect reads it, estimate estimates it, and run, compare, sweep and regress refuse it in one line") {
   const auto root = npusim::test::fixturesDirOrSkip();
   if (!root) return;
   const fs::path dir = *root / "vela-u85" / "kws_ref_model" / "ethos-u85-256_Ethos_U85_SYS_Flash_High_Shared_Sram";
@@ -150,10 +150,21 @@ TEST_CASE("an Ethos-U85 model: inspect reads it, and run, estimate, compare, swe
   CHECK(inspect.out.find("ethos-u85-256, arch 2.0.0") != std::string::npos);
   CHECK(inspect.out.find("compiled for: ethos-u85-256 (IB 16384, AB 16384, OB 2048, CB 1536, LUT 2048 B; 2 SRAM and 1 "
                          "EXT ports, 1 weight decoder)") != std::string::npos);
-  for (const std::string command : {"run", "estimate", "compare"}) {
+  for (const std::string command : {"run", "compare"}) {
     checkU85Refusal(npusim::test::runNpusim({command, model}), model, command);
   }
   npusim::test::TempDir tmp;
+  // estimate, with the tree's vela.ini (no built-in U85 system config yet): Vela 5.0's model,
+  // one CSV row per row of Vela's per-layer CSV.
+  const fs::path csv = tmp.path() / "u85.csv";
+  const auto estimate = npusim::test::runNpusim({"estimate", model, "--vela-ini", (*root / "vela-u85" / "vela.ini").string(),
+                                                 "--system-config", "Ethos_U85_SYS_Flash_High", "--memory-mode",
+                                                 "Shared_Sram", "--csv", csv.string()});
+  CHECK(estimate.exitCode == 0);
+  CHECK(estimate.err.empty());
+  CHECK(estimate.out.find("Vela 5.0's model") != std::string::npos);
+  const auto lines = [](const std::string& text) { return std::count(text.begin(), text.end(), '\n'); };
+  CHECK(lines(npusim::test::readText(csv)) == lines(npusim::test::readText(dir / "kws_ref_model_per-layer.csv")));
   const fs::path spec = tmp.path() / "spec.json";
   std::ofstream(spec) << R"({"models": [{"path": ")" << model << R"("}], "points": [{}]})";
   checkU85Refusal(npusim::test::runNpusim({"sweep", spec.string(), "--out", (tmp.path() / "out.jsonl").string()}),

@@ -1,0 +1,666 @@
+// SPDX-License-Identifier: Apache-2.0
+// Vela 5.0's Ethos-U85 cost model (regor architecture/ethosu85/ethos_u85_performance and the parts
+// of ethos_u85.cpp it uses; shared/docs/ethos-u85.md section 5): MAC cycles per OFM block, the
+// output unit's cycles per element summed over a group of fused and chained operations, the
+// command-issue floor, element accesses with the chained operations' feature maps in memory,
+// burst-derated bytes, and access cycles bounded per AXI channel (read buffers, outstanding
+// transactions and latency of each memory).
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <set>
+#include <stdexcept>
+#include <string>
+
+#include "harness/analytic/vela5_performance.h"
+#include "sim/common/int_math.h"
+
+namespace npusim::analytic::vela5 {
+
+namespace {
+
+// The NPU operation an operator type runs as (regor's EthosU85NpuOp).
+enum class NpuOp : uint8_t {
+  Convolution, Depthwise, VectorProduct, Pooling, ReduceSum, ReduceMinMax, ArgMax, Elementwise, Resize, Dma
+};
+
+NpuOp npuOpOf(OpType type) {
+  switch (type) {
+  case OpType::DepthwiseConv2D: return NpuOp::Depthwise;
+  case OpType::Conv2D: return NpuOp::Convolution;
+  case OpType::ReduceSum: return NpuOp::ReduceSum;
+  case OpType::FullyConnected: case OpType::MatMul: return NpuOp::VectorProduct;
+  case OpType::ReduceMax: return NpuOp::ReduceMinMax;
+  case OpType::Resize: return NpuOp::Resize;
+  case OpType::Tile: return NpuOp::Dma;
+  case OpType::Add: case OpType::Sub: case OpType::Mul: case OpType::Minimum: case OpType::Maximum: case OpType::SHL:
+  case OpType::Asr: case OpType::CLZ: case OpType::Abs: case OpType::LeakyRelu:
+    return NpuOp::Elementwise;
+  // Pooling proper, and what Vela 5.0 runs as an average-pool no-op: activations, Quantize,
+  // MemoryCopy, Transpose, Reverse, Rescale.
+  case OpType::MaxPool: case OpType::AvgPool: case OpType::Rescale: case OpType::MemoryCopy: case OpType::Quantize:
+  case OpType::Transpose: case OpType::Reverse: case OpType::Relu: case OpType::Relu0To1: case OpType::Relu6:
+  case OpType::ReluN1To1: case OpType::ReluN: case OpType::Clamp: case OpType::Prelu: case OpType::Sigmoid:
+  case OpType::Tanh: case OpType::LUT:
+    return NpuOp::Pooling;
+  }
+  return NpuOp::Pooling;
+}
+
+bool usesMacs(NpuOp op) { return op != NpuOp::Elementwise && op != NpuOp::Resize && op != NpuOp::Dma; }
+
+// Operations that pool a window of the IFM without weights.
+bool isPoolingLike(NpuOp op) { return op == NpuOp::Pooling || op == NpuOp::ReduceMinMax || op == NpuOp::ArgMax; }
+
+// Largest sub-kernel side per operation class (regor's s_SubkernelLimits).
+uint32_t subKernelLimit(NpuOp op) {
+  switch (op) {
+  case NpuOp::Convolution: case NpuOp::Depthwise: case NpuOp::Pooling: case NpuOp::ReduceSum: case NpuOp::ReduceMinMax:
+  case NpuOp::ArgMax:
+    return 8;
+  case NpuOp::VectorProduct: case NpuOp::Elementwise: case NpuOp::Resize: case NpuOp::Dma: return 1;
+  }
+  return 1;
+}
+
+bool isActivation(OpType t) {
+  switch (t) {
+  case OpType::Relu: case OpType::Relu0To1: case OpType::Relu6: case OpType::ReluN: case OpType::ReluN1To1:
+  case OpType::Prelu: case OpType::Clamp: case OpType::Sigmoid: case OpType::Tanh: case OpType::LUT:
+    return true;
+  default: return false;
+  }
+}
+
+bool isBinaryElementwise(OpType t) {
+  switch (t) {
+  case OpType::Add: case OpType::Sub: case OpType::Mul: case OpType::Minimum: case OpType::Maximum: case OpType::SHL:
+  case OpType::Asr:
+    return true;
+  default: return false;
+  }
+}
+
+// The AXI channels the U85 reads and writes through (regor's MemChannel), each read channel with
+// a read buffer of its own.
+enum class Channel : uint8_t { Mem2Mem, IfmStream, Weight, FastWeight, Ifm, Scale, Write };
+constexpr size_t kReadChannels = 6;
+
+// One MAC configuration as Vela 5.0's U85 model has it (regor's s_EthosU85Configs and
+// s_EthosU85PerfInfo; ethos-u85.md 1.1, 5.3): weight decoders, OFM micro-blocks with the IFM
+// allocation unit each uses for IFM block depths of up to 128, 256 and more bits, the read
+// buffer of each read channel (bytes), output cycles per element O0..O5 and activation cycles
+// per element A0, A1.
+struct Ublock {
+  Shape3 shape;
+  std::array<Shape3, 3> ifmAllocationUnit;   // depth in units of 128 bits
+};
+struct U85Config {
+  uint32_t macs;
+  uint32_t weightDecoders;
+  std::array<Ublock, 3> ublocks;
+  size_t ublockCount;
+  std::array<int, kReadChannels> readBuffers;   // Mem2Mem, IfmStream, Weight, FastWeight, Ifm, Scale
+  std::array<double, 6> outputCycles;
+  std::array<double, 2> activationCycles;
+};
+
+constexpr std::array<Shape3, 3> kAu2x2{{{2, 2, 1}, {1, 2, 2}, {1, 1, 4}}};
+constexpr std::array<Shape3, 3> kAu1x4{{{1, 4, 1}, {1, 2, 2}, {1, 1, 4}}};
+constexpr std::array<Shape3, 3> kAu2x4{{{2, 4, 1}, {2, 2, 2}, {1, 2, 4}}};
+constexpr std::array<Shape3, 3> kAu4x4{{{4, 4, 1}, {2, 4, 2}, {2, 2, 4}}};
+const std::array<U85Config, 5> kConfigs{{
+    {128, 1, {{{{1, 2, 8}, {{{1, 2, 1}, {1, 1, 2}, {1, 1, 2}}}}, {{1, 1, 16}, {{{1, 2, 1}, {1, 1, 2}, {1, 1, 2}}}}}}, 2,
+     {64, 64, 128, 128, 104, 16}, {0.5, 0.5, 0.5, 1.0, 1.0, 1.0}, {0.5, 1.0}},
+    {256, 1, {{{{1, 2, 16}, kAu2x2}, {{1, 4, 8}, kAu1x4}, {{2, 2, 8}, kAu2x2}}}, 3, {104, 104, 128, 128, 128, 16},
+     {0.25, 0.25, 0.25, 0.5, 0.5, 0.5}, {0.25, 0.5}},
+    {512, 2, {{{{2, 2, 16}, kAu2x2}, {{1, 4, 16}, kAu1x4}}}, 2, {128, 128, 256, 256, 128, 16},
+     {0.125, 0.125, 0.25, 0.5, 0.25, 0.25}, {0.125, 0.25}},
+    {1024, 4, {{{{2, 2, 32}, kAu2x4}, {{1, 4, 32}, {{{2, 4, 1}, {1, 4, 2}, {1, 2, 4}}}}, {{2, 4, 16}, kAu2x4}}}, 3,
+     {256, 256, 416, 208, 256, 16}, {0.0625, 0.125, 0.25, 0.5, 0.125, 0.25}, {0.0625, 0.125}},
+    {2048, 4, {{{{2, 2, 64}, kAu4x4}, {{1, 4, 64}, {{{4, 4, 1}, {2, 4, 2}, {1, 4, 4}}}}, {{4, 4, 16}, kAu4x4}}}, 3,
+     {256, 256, 512, 256, 256, 16}, {0.03125, 0.0625, 0.125, 0.25, 0.0625, 0.125}, {0.03125, 0.0625}},
+}};
+
+constexpr uint32_t kSubKernelMax = 8;
+constexpr uint32_t kBrickDepth = 16;
+
+using Shape = Shape3;
+
+Shape minShape(const Shape& a, const Shape& b) {
+  return {std::min(a.height, b.height), std::min(a.width, b.width), std::min(a.depth, b.depth)};
+}
+
+Shape divRoundUp(const Shape& a, const Shape& b) {
+  return {static_cast<uint32_t>(ceilDiv(a.height, b.height)), static_cast<uint32_t>(ceilDiv(a.width, b.width)),
+          static_cast<uint32_t>(ceilDiv(a.depth, b.depth))};
+}
+
+int64_t divUp(int64_t a, int64_t b) { return (a + b - 1) / b; }
+int64_t elements(const Shape& s) { return static_cast<int64_t>(s.elements()); }
+int64_t elementsWH(const Shape& s) { return int64_t{s.width} * s.height; }
+uint32_t roundUp32(uint32_t value, uint32_t granule) { return static_cast<uint32_t>(roundUp(uint64_t{value}, granule)); }
+
+// Storage rounding of a format: NHCWB16 bricks of 16 channels.
+Shape storageRounded(const Shape& s, cmd::DataFormat format) {
+  return format == cmd::DataFormat::Nhcwb16 ? Shape{s.height, s.width, roundUp32(s.depth, kBrickDepth)} : s;
+}
+
+// int64_t(float(bytes) / bandwidth), as regor divides.
+int64_t perBandwidth(int64_t bytes, float bandwidth) {
+  return static_cast<int64_t>(static_cast<float>(bytes) / bandwidth);
+}
+
+// The cost model proper.
+class EthosU85Performance final : public ArchitecturePerformance {
+public:
+  explicit EthosU85Performance(const System& system) : config_(configOf(system.accelerator().macs)) {}
+
+  CycleCost measureCycleCost(const Query& q) const override {
+    const NpuOp op = npuOpOf(q.type);
+    if (op == NpuOp::Dma || op == NpuOp::Resize) {
+      return {};   // Vela 5.0 does not cost DMA operations and resizes
+    }
+    return usesMacs(op) ? macOpCycles(q, op) : elementwiseCycles(q);
+  }
+
+  int64_t memToMemCycles(const Memory& dest, const Memory& source, int64_t bytes) const override {
+    const int64_t from = perBandwidth(bytes, channelBandwidth(source, Channel::Mem2Mem)) + source.readLatency;
+    const int64_t to = perBandwidth(bytes, channelBandwidth(dest, Channel::Write)) + dest.writeLatency;
+    return std::max(from, to);
+  }
+
+  ElementAccess measureElementAccess(const Query& q) const override {
+    ElementAccess a;
+    const NpuOp op = npuOpOf(q.type);
+    const cmd::DataFormat ifmFormat = q.ifm[0].format;   // every input is rounded like the first
+    if (usesMacs(op)) {
+      const Shape ifmBlock = minShape(q.ifm[0].shape, q.config.ifmBlock);
+      const Shape ofmBlock = minShape(q.ofm.shape, q.config.ofmBlock);
+      Shape blocks = divRoundUp(q.ofm.shape, ofmBlock);
+      int64_t ofmBlockDepth = ofmBlock.depth;
+      if (op == NpuOp::Depthwise || isPoolingLike(op)) {
+        blocks.depth = 1;
+        ofmBlockDepth = q.ifm[0].shape.depth;
+      }
+      const uint32_t limit = subKernelLimit(op);
+      const int64_t subKernels = divUp(q.kernel.width, limit) * divUp(q.kernel.height, limit);
+      const int64_t ifmFetch =
+          elementsWH(storageRounded(ifmBlock, ifmFormat)) * storageRounded(q.ifm[0].shape, ifmFormat).depth;
+      a.ifmRead[0] = ifmFetch * subKernels * elements(blocks);
+      if (op == NpuOp::Convolution || op == NpuOp::Depthwise || op == NpuOp::VectorProduct) {
+        int64_t kernelRead = static_cast<int64_t>(q.kernel.elements());
+        if (op != NpuOp::Depthwise) {
+          kernelRead *= q.ifm[0].shape.depth;
+        }
+        a.constRead[0] = kernelRead * ofmBlockDepth * elements(blocks);
+        a.constRead[1] = q.ofm.shape.depth;
+        a.weightsRefetch = elementsWH(blocks);
+      }
+    } else if (op == NpuOp::Elementwise) {
+      // A one-element input is a scalar operand, but only one of them can be encoded.
+      bool scalar = false;
+      for (size_t i = 0; i < 2; ++i) {
+        const int64_t n = elements(q.ifm[i].shape);
+        if (n > 1 || (n == 1 && scalar)) {
+          a.ifmRead[i] = elements(storageRounded(q.ifm[i].shape, ifmFormat));
+        } else if (n == 1) {
+          scalar = true;
+        }
+      }
+    } else if (op == NpuOp::Resize) {
+      a.ifmRead[0] = elements(storageRounded(q.ifm[0].shape, ifmFormat));
+    } else if (q.type == OpType::Tile) {
+      a.ifmRead[0] = elements(storageRounded(q.ofm.shape, ifmFormat));
+    }
+    // Chained members' feature maps in memory. Vela reads only the first of each member's
+    // (regor looks them up by member); a one-element input is a scalar operand, never read.
+    a.external.assign(q.external.size(), 0);
+    std::set<size_t> seen;
+    for (size_t i = 0; i < q.external.size(); ++i) {
+      const ExternalFeatureMap& fm = q.external[i];
+      if (!seen.insert(fm.member).second) {
+        continue;
+      }
+      const int64_t n = elements(storageRounded(fm.tensor.shape, fm.tensor.format));
+      a.external[i] = fm.output || elements(fm.tensor.shape) > 1 ? n : 0;
+    }
+    if (q.ofmWritten) {
+      a.ofmWrite = elements(storageRounded(q.ofm.shape, q.ofm.format));
+    }
+    return a;
+  }
+
+  ElementAccess elementTransferToBytes(const Query& q, const ElementAccess& access) const override {
+    ElementAccess r = access;
+    for (size_t i = 0; i < (q.ifm[1].present() ? 2u : 1u); ++i) {
+      r.ifmRead[i] = memoryTransfer(true, q.ifm[i], q.config.ifmBlock, access.ifmRead[i]);
+    }
+    r.ofmWrite = memoryTransfer(false, q.ofm, q.config.ofmBlock, access.ofmWrite);
+    r.constRead = {0, 0};
+    if (q.encodedWeightSize > 0) {
+      r.constRead[0] = access.weightsRefetch * static_cast<int64_t>(q.encodedWeightSize);
+      r.constRead[1] = access.weightsRefetch * static_cast<int64_t>(q.encodedScaleSize);
+      r.weightsRefetch = 1;
+    }
+    for (size_t i = 0; i < q.external.size(); ++i) {
+      const ExternalFeatureMap& fm = q.external[i];
+      r.external[i] = memoryTransfer(!fm.output, fm.tensor, fm.output ? q.config.ofmBlock : q.config.ifmBlock,
+                                     access.external[i]);
+    }
+    return r;
+  }
+
+  MemoryAccessCycles measureAccessCycles(const Query& q, const ElementAccess& bytes) const override {
+    // 1. Bytes per memory, channel and what is moved.
+    enum Group : uint8_t { FeatureMaps, Weights, Scales };
+    struct Transfers {
+      const Memory* memory = nullptr;
+      std::map<Channel, std::array<std::optional<int64_t>, 3>> channels;
+    };
+    std::map<MemArea, Transfers> transfer;
+    const auto add = [&](const Memory& m, Channel channel, Group group, int64_t n) {
+      Transfers& t = transfer[m.area];
+      t.memory = &m;
+      std::optional<int64_t>& slot = t.channels[channel][group];
+      slot = slot.value_or(0) + n;
+    };
+    add(*q.ifm[0].memory, inputChannel(q.type, 0), FeatureMaps, bytes.ifmRead[0]);
+    if (q.ifm[1].present()) {
+      add(*q.ifm[1].memory, inputChannel(q.type, 1), FeatureMaps, bytes.ifmRead[1]);
+    }
+    add(*q.ofm.memory, Channel::Write, FeatureMaps, bytes.ofmWrite);
+    for (size_t i = 0; i < q.external.size(); ++i) {
+      const ExternalFeatureMap& fm = q.external[i];
+      add(*fm.tensor.memory, fm.output ? Channel::Write : inputChannel(fm.memberType, fm.input), FeatureMaps,
+          bytes.external[i]);
+    }
+    if (q.constMemory != nullptr) {
+      const Channel weightChannel = q.weightFormat == arch::WeightFormat::Fast ? Channel::FastWeight : Channel::Weight;
+      if (q.weightStagingMemory != nullptr) {
+        // Weights DMA'd concurrently: the part not pre-buffered is read from permanent storage
+        // and written to the staging buffer, from which the NPU reads all of them.
+        const int64_t streamed = std::max<int64_t>(
+            static_cast<int64_t>(q.encodedWeightSize) - static_cast<int64_t>(q.firstWeightDmaSize), 0);
+        add(*q.constMemory, Channel::Mem2Mem, Weights, streamed);
+        add(*q.weightStagingMemory, Channel::Write, Weights, streamed);
+        add(*q.weightStagingMemory, weightChannel, Weights, bytes.constRead[0]);
+      } else {
+        // Vela reads unbuffered weights through the standard weight channel whatever their format.
+        add(*q.constMemory, Channel::Weight, Weights, bytes.constRead[0]);
+      }
+      add(*q.constMemory, Channel::Scale, Scales, bytes.constRead[1]);
+    }
+    // 2. Per memory: a group takes its bytes over the memory's bandwidth, or its slowest channel;
+    //    the memory, all bytes or the channel whose groups take longest.
+    MemoryAccessCycles out;
+    for (const auto& [area, t] : transfer) {
+      std::array<int64_t, 3> groupBytes{}, groupChannelCycles{};
+      std::array<bool, 3> used{};
+      int64_t totalBytes = 0, slowestChannel = 0;
+      for (const auto& [channel, groups] : t.channels) {
+        const float bandwidth = channelBandwidth(*t.memory, channel);
+        int64_t channelCycles = 0;
+        for (size_t g = 0; g < groups.size(); ++g) {
+          if (!groups[g]) {
+            continue;
+          }
+          const int64_t cycles = perBandwidth(*groups[g], bandwidth);
+          groupChannelCycles[g] = std::max(groupChannelCycles[g], cycles);
+          groupBytes[g] += *groups[g];
+          used[g] = true;
+          totalBytes += *groups[g];
+          channelCycles += cycles;
+        }
+        slowestChannel = std::max(slowestChannel, channelCycles);
+      }
+      const auto groupCycles = [&](Group g) {
+        return used[g] ? std::max(perBandwidth(groupBytes[g], t.memory->bandwidth), groupChannelCycles[g]) : 0;
+      };
+      AccessCycles& c = out[area];
+      c.featureMaps = groupCycles(FeatureMaps);
+      c.weights = groupCycles(Weights);
+      c.scales = groupCycles(Scales);
+      c.total = std::max(perBandwidth(totalBytes, t.memory->bandwidth), slowestChannel);
+    }
+    return out;
+  }
+
+  OpConfig opConfig(const Query& q, const ProgrammedBlock& programmed) const override {
+    const NpuOp op = npuOpOf(q.type);
+    OpConfig c;
+    c.ofmBlock = programmed.ofmBlock;
+    c.wideAccumulator = programmed.wideAccumulator;
+    c.ofmUblock = ublockOf(programmed.ofmUblock).shape;
+    // 1. Traversal: depthwise, or a convolution's weight order (the stream's, else Vela's
+    //    utilisation rule), else depth first.
+    const Shape ifmShape = elements(q.ifm[1].shape) > elements(q.ifm[0].shape) ? q.ifm[1].shape : q.ifm[0].shape;
+    if (op == NpuOp::Depthwise) {
+      c.traversal = Traversal::Depthwise;
+    } else if (op == NpuOp::Convolution && programmed.partKernel.value_or(choosePartKernel(ifmShape, q))) {
+      c.traversal = Traversal::PartKernel;
+    }
+    // 2. IFM block (regor's FindBlockConfig and GetArchIFMBlockSize): the OFM block's for
+    //    elementwise operations; the rows and columns the OFM block needs, on the micro-block's
+    //    IFM allocation unit, for the others, as deep as the OFM block (depthwise, pooling,
+    //    resize) or the fixed IFM block depth of convolutions and reductions.
+    if (op == NpuOp::Elementwise) {
+      c.ifmBlock = c.ofmBlock;
+      return c;
+    }
+    const uint32_t bits = q.ifm[0].bits;
+    if (op == NpuOp::Depthwise || (isPoolingLike(op) && q.type != OpType::MemoryCopy)) {
+      // Vela's depthwise search sizes the IFM block without resampling.
+      c.ifmBlock = ifmBlockSize(c.ofmBlock, q.kernel, allocationUnit(c.ofmBlock.depth, bits, c), 1, 0, 0);
+      return c;
+    }
+    uint32_t ifmBlockDepth = 64;
+    if (c.traversal == Traversal::PartKernel) {
+      ifmBlockDepth = 16;
+    } else if (bits == 32 || ((config_.macs == 128 || config_.macs == 256) && c.ofmUblock.depth == 16 && !q.sparse)) {
+      ifmBlockDepth = 32;
+    } else if (q.sparse && bits == 8) {
+      ifmBlockDepth = 128;
+    }
+    if (op == NpuOp::ReduceSum) {
+      c.ifmBlock = ifmBlockSize(c.ofmBlock, q.kernel, allocationUnit(ifmBlockDepth, bits, c), 1, 0, ifmBlockDepth);
+      return c;
+    }
+    if (isPoolingLike(op) || op == NpuOp::Resize) {
+      ifmBlockDepth = c.ofmBlock.depth;   // equal-depth operations
+    }
+    const int upscale = q.ifmUpscale == cmd::Upscale::Zeros ? 2 : 1;
+    const int rounding = q.ifmUpscale == cmd::Upscale::Nearest ? 1 : 0;
+    c.ifmBlock = ifmBlockSize(c.ofmBlock, q.kernel, allocationUnit(ifmBlockDepth, bits, c), upscale, rounding,
+                              ifmBlockDepth);
+    c.ifmBlock.depth = ifmBlockDepth;
+    return c;
+  }
+
+  bool costsGroups() const override { return true; }
+
+private:
+  static const U85Config& configOf(uint32_t macs) {
+    for (const U85Config& c : kConfigs) {
+      if (c.macs == macs) {
+        return c;
+      }
+    }
+    throw std::invalid_argument("Vela 5.0 has no Ethos-U85 configuration with " + std::to_string(macs) + " MACs");
+  }
+
+  // The configuration's micro-block of the programmed height and width (each is unique).
+  const Ublock& ublockOf(const Shape& programmed) const {
+    for (size_t i = 0; i < config_.ublockCount; ++i) {
+      const Ublock& u = config_.ublocks[i];
+      if (u.shape.height == programmed.height && u.shape.width == programmed.width) {
+        return u;
+      }
+    }
+    throw std::invalid_argument("ethos-u" + std::to_string(config_.macs) + " has no " +
+                                std::to_string(programmed.height) + "x" + std::to_string(programmed.width) +
+                                " OFM micro-block");
+  }
+
+  // The IFM allocation unit of an IFM block `depth` deep (regor's CalcIfmAUSize).
+  Shape allocationUnit(uint32_t depth, uint32_t bits, const OpConfig& c) const {
+    const uint32_t depthBits = depth * bits;
+    const size_t index = depthBits > 256 ? 2 : depthBits > 128 ? 1 : 0;
+    const Shape au = ublockOf(c.ofmUblock).ifmAllocationUnit[index];
+    return {au.height, au.width, au.depth * 128 / bits};
+  }
+
+  // IFM rows and columns an OFM block needs, sub-kernel bounded, on the allocation unit; its
+  // depth `depth` (or the OFM block's) rounded to the unit (regor's GetArchIFMBlockSize).
+  static Shape ifmBlockSize(const Shape& ofmBlock, const cmd::Kernel& kernel, const Shape& au, int upscale,
+                            int rounding, uint32_t depth) {
+    const auto side = [&](uint32_t ofmSide, uint32_t stride, uint32_t dilated, uint32_t granule) {
+      const int border = static_cast<int>(std::min(dilated, kSubKernelMax));
+      const int needed = static_cast<int>(std::ceil(
+          static_cast<float>((static_cast<int>(ofmSide) - 1) * static_cast<int>(stride) + border + rounding) /
+          static_cast<float>(upscale)));
+      return roundUp32(static_cast<uint32_t>(needed), granule);
+    };
+    return {side(ofmBlock.height, kernel.strideY, kernel.dilatedHeight(), au.height),
+            side(ofmBlock.width, kernel.strideX, kernel.dilatedWidth(), au.width),
+            roundUp32(depth > 0 ? depth : ofmBlock.depth, au.depth)};
+  }
+
+  // regor's ChooseKernelFirst: part-kernel-first when its utilisation is at least depth-first's.
+  static bool choosePartKernel(const Shape& ifmShape, const Query& q) {
+    const int k = static_cast<int>(q.kernel.elements());
+    const int granule = q.sparse ? 10 : 5;
+    const int rest = q.sparse ? 4 : 2;
+    const int rounded = (k / granule) * granule + std::max(k % granule, rest);
+    const double depth = ifmShape.depth;
+    const double partUtil = depth / static_cast<double>(roundUp(uint64_t{ifmShape.depth}, 16u)) *
+                            (k / static_cast<double>(rounded));
+    const double depthUtil = depth / static_cast<double>(roundUp(uint64_t{ifmShape.depth}, q.sparse ? 128u : 64u));
+    return partUtil >= depthUtil;
+  }
+
+  // The channel an operation's input `index` is read through (regor's LookupChannel): streamed
+  // for elementwise operations, resizes and a matrix multiplication's second operand.
+  static Channel inputChannel(OpType type, size_t index) {
+    const bool streamed = (index == 1 && type == OpType::MatMul) || type == OpType::Resize ||
+                          npuOpOf(type) == NpuOp::Elementwise;
+    return streamed ? Channel::IfmStream : Channel::Ifm;
+  }
+
+  // Bytes per cycle one channel of `m` sustains: its read buffer (reads) or the outstanding
+  // transactions of the memory's ports, 80% used, each a burst per latency, 80% efficient; at
+  // most the memory's bandwidth (regor's ChannelBW).
+  float channelBandwidth(const Memory& m, Channel channel) const {
+    const bool write = channel == Channel::Write;
+    const int latency = write ? m.writeLatency : m.readLatency;
+    if (latency <= 0) {
+      return m.bandwidth;   // no latency bound (regor's quotient is infinite or NaN, std::min keeps the bandwidth)
+    }
+    const int outstanding = write ? m.maxWrites : m.maxReads;
+    const float readBuffer =
+        write ? std::numeric_limits<float>::max()
+              : static_cast<float>(config_.readBuffers[static_cast<size_t>(channel)]) /
+                    static_cast<float>(std::max(m.burstLength / 16, 1));
+    const float transactions = std::min(readBuffer, static_cast<float>(outstanding * m.portsUsed * 0.8));
+    return std::min(m.bandwidth,
+                    static_cast<float>(static_cast<float>(m.burstLength) * transactions / static_cast<float>(latency) * 0.8));
+  }
+
+  // Bytes `toTransfer` elements of `t` cost once runs shorter than the memory's burst are
+  // penalised (regor's EstimateMemoryTransfer; OFM runs widen with the weight decoders).
+  int64_t memoryTransfer(bool isRead, const Tensor& t, const Shape& block, int64_t toTransfer) const {
+    const int64_t bits = t.bits;
+    const int64_t decoders = config_.weightDecoders;
+    int64_t burst = 8;
+    switch (t.format) {
+    case cmd::DataFormat::Nhcwb16: {
+      const int64_t zStride = (int64_t{t.shape.width} * bits * 16) / 8;
+      if (zStride == block.depth) {
+        burst = bits * block.width * block.depth;
+      } else {
+        burst = 16 * bits * block.width * (isRead ? 1 : decoders);
+      }
+      break;
+    }
+    case cmd::DataFormat::Nhwc: {
+      const int64_t xStride = (int64_t{t.shape.depth} * bits) / 8;
+      if (isRead) {
+        burst = xStride == block.depth ? bits * block.width * block.depth : bits * block.depth;
+      } else if (block.depth <= 16 && xStride == block.depth) {
+        burst = bits * block.width * block.depth;
+      } else {
+        burst = std::min({int64_t{64 * 8}, 16 * bits * decoders, int64_t{block.depth} * bits});
+      }
+      break;
+    }
+    }
+    const int64_t burstLength = t.memory->burstLength;
+    burst = std::min(burstLength, burst / 8);
+    if (burst <= 0) {
+      throw std::invalid_argument("Vela 5.0 burst length of an empty block");
+    }
+    return toTransfer * bits / 8 * burstLength / burst;
+  }
+
+  int64_t minimumMemoryCycles(const Query& q) const {
+    int64_t ifmCycles = 0;
+    for (size_t i = 0; i < (q.ifm[1].present() ? 2u : 1u); ++i) {
+      Tensor t = q.ifm[i];
+      t.bits = q.ifm[0].bits;   // every input is taken at the first one's width
+      const int64_t tx = memoryTransfer(true, t, q.config.ifmBlock, elements(minShape(t.shape, q.config.ifmBlock)));
+      ifmCycles = std::max(ifmCycles, t.memory->readLatency + perBandwidth(tx, t.memory->bandwidth));
+    }
+    const int64_t tx = memoryTransfer(false, q.ofm, q.config.ofmBlock, elements(minShape(q.ofm.shape, q.config.ofmBlock)));
+    return ifmCycles + q.ofm.memory->writeLatency + perBandwidth(tx, q.ofm.memory->bandwidth);
+  }
+
+  int64_t macCyclesPerBlock(const Query& q, NpuOp op) const {
+    const Shape ifmBlock = minShape(q.ifm[0].shape, q.config.ifmBlock);
+    const Shape ofmBlock = minShape(q.ofm.shape, q.config.ofmBlock);
+    const Shape ublock = q.config.ofmUblock;
+    const int64_t ifmBits = q.ifm[0].bits;
+    const Shape blocks = divRoundUp(ofmBlock, ublock);
+    const int64_t blocksWH = elementsWH(blocks);
+    const int64_t weightCycles = 32 * int64_t{ublock.depth} / 8;
+    const uint32_t limit = subKernelLimit(op);
+    const bool partKernel = op == NpuOp::Convolution && q.config.traversal == Traversal::PartKernel;
+    const int64_t sparseDivisor = q.sparse ? 2 : 1;
+    const int64_t delay = q.config.wideAccumulator && config_.macs <= 128 ? 3 : 2;
+    int64_t total = 0;
+    for (uint32_t x = 0; x < q.kernel.width; x += limit) {
+      for (uint32_t y = 0; y < q.kernel.height; y += limit) {
+        const int64_t subElements = int64_t{std::min(q.kernel.height - y, limit)} * std::min(q.kernel.width - x, limit);
+        int64_t steps = 0, cycles = 0;
+        if (isPoolingLike(op)) {
+          steps = 1;
+          cycles = std::max<int64_t>(4, subElements) * elements(blocks) * (ifmBits / 2);
+        } else if (op == NpuOp::Depthwise) {
+          steps = divUp(subElements, 4);
+          cycles = std::max(weightCycles, 4 * blocksWH * (ifmBits / 8)) * steps * blocks.depth;
+        } else if (!partKernel) {
+          steps = subElements;
+          cycles = std::max(weightCycles, int64_t{ifmBlock.depth} / 8 * blocksWH) * steps * blocks.depth * (ifmBits / 8);
+          cycles /= sparseDivisor;
+        } else {
+          steps = divUp(subElements, ifmBits == 16 ? 2 : 4);
+          cycles = std::max(weightCycles, 4 * blocksWH) * steps * blocks.depth * divUp(ifmBlock.depth, 8);
+          cycles /= sparseDivisor;
+        }
+        int64_t delayCycles = 0;
+        if (blocksWH == 1) {
+          delayCycles = blocks.depth == 1 ? delay * steps : (steps > 1 ? delay * (steps - 1) * blocks.depth : 0);
+        }
+        if (partKernel) {
+          delayCycles *= divUp(ifmBlock.depth, 8);
+        }
+        total += cycles + delayCycles;
+      }
+    }
+    if (op == NpuOp::Convolution || op == NpuOp::VectorProduct || op == NpuOp::ReduceSum) {
+      total *= divUp(q.ifm[0].shape.depth, ifmBlock.depth);
+    }
+    return total;
+  }
+
+  // Output-unit cycles of one element written by a member (regor's GetOutputCyclesPerElement).
+  double outputCycles(const GroupMember& m) const {
+    size_t index = 0;
+    if (m.onChipOutput && (m.ofmBits == 32 || m.ifmBits == 32)) {
+      index = 4;
+    } else if (m.ofmBits == 64) {
+      index = 3;
+    } else if (isBinaryElementwise(m.type) && m.ifmBits == 32) {
+      index = m.ofmBits == 32 ? 5 : 4;
+    } else if (m.ofmBits == 32) {
+      index = 2;
+    } else if (m.ofmBits == 16) {
+      index = 1;
+    }
+    return config_.outputCycles[index];
+  }
+
+  // Cycles of a fused activation, transpose or reverse (half rate when it swaps H and W or
+  // reverses W).
+  double activationCycles(const GroupMember& m) const {
+    const bool swapsHW = m.transpose == Transpose::Nwhc || m.transpose == Transpose::Nwch || m.transpose == Transpose::Ncwh;
+    return config_.activationCycles[swapsHW || m.reverse == Reverse::W ? 1 : 0];
+  }
+
+  // Output-unit cycles per OFM element of the whole group: per operation that writes (primary,
+  // chained), the slowest of it and the operations fused after it, summed.
+  double outputCyclesPerElement(const Query& q) const {
+    std::vector<GroupMember> alone;
+    const std::vector<GroupMember>* group = &q.group;
+    if (q.group.empty()) {
+      alone.push_back({q.type, q.ifm[0].bits, q.ofm.bits, !q.ofmWritten, Transpose::None, Reverse::None});
+      group = &alone;
+    }
+    double total = 0, slowest = 0;
+    for (const GroupMember& m : *group) {
+      if (isActivation(m.type) || m.type == OpType::Transpose || m.type == OpType::Reverse) {
+        slowest = std::max(slowest, activationCycles(m));
+      } else {
+        total += slowest;
+        slowest = outputCycles(m);
+      }
+    }
+    return total + slowest;
+  }
+
+  CycleCost macOpCycles(const Query& q, NpuOp op) const {
+    // 1. Fractional OFM blocks, counted in micro-blocks.
+    const Shape ofmBlock = minShape(q.ofm.shape, q.config.ofmBlock);
+    const Shape ublock = q.config.ofmUblock;
+    const double blocks = static_cast<double>(elements(divRoundUp(q.ofm.shape, ublock))) /
+                          static_cast<double>(elements(divRoundUp(ofmBlock, ublock)));
+    // 2. Output unit per block, bounded by the scale/bias fetch.
+    const double aoCompute = std::ceil(outputCyclesPerElement(q) * static_cast<double>(elements(ofmBlock)));
+    double biasCycles = 0;
+    if ((op == NpuOp::Convolution || op == NpuOp::Depthwise || op == NpuOp::VectorProduct) && q.hasScales) {
+      biasCycles = 10.0 * ofmBlock.depth * q.constMemory->readLatency / 256;
+    }
+    const double aoBlock = std::max(aoCompute, biasCycles);
+    // 3. MAC array per block and the command-issue floor, then the two-stage pipeline.
+    const double macBlock = static_cast<double>(macCyclesPerBlock(q, op));
+    const double cmdLimit = (static_cast<double>(minimumMemoryCycles(q)) + macBlock + aoBlock) / 4;
+    const double mac = std::max(macBlock, cmdLimit);
+    const double ao = std::max(aoBlock, cmdLimit);
+    CycleCost c;
+    c.opCycles = static_cast<int64_t>(mac > ao ? mac * blocks + ao : ao * blocks + mac);
+    c.macs = static_cast<int64_t>(q.kernel.elements()) * elements(q.ofm.shape);
+    if (op != NpuOp::Depthwise && !isPoolingLike(op)) {
+      c.macs *= q.ifm[0].shape.depth;
+    }
+    c.macs /= q.sparse ? 2 : 1;
+    c.macCycles = static_cast<int64_t>(macBlock * blocks + aoBlock);
+    c.aoCycles = static_cast<int64_t>(aoCompute * blocks + macBlock);
+    c.cmdCycles = static_cast<int64_t>(cmdLimit);
+    return c;
+  }
+
+  CycleCost elementwiseCycles(const Query& q) const {
+    const double n = static_cast<double>(elements(storageRounded(q.ofm.shape, q.ofm.format)));
+    const double perElement = outputCyclesPerElement(q);
+    const double aoCycles = std::ceil(perElement * n);
+    const double blockElements = static_cast<double>(elements(q.config.ofmBlock));
+    const double cmdCycles = std::ceil((static_cast<double>(minimumMemoryCycles(q)) / blockElements + perElement) / 4.0 * n);
+    CycleCost c;
+    c.opCycles = static_cast<int64_t>(std::max(cmdCycles, aoCycles));
+    c.aoCycles = static_cast<int64_t>(aoCycles);
+    c.cmdCycles = static_cast<int64_t>(cmdCycles);
+    return c;
+  }
+
+  const U85Config& config_;
+};
+
+} // namespace
+
+std::unique_ptr<ArchitecturePerformance> makeEthosU85Performance(const System& system) {
+  return std::make_unique<EthosU85Performance>(system);
+}
+
+} // namespace npusim::analytic::vela5
