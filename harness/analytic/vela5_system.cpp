@@ -30,10 +30,11 @@ System::System(const config::SystemParams& params, const arch::NpuConfig& hardwa
     mem.burstLength = static_cast<int>(m.burstLength);
   }
   //    A timing adapter on a port shows through as for Vela 3.10 (vela_system.cpp): its nominal
-  //    bandwidth and minimum latencies bound the memory behind it.
-  for (config::AxiPort port : {config::AxiPort::Axi0, config::AxiPort::Axi1}) {
-    const config::TimingAdapterParams& ta = params.port(port).adapter;
-    Memory& mem = memories_[static_cast<size_t>(memAreaOf(params.memoryOn(port)))];
+  //    bandwidth and minimum latencies bound the memory behind it (an area's first port: the
+  //    U55's and U65's only one).
+  for (arch::AreaId area : arch::kAreas) {
+    const config::TimingAdapterParams& ta = params.port(params.portsIn(area).at(0)).adapter;
+    Memory& mem = memories_[static_cast<size_t>(memAreaOf(params.memoryIn(area)))];
     if (ta.nominalBytesPerCycle() > 0) {
       mem.bandwidth = std::min(mem.bandwidth, static_cast<float>(ta.nominalBytesPerCycle()));
     }
@@ -42,8 +43,8 @@ System::System(const config::SystemParams& params, const arch::NpuConfig& hardwa
   }
   // 2. The NPU's internal SHRAM, where LUTs go: 1 byte per cycle, no latency, burst 1.
   memories_[kShram] = Memory{"shram", MemArea::Shram, 1.0f, 0, 0, 1};
-  // 3. Roles from the memory mode's ports.
-  const auto on = [&](config::AxiPort port) { return static_cast<size_t>(memAreaOf(params.memoryOn(port))); };
+  // 3. Roles from the memory mode's areas.
+  const auto on = [&](arch::AreaId area) { return static_cast<size_t>(memAreaOf(params.memoryIn(area))); };
   readonly_ = on(params.mode.constMemArea);
   featureMaps_ = on(params.mode.arenaMemArea);
   staging_ = on(params.mode.cacheMemArea);

@@ -8,9 +8,7 @@
 namespace npusim::npu {
 namespace {
 
-void account(PortBytes& bytes, uint8_t port, mem::Direction dir, uint64_t n) {
-  (dir == mem::Direction::Read ? bytes.read : bytes.write)[port] += n;
-}
+void account(PortBytes& bytes, arch::PortId port, mem::Direction dir, uint64_t n) { bytes.add(port, dir, n); }
 
 } // namespace
 
@@ -37,7 +35,7 @@ KernelTiming KernelUnit::execute(const cmd::Operation& op, double issue) {
     if (s.bytes() == 0) {
       return start;
     }
-    uint8_t port = 0;
+    arch::PortId port;
     const double done = transport_.transfer(region, offset, mem::Direction::Read, s, start, &port);
     account(t.bytes, port, mem::Direction::Read, s.bytes());
     return done;
@@ -90,7 +88,7 @@ KernelTiming KernelUnit::execute(const cmd::Operation& op, double issue) {
     aoFree_ = aoDone;
     accBufferFree_[buf] = aoDone;
     t.outputCycles += b.outputCycles;
-    uint8_t port = 0;
+    arch::PortId port;
     const double written = transport_.transfer(op.ofm.region, op.ofm.base[0], mem::Direction::Write, b.ofm, aoDone, &port);
     account(t.bytes, port, mem::Direction::Write, b.ofm.bytes());
     end = std::max(end, written);
@@ -118,7 +116,7 @@ DmaTiming DmaUnit::execute(const cmd::DmaTransfer& dma, double issue) {
     const uint64_t bytes = std::min<uint64_t>(chunk_, dma.length - offset);
     const mem::TransferShape shape{1, bytes};
     clock_.sync(bufferFree);
-    uint8_t port = 0;
+    arch::PortId port;
     double done = transport_.transfer(dma.srcRegion, dma.src + offset, mem::Direction::Read, shape, bufferFree, &port);
     account(t.bytes, port, mem::Direction::Read, bytes);
     if (!dma.dstInternal) {

@@ -23,14 +23,6 @@ std::string_view memoryKindKey(MemoryKind kind) {
   return "?";
 }
 
-std::string_view axiPortName(AxiPort port) {
-  switch (port) {
-  case AxiPort::Axi0: return "Axi0";
-  case AxiPort::Axi1: return "Axi1";
-  }
-  return "?";
-}
-
 bool TimingAdapterParams::transparent() const {
   return maxReads == 0 && maxWrites == 0 && maxPending == 0 && readLatency == 0 && writeLatency == 0 &&
          pulseOn == 0 && pulseOff == 0 && bandwidthCap == 0;
@@ -41,7 +33,46 @@ double TimingAdapterParams::nominalBytesPerCycle() const {
   return bandwidthCap == 0 || period == 0 ? 0 : bandwidthCap * 8.0 / period;
 }
 
-double SystemParams::bytesPerCycle(AxiPort p) const {
+const arch::Architecture& SystemParams::architecture() const {
+  const arch::NpuConfig* hw = hardware();
+  return hw != nullptr ? *hw->arch : arch::ethosU55();
+}
+
+void SystemParams::layoutPorts(const arch::Architecture& previous) {
+  const arch::Architecture& now = architecture();
+  std::vector<PortParams> laidOut(now.ports.size());
+  for (size_t i = 0; i < now.ports.size(); ++i) {
+    for (size_t j = 0; j < previous.ports.size() && j < ports.size(); ++j) {
+      if (previous.ports[j].name == now.ports[i].name) {
+        laidOut[i] = ports[j];
+      }
+    }
+  }
+  ports = std::move(laidOut);
+}
+
+std::optional<arch::PortId> SystemParams::findPort(std::string_view name) const {
+  const arch::Architecture& a = architecture();
+  for (size_t i = 0; i < a.ports.size(); ++i) {
+    if (a.ports[i].name == name) {
+      return arch::PortId{static_cast<uint8_t>(i)};
+    }
+  }
+  return std::nullopt;
+}
+
+std::vector<arch::PortId> SystemParams::portsIn(arch::AreaId area) const {
+  std::vector<arch::PortId> out;
+  const arch::Architecture& a = architecture();
+  for (size_t i = 0; i < a.ports.size(); ++i) {
+    if (a.ports[i].area == area) {
+      out.push_back(arch::PortId{static_cast<uint8_t>(i)});
+    }
+  }
+  return out;
+}
+
+double SystemParams::bytesPerCycle(arch::PortId p) const {
   return port(p).dataWidthBits / 8.0 * memory(memoryOn(p)).clockScale * memory(memoryOn(p)).portsUsed;
 }
 

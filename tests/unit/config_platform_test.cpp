@@ -35,10 +35,10 @@ std::string errorText(std::vector<std::string> overrides) {
 TEST_CASE("Corstone_300_FVP + Shared_Sram: the kit's U55 high-end timing adapters and the driver's AXI limits") {
   const SystemParams p = corstone("Shared_Sram");
   CHECK(p.coreClockHz == 500e6);
-  CHECK(p.memoryOn(AxiPort::Axi0) == MemoryKind::Sram);
-  CHECK(p.memoryOn(AxiPort::Axi1) == MemoryKind::Dram);
-  CHECK(p.commandStreamPort == AxiPort::Axi1);
-  const TimingAdapterParams& sram = p.port(AxiPort::Axi0).adapter;
+  CHECK(p.memoryIn(test::area("Axi0")) == MemoryKind::Sram);
+  CHECK(p.memoryIn(test::area("Axi1")) == MemoryKind::Dram);
+  CHECK(p.commandStreamArea == test::area("Axi1"));
+  const TimingAdapterParams& sram = p.port(test::port("axi0")).adapter;
   CHECK(sram.maxReads == 8);
   CHECK(sram.maxWrites == 8);
   CHECK(sram.readLatency == 32);
@@ -46,29 +46,29 @@ TEST_CASE("Corstone_300_FVP + Shared_Sram: the kit's U55 high-end timing adapter
   CHECK(sram.pulseOn == 3999);
   CHECK(sram.pulseOff == 1);
   CHECK(sram.bandwidthCap == 4000);
-  const TimingAdapterParams& ddr = p.port(AxiPort::Axi1).adapter;
+  const TimingAdapterParams& ddr = p.port(test::port("axi1")).adapter;
   CHECK(ddr.maxReads == 2);
   CHECK(ddr.maxWrites == 0);
   CHECK(ddr.readLatency == 64);
   CHECK(ddr.pulseOn == 320);
   CHECK(ddr.pulseOff == 80);
   CHECK(ddr.bandwidthCap == 50);
-  for (const AxiPort port : {AxiPort::Axi0, AxiPort::Axi1}) {
+  for (const arch::PortId port : {test::port("axi0"), test::port("axi1")}) {
     CHECK(p.port(port).maxOutstandingReads == 32);
     CHECK(p.port(port).maxOutstandingWrites == 16);
     CHECK(p.port(port).maxBurstBytes == 64);
   }
   // The memories answer at the full bus rate; the adapters supply latency and throttling.
-  CHECK(p.bytesPerCycle(AxiPort::Axi1) == 8.0);
+  CHECK(p.bytesPerCycle(test::port("axi1")) == 8.0);
   CHECK(p.memory(MemoryKind::Dram).readLatency == 0);
 }
 
 TEST_CASE("Corstone_300_FVP + Sram_Only: everything on AXI0, AXI1's adapter programmed like AXI0's") {
   const SystemParams p = corstone("Sram_Only");
-  CHECK(p.mode.constMemArea == AxiPort::Axi0);
-  CHECK(p.commandStreamPort == AxiPort::Axi0);
-  const TimingAdapterParams& a0 = p.port(AxiPort::Axi0).adapter;
-  const TimingAdapterParams& a1 = p.port(AxiPort::Axi1).adapter;
+  CHECK(p.mode.constMemArea == test::area("Axi0"));
+  CHECK(p.commandStreamArea == test::area("Axi0"));
+  const TimingAdapterParams& a0 = p.port(test::port("axi0")).adapter;
+  const TimingAdapterParams& a1 = p.port(test::port("axi1")).adapter;
   CHECK(a1.maxReads == a0.maxReads);
   CHECK(a1.readLatency == a0.readLatency);
   CHECK(a1.bandwidthCap == a0.bandwidthCap);
@@ -76,8 +76,8 @@ TEST_CASE("Corstone_300_FVP + Sram_Only: everything on AXI0, AXI1's adapter prog
 }
 
 TEST_CASE("Corstone_300_FVP: --set overrides a platform value, other system configs have no adapters") {
-  CHECK(corstone("Shared_Sram", {"npu.axi1.ta.bwcap=100"}).port(AxiPort::Axi1).adapter.bandwidthCap == 100);
-  CHECK(builtinPreset("Ethos_U55_High_End_Embedded", "Shared_Sram").port(AxiPort::Axi1).adapter.transparent());
+  CHECK(corstone("Shared_Sram", {"npu.axi1.ta.bwcap=100"}).port(test::port("axi1")).adapter.bandwidthCap == 100);
+  CHECK(builtinPreset("Ethos_U55_High_End_Embedded", "Shared_Sram").port(test::port("axi1")).adapter.transparent());
 }
 
 TEST_CASE("timing-adapter keys: values outside the register widths name the key and the range") {
