@@ -82,10 +82,10 @@ const arch::NpuConfig& checkedHardware(const NpuModuleParams& params) {
 
 EthosU::EthosU(sc_core::sc_module_name name, const NpuModuleParams& params)
     : sc_module(name), ports("port"), apb("apb"), params_(params),
-      period_(sc_core::sc_time(1.0 / params.clockHz, sc_core::SC_SEC)), pmu_(*checkedHardware(params).arch) {
-  const arch::Architecture& architecture = *params.hardware->arch;
-  ports.init(architecture.ports.size(), [&architecture](const char*, size_t i) {
-    return new tlm_utils::simple_initiator_socket<EthosU>(std::string(architecture.ports[i].name).c_str());
+      period_(sc_core::sc_time(1.0 / params.clockHz, sc_core::SC_SEC)), pmu_(checkedHardware(params)) {
+  const std::vector<arch::PortDesc>& descs = params.hardware->ports();
+  ports.init(descs.size(), [&descs](const char*, size_t i) {
+    return new tlm_utils::simple_initiator_socket<EthosU>(std::string(descs[i].name).c_str());
   });
   routePorts();
   apb.register_b_transport(this, &EthosU::registerWrite);

@@ -9,11 +9,11 @@ namespace npusim::npu {
 
 Pmu::Count Pmu::count(std::string_view event) const { return {std::string(architecture_.pmuEvent(event).name), 0}; }
 
-Pmu::Pmu(const arch::Architecture& architecture)
-    : architecture_(architecture), cycle_(count("CYCLE")), npuActive_(count("NPU_ACTIVE")), npuIdle_(count("NPU_IDLE")),
+Pmu::Pmu(const arch::NpuConfig& hardware)
+    : architecture_(*hardware.arch), cycle_(count("CYCLE")), npuActive_(count("NPU_ACTIVE")), npuIdle_(count("NPU_IDLE")),
       macActive_(count("MAC_ACTIVE")), aoActive_(count("AO_ACTIVE")), macStalledByIb_(count("MAC_STALLED_BY_IB")),
       macStalledByWd_(count("MAC_STALLED_BY_WD")), macStalledByAcc_(count("MAC_STALLED_BY_ACC")),
-      ccStalledOnBlockdep_(count("CC_STALLED_ON_BLOCKDEP")), ports_(architecture.ports.size()) {}
+      ccStalledOnBlockdep_(count("CC_STALLED_ON_BLOCKDEP")), ports_(hardware.ports().size()) {}
 
 void Pmu::setEnabled(bool enabled, double t) {
   if (enabled && !enabled_) {

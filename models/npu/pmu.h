@@ -14,7 +14,7 @@
 
 #include "models/mem/memory_timing.h"
 #include "models/npu/npu_units.h"
-#include "sim/arch/architecture.h"
+#include "sim/arch/npu_config.h"
 
 namespace npusim::npu {
 
@@ -27,9 +27,10 @@ struct PmuWindow {
 
 class Pmu {
 public:
-  // Contract: `architecture` has every event npusim counts (std::logic_error otherwise: the
-  // model would count an event its hardware does not have).
-  explicit Pmu(const arch::Architecture& architecture);
+  // The PMU of `hardware`, with counters for each of its ports. Contract: its architecture has
+  // every event npusim counts (std::logic_error otherwise: the model would count an event its
+  // hardware does not have).
+  explicit Pmu(const arch::NpuConfig& hardware);
 
   // PMCR bit 0 written at `t`: 1 opens a counting window, 0 closes the open one.
   void setEnabled(bool enabled, double t);

@@ -36,6 +36,10 @@ struct NpuConfig {
   std::array<double, 3> activationCycles{}; // A0 LUT/sigmoid/tanh, A1 ReLU family, A2 none
   MacPipeline pipeline;
 
+  // Its AXI ports (arch::PortId indexes this list): its generation's. The Ethos-U85's port
+  // count differs by configuration (2 or 4 SRAM, 1 or 2 EXT ports, ethos-u85.md 1.1), so its
+  // configurations will list their own here.
+  const std::vector<PortDesc>& ports() const { return arch->ports; }
   uint32_t macsPerCore() const { return macs / cores; }
   // cyc_wb: the weight path's floor per kernel step, 4 cycles per OFM micro-block channel.
   uint32_t weightStepCycles() const { return 4 * ofmUblock.depth; }

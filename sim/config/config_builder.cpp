@@ -7,9 +7,9 @@ namespace npusim::config {
 ConfigBuilder::ConfigBuilder() : params_(schemaDefaults()), assigned_(schema().size()) {}
 
 void ConfigBuilder::set(const ConfigKey& key, const Value& value, const Origin& origin) {
-  const arch::Architecture& before = params_.architecture();
+  const std::vector<arch::PortDesc>& before = params_.portDescs();
   storeValue(key, value, params_, origin);
-  if (&params_.architecture() != &before) {
+  if (&params_.portDescs() != &before) {
     params_.layoutPorts(before);
   }
   assigned_[keyIndex(key)] = Assignment{origin, ++sequence_};
@@ -107,7 +107,7 @@ void ConfigBuilder::checkAxiLimits() const {
     return;
   }
   for (size_t i = 0; i < params_.ports.size(); ++i) {
-    const arch::PortDesc& limits = hw->arch->ports[i];
+    const arch::PortDesc& limits = params_.portDescs()[i];
     const PortParams& a = params_.ports[i];
     const std::string prefix = "npu." + std::string(limits.name) + ".";
     const auto check = [&](const std::string& field, uint32_t value, uint32_t max) {
@@ -127,10 +127,9 @@ void ConfigBuilder::checkAxiLimits() const {
 void ConfigBuilder::checkTimingAdapters() const {
   // A pulse cycle that never admits an address would stall the port forever, and a bandwidth
   // cap counts words per pulse cycle, so it needs one (timing doc 5.4).
-  const arch::Architecture& architecture = params_.architecture();
   for (size_t i = 0; i < params_.ports.size(); ++i) {
     const TimingAdapterParams& ta = params_.ports[i].adapter;
-    const std::string prefix = "npu." + std::string(architecture.ports[i].name) + ".ta.";
+    const std::string prefix = "npu." + std::string(params_.portDescs()[i].name) + ".ta.";
     Origin origin;
     if (ta.pulseOn == 0 && ta.pulseOff > 0) {
       const ConfigKey& key = blame(prefix + "pulse_on", prefix + "pulse_off", origin);

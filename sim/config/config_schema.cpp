@@ -88,19 +88,22 @@ struct NamedPort {
   std::vector<std::pair<const arch::Architecture*, const arch::PortDesc*>> descs;
 };
 
-// The ports of every loadable generation, by name in the order the generations list them
-// (U55 and U65: axi0, axi1): the schema has one set of npu.<port>.* keys per name.
+// The ports of every loadable configuration, by name in the order the configurations list them
+// (U55 and U65: axi0, axi1), each with one description per generation: the schema has one set of
+// npu.<port>.* keys per name.
 std::vector<NamedPort> loadablePorts() {
   std::vector<NamedPort> out;
-  for (const arch::Architecture& a : arch::architectures()) {
-    if (!a.loadable) continue;
-    for (const arch::PortDesc& d : a.ports) {
+  for (const arch::NpuConfig& c : arch::npuConfigs()) {
+    if (!c.arch->loadable) continue;
+    for (const arch::PortDesc& d : c.ports()) {
       auto it = std::find_if(out.begin(), out.end(), [&](const NamedPort& n) { return n.name == d.name; });
       if (it == out.end()) {
         out.push_back({d.name, {}});
         it = std::prev(out.end());
       }
-      it->descs.emplace_back(&a, &d);
+      if (std::none_of(it->descs.begin(), it->descs.end(), [&](const auto& e) { return e.first == c.arch; })) {
+        it->descs.emplace_back(c.arch, &d);
+      }
     }
   }
   return out;
@@ -114,7 +117,7 @@ std::string_view shortName(const arch::Architecture& a) {
 
 // The bound accelerator's description of the port named `name` (contract: it has one).
 const arch::PortDesc& portDescOf(const SystemParams& p, std::string_view name) {
-  return p.architecture().port(*p.findPort(name));
+  return p.portDesc(*p.findPort(name));
 }
 
 // What the outstanding-limit keys of the U55's and U65's ports say about their defaults (the
@@ -724,7 +727,7 @@ bool keyApplies(const ConfigKey& k, const SystemParams& params) {
 void storeValue(const ConfigKey& k, const Value& value, SystemParams& params, const Origin& origin) {
   if (!keyApplies(k, params)) {
     std::string names;
-    for (const arch::PortDesc& d : params.architecture().ports) {
+    for (const arch::PortDesc& d : params.portDescs()) {
       names += (names.empty() ? "" : ", ") + std::string(d.name);
     }
     throwAt(origin, k.path, "the " + std::string(params.architecture().name) + " has no NPU port " +

@@ -38,12 +38,17 @@ const arch::Architecture& SystemParams::architecture() const {
   return hw != nullptr ? *hw->arch : arch::ethosU55();
 }
 
-void SystemParams::layoutPorts(const arch::Architecture& previous) {
-  const arch::Architecture& now = architecture();
-  std::vector<PortParams> laidOut(now.ports.size());
-  for (size_t i = 0; i < now.ports.size(); ++i) {
-    for (size_t j = 0; j < previous.ports.size() && j < ports.size(); ++j) {
-      if (previous.ports[j].name == now.ports[i].name) {
+const std::vector<arch::PortDesc>& SystemParams::portDescs() const {
+  const arch::NpuConfig* hw = hardware();
+  return hw != nullptr ? hw->ports() : arch::npuConfigs().front().ports();
+}
+
+void SystemParams::layoutPorts(const std::vector<arch::PortDesc>& previous) {
+  const std::vector<arch::PortDesc>& now = portDescs();
+  std::vector<PortParams> laidOut(now.size());
+  for (size_t i = 0; i < now.size(); ++i) {
+    for (size_t j = 0; j < previous.size() && j < ports.size(); ++j) {
+      if (previous[j].name == now[i].name) {
         laidOut[i] = ports[j];
       }
     }
@@ -52,9 +57,9 @@ void SystemParams::layoutPorts(const arch::Architecture& previous) {
 }
 
 std::optional<arch::PortId> SystemParams::findPort(std::string_view name) const {
-  const arch::Architecture& a = architecture();
-  for (size_t i = 0; i < a.ports.size(); ++i) {
-    if (a.ports[i].name == name) {
+  const std::vector<arch::PortDesc>& descs = portDescs();
+  for (size_t i = 0; i < descs.size(); ++i) {
+    if (descs[i].name == name) {
       return arch::PortId{static_cast<uint8_t>(i)};
     }
   }
@@ -63,9 +68,9 @@ std::optional<arch::PortId> SystemParams::findPort(std::string_view name) const 
 
 std::vector<arch::PortId> SystemParams::portsIn(arch::AreaId area) const {
   std::vector<arch::PortId> out;
-  const arch::Architecture& a = architecture();
-  for (size_t i = 0; i < a.ports.size(); ++i) {
-    if (a.ports[i].area == area) {
+  const std::vector<arch::PortDesc>& descs = portDescs();
+  for (size_t i = 0; i < descs.size(); ++i) {
+    if (descs[i].area == area) {
       out.push_back(arch::PortId{static_cast<uint8_t>(i)});
     }
   }

@@ -101,22 +101,25 @@ struct SystemParams {
 
   // The configuration `accelerator` names; null while it is empty (not yet bound to a model).
   const arch::NpuConfig* hardware() const { return arch::findNpuConfig(accelerator); }
-  // The bound accelerator's generation, the Ethos-U55 while none is bound: whose port list
-  // `ports` follows.
+  // The bound accelerator's generation, the Ethos-U55 while none is bound.
   const arch::Architecture& architecture() const;
-  // Lays `ports` out as architecture()'s port list after `accelerator` changed: a port keeps its
-  // values when the previous list had one of the same name, a new one starts with the defaults.
-  void layoutPorts(const arch::Architecture& previous);
+  // The bound accelerator's NPU ports (arch::NpuConfig::ports), the first U55's while none is
+  // bound: the list `ports` follows.
+  const std::vector<arch::PortDesc>& portDescs() const;
+  const arch::PortDesc& portDesc(arch::PortId p) const { return portDescs().at(p.index); }
+  // Lays `ports` out as portDescs() after `accelerator` changed them from `previous`: a port
+  // keeps its values when `previous` had one of the same name, a new one starts with the defaults.
+  void layoutPorts(const std::vector<arch::PortDesc>& previous);
   const MemoryParams& memory(MemoryKind kind) const { return memories[static_cast<size_t>(kind)]; }
   const PortParams& port(arch::PortId p) const { return ports.at(p.index); }
   PortParams& port(arch::PortId p) { return ports.at(p.index); }
-  // The port named `name` ("axi0") in architecture()'s list, if it has one.
+  // The port named `name` ("axi0") in portDescs(), if it has one.
   std::optional<arch::PortId> findPort(std::string_view name) const;
-  // The ports of architecture() that serve `area`, in PortId order (U55, U65: one each).
+  // The ports that serve `area`, in PortId order (U55, U65: one each).
   std::vector<arch::PortId> portsIn(arch::AreaId area) const;
   MemoryKind memoryIn(arch::AreaId area) const { return areaMemories[area.index]; }
   // The memory a port reaches: the one in its area.
-  MemoryKind memoryOn(arch::PortId p) const { return memoryIn(architecture().port(p).area); }
+  MemoryKind memoryOn(arch::PortId p) const { return memoryIn(portDesc(p).area); }
   // Bytes per NPU cycle of the memory on a port: data width / 8 * clock scale * ports used.
   double bytesPerCycle(arch::PortId p) const;
 };

@@ -354,12 +354,12 @@ RunResult simulate(const io::CompiledNetwork& net, const std::vector<io::Decoded
     result.npuIdle += n.npuIdle;
   }
 
-  // 5. Each NPU port under its name in the architecture's port list, and the PMU's counters.
-  for (uint8_t i = 0; i < architecture.ports.size(); ++i) {
+  // 5. Each NPU port under its name in the accelerator's port list, and the PMU's counters.
+  for (uint8_t i = 0; i < params.ports.size(); ++i) {
     const arch::PortId port{i};
     const mem::PortCounters& c = pmu.port(port);
     PortReport pr;
-    pr.name = std::string(architecture.port(port).name);
+    pr.name = std::string(params.portDesc(port).name);
     pr.memory = std::string(config::memoryKindName(params.memoryOn(port)));
     pr.readBytes = c.readBytes; pr.writeBytes = c.writeBytes; pr.readBeats = c.readBeats; pr.writeBeats = c.writeBeats;
     pr.readBursts = c.readBursts; pr.writeBursts = c.writeBursts;

@@ -39,10 +39,9 @@ mem::MemorySystemParams memorySystemParams(const config::SystemParams& params, c
                             width / 8.0 * timing.clockScale, double(timing.readLatency), double(timing.writeLatency),
                             timing.separateReadWrite});
   }
-  const arch::Architecture& architecture = params.architecture();
   for (size_t i = 0; i < params.ports.size(); ++i) {
     const config::PortParams& p = params.ports[i];
-    out.npuPorts.push_back({std::string(architecture.ports[i].name), p.dataWidthBits / 8, p.maxBurstBytes,
+    out.npuPorts.push_back({std::string(params.portDescs()[i].name), p.dataWidthBits / 8, p.maxBurstBytes,
                             p.maxOutstandingReads, p.maxOutstandingWrites, p.adapter});
   }
   return out;

@@ -71,6 +71,9 @@ TEST_CASE("ports: the platform's memory system has one link per NPU port and the
   CHECK(bandwidth(config::MemoryKind::OffChipFlash) == 1.0);
   CHECK(bandwidth(config::MemoryKind::Dram) == 6.0);
   CHECK(map.of(config::MemoryKind::Dram).base == 0x6000'0000);
+  for (const config::MemoryKind kind : config::kMemoryKinds) {
+    CHECK_NOTHROW(map.of(kind));   // every kind a configuration can name has an instance
+  }
   CHECK_THROWS_AS(platform::MemoryMap({}).of(config::MemoryKind::Sram), std::logic_error);
 }
 
@@ -88,7 +91,7 @@ TEST_CASE("ports: an operation's bytes are kept per port, a port it did not use 
 
 TEST_CASE("PMU: windows from the driver's PMCR writes, events under the architecture's names") {
   const arch::Architecture& u55 = arch::ethosU55();
-  npu::Pmu pmu(u55);
+  npu::Pmu pmu(test::u55(128));
   pmu.setEnabled(true, 10);
   pmu.streamDone(50);
   npu::KernelTiming k;
