@@ -7,7 +7,7 @@
 
 namespace npusim::report::run_json {
 
-// The format this npusim writes: 2 lists the NPU ports (ports[].name, operations[].bytes[]);
+// The format this npusim writes: 2 lists the NPU ports (ports[].name, operations[].bytes.read[]);
 // format 1 (no format_version member) named them ports[].port and operations[].bytes.axiN_*.
 constexpr int64_t kFormat = 2;
 
@@ -72,8 +72,7 @@ constexpr char kChargedCycles[] = "charged_cycles";
 constexpr char kBound[] = "bound";
 constexpr char kBoundCycles[] = "bound_cycles";
 
-// operations[].bytes[]: one entry per port, in ports[] order.
-constexpr char kPort[] = "port";
+// operations[].bytes: bytes read and written per port, each an array in ports[] order.
 constexpr char kRead[] = "read";
 constexpr char kWrite[] = "write";
 

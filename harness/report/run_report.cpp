@@ -178,9 +178,10 @@ ordered_json runJson(const platform::RunResult& r, const LayerMap& layers) {
   ordered_json ops = ordered_json::array();
   for (const auto& o : r.operations) {
     const auto& rec = o.record;
-    ordered_json bytes = ordered_json::array();
+    ordered_json read = ordered_json::array(), write = ordered_json::array();
     for (uint8_t i = 0; i < r.ports.size(); ++i) {
-      bytes.push_back({{kPort, r.ports[i].name}, {kRead, rec.bytes.read({i})}, {kWrite, rec.bytes.write({i})}});
+      read.push_back(rec.bytes.read({i}));
+      write.push_back(rec.bytes.write({i}));
     }
     ops.push_back({{kNetworkOperator, o.networkOp}, {kIndex, rec.index}, {kLayer, layerName(layers, o)},
                    {kSourceOperator, sourceOperator(layers, o)},
@@ -188,7 +189,7 @@ ordered_json runJson(const platform::RunResult& r, const LayerMap& layers) {
                    {kIssueCycle, cyc(rec.issue)}, {kStartCycle, cyc(rec.start)}, {kEndCycle, cyc(rec.end)},
                    {kMacCycles, cyc(rec.macCycles)}, {kOutputCycles, cyc(rec.outputCycles)},
                    {kBlocks, rec.blocks}, {kMacs, rec.macs},
-                   {kBytes, bytes},
+                   {kBytes, {{kRead, std::move(read)}, {kWrite, std::move(write)}}},
                    {kStallCycles, {{kStallIfm, cyc(rec.stallIfm)}, {kStallWeights, cyc(rec.stallWeights)},
                                    {kStallAccumulator, cyc(rec.stallOutput)}, {kStallBlockdep, cyc(rec.stallBlockdep)},
                                    {kStallCommandProcessor, cyc(rec.ccWait)}, {kStallCommandFetch, cyc(rec.fetchWait)}}},

@@ -14,11 +14,11 @@ AxiLinkTiming linkTiming(const LinkParams& p) {
 } // namespace
 
 MemorySystem::MemorySystem(sc_core::sc_module_name name, const MemorySystemParams& params)
-    : sc_module(name), npuPorts("npu"), cpu("cpu"), period_(sc_core::sc_time(1.0 / params.clockHz, sc_core::SC_SEC)),
-      instances_(params.memories) {
-  // 1. One timing per memory instance and one link per initiator port.
-  memories_.reserve(instances_.size());
-  for (const MemoryInstanceParams& m : instances_) {
+    : sc_module(name), npuPorts("npu"), cpu("cpu"), period_(sc_core::sc_time(1.0 / params.clockHz, sc_core::SC_SEC)) {
+  // 1. One address range and timing per memory instance, one link per initiator port.
+  memories_.reserve(params.memories.size());
+  for (const MemoryInstanceParams& m : params.memories) {
+    ranges_.push_back({m.base, m.base + m.size});
     memories_.emplace_back(m.bytesPerCycle, m.readLatency, m.writeLatency, m.separateReadWrite);
   }
   links_.reserve(params.npuPorts.size() + 1);
@@ -37,9 +37,8 @@ MemorySystem::MemorySystem(sc_core::sc_module_name name, const MemorySystemParam
 }
 
 MemoryTiming& MemorySystem::route(uint64_t address, uint64_t bytes) {
-  for (size_t i = 0; i < instances_.size(); ++i) {
-    const MemoryInstanceParams& m = instances_[i];
-    if (address >= m.base && address + bytes <= m.base + m.size) {
+  for (size_t i = 0; i < ranges_.size(); ++i) {
+    if (address >= ranges_[i].base && address + bytes <= ranges_[i].end) {
       return memories_[i];
     }
   }

@@ -45,8 +45,12 @@ private:
   void transport(int link, tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
   // The memory instance holding [address, address + bytes).
   MemoryTiming& route(uint64_t address, uint64_t bytes);
+  // An instance's address range [base, end).
+  struct Range {
+    uint64_t base, end;
+  };
   sc_core::sc_time period_;
-  std::vector<MemoryInstanceParams> instances_;
+  std::vector<Range> ranges_;            // per instance: the address map
   std::vector<MemoryTiming> memories_;   // per instance
   std::vector<AxiLinkTiming> links_;     // the NPU ports', then the CPU's
 };

@@ -84,6 +84,10 @@ EthosU::EthosU(sc_core::sc_module_name name, const NpuModuleParams& params)
     : sc_module(name), ports("port"), apb("apb"), params_(params),
       period_(sc_core::sc_time(1.0 / params.clockHz, sc_core::SC_SEC)), pmu_(checkedHardware(params)) {
   const std::vector<arch::PortDesc>& descs = params.hardware->ports();
+  if (descs.size() > PortBytes::kMaxPorts) {
+    throw std::logic_error("EthosU: " + std::to_string(descs.size()) + " ports, more than the " +
+                           std::to_string(PortBytes::kMaxPorts) + " an operation's byte counts hold");
+  }
   ports.init(descs.size(), [&descs](const char*, size_t i) {
     return new tlm_utils::simple_initiator_socket<EthosU>(std::string(descs[i].name).c_str());
   });

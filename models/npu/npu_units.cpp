@@ -6,11 +6,6 @@
 #include "models/npu/block_plan.h"
 
 namespace npusim::npu {
-namespace {
-
-void account(PortBytes& bytes, arch::PortId port, mem::Direction dir, uint64_t n) { bytes.add(port, dir, n); }
-
-} // namespace
 
 double KernelUnit::dependencyReady(uint32_t blockDep, uint64_t block) const {
   // Block j of this op needs the previous op's block (n - 1 - blockDep + j) complete.
@@ -37,7 +32,7 @@ KernelTiming KernelUnit::execute(const cmd::Operation& op, double issue) {
     }
     arch::PortId port;
     const double done = transport_.transfer(region, offset, mem::Direction::Read, s, start, &port);
-    account(t.bytes, port, mem::Direction::Read, s.bytes());
+    t.bytes.add(port, mem::Direction::Read, s.bytes());
     return done;
   };
   std::array<uint64_t, cmd::kMaxWeightStreams> weightOffset{}, scaleOffset{};
@@ -90,7 +85,7 @@ KernelTiming KernelUnit::execute(const cmd::Operation& op, double issue) {
     t.outputCycles += b.outputCycles;
     arch::PortId port;
     const double written = transport_.transfer(op.ofm.region, op.ofm.base[0], mem::Direction::Write, b.ofm, aoDone, &port);
-    account(t.bytes, port, mem::Direction::Write, b.ofm.bytes());
+    t.bytes.add(port, mem::Direction::Write, b.ofm.bytes());
     end = std::max(end, written);
     if (sink_ != nullptr) {
       sink_->block({j, b.origin, b.extent, fetch, ifmDone, wFetch, wDone, macStart, macDone, aoStart, aoDone, written,
@@ -118,10 +113,10 @@ DmaTiming DmaUnit::execute(const cmd::DmaTransfer& dma, double issue) {
     clock_.sync(bufferFree);
     arch::PortId port;
     double done = transport_.transfer(dma.srcRegion, dma.src + offset, mem::Direction::Read, shape, bufferFree, &port);
-    account(t.bytes, port, mem::Direction::Read, bytes);
+    t.bytes.add(port, mem::Direction::Read, bytes);
     if (!dma.dstInternal) {
       done = transport_.transfer(dma.dstRegion, dma.dst + offset, mem::Direction::Write, shape, done, &port);
-      account(t.bytes, port, mem::Direction::Write, bytes);
+      t.bytes.add(port, mem::Direction::Write, bytes);
     }
     bufferFree = done;
   }

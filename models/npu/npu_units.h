@@ -33,15 +33,13 @@ public:
   virtual void sync(double t) = 0;
 };
 
-// Bytes moved per NPU port by one operation; a port it did not use reads 0.
+// Bytes moved per NPU port by one operation; a port it did not use reads 0. Held in place (one
+// record per operation, no allocation): up to kMaxPorts ports, more than any Ethos-U has (the
+// U85: 4 SRAM + 2 EXT); EthosU checks its configuration against it.
 class PortBytes {
 public:
-  void add(arch::PortId port, mem::Direction dir, uint64_t n) {
-    if (port.index >= bytes_.size()) {
-      bytes_.resize(port.index + 1u);
-    }
-    bytes_[port.index][static_cast<size_t>(dir)] += n;
-  }
+  static constexpr size_t kMaxPorts = 8;
+  void add(arch::PortId port, mem::Direction dir, uint64_t n) { bytes_.at(port.index)[static_cast<size_t>(dir)] += n; }
   uint64_t read(arch::PortId port) const { return of(port, mem::Direction::Read); }
   uint64_t write(arch::PortId port) const { return of(port, mem::Direction::Write); }
 
@@ -49,7 +47,7 @@ private:
   uint64_t of(arch::PortId port, mem::Direction dir) const {
     return port.index < bytes_.size() ? bytes_[port.index][static_cast<size_t>(dir)] : 0;
   }
-  std::vector<std::array<uint64_t, 2>> bytes_; // per port: read, write (Direction order)
+  std::array<std::array<uint64_t, 2>, kMaxPorts> bytes_{}; // per port: read, write (Direction order)
 };
 
 // Timing of one kernel operation.

@@ -74,7 +74,7 @@ void checkTracks(const json& events, const std::string& model) {
 
 } // namespace
 
-TEST_CASE("run --trace: tracks nest and never overlap, MAC time, port bytes and operations match the run counters") {
+TEST_CASE("run --trace: tracks nest and never overlap, MAC time, port bytes and operations match the run counters, and so do operations[].bytes") {
   const auto root = npusim::test::fixturesDirOrSkip();
   if (!root) return;
   npusim::test::TempDir tmp;
@@ -165,6 +165,21 @@ TEST_CASE("run --trace: tracks nest and never overlap, MAC time, port bytes and 
     }
     CHECK(kernelSpans.size() == kernels);
     CHECK(dmaSlices == dmas);
+
+    // operations[].bytes: per direction an array in ports[] order. Only operations write, so their
+    // writes add up to each port's; the port's reads also hold the command-stream fetches.
+    for (size_t port = 0; port < run.at("ports").size(); ++port) {
+      uint64_t read = 0, written = 0;
+      for (const json& op : run.at("operations")) {
+        REQUIRE(op.at("bytes").at("read").size() == run.at("ports").size());
+        REQUIRE(op.at("bytes").at("write").size() == run.at("ports").size());
+        read += op.at("bytes").at("read").at(port).get<uint64_t>();
+        written += op.at("bytes").at("write").at(port).get<uint64_t>();
+      }
+      const json& p = run.at("ports").at(port);
+      CHECK_MESSAGE(written == p.at("write_bytes").get<uint64_t>(), folder.name() << " " << p.at("name"));
+      CHECK_MESSAGE(read <= p.at("read_bytes").get<uint64_t>(), folder.name() << " " << p.at("name"));
+    }
   }
   if (models == 0) npusim::test::skip(std::string("no fixture folder ") + kConfig);
 }
