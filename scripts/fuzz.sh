@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # Runs one libFuzzer target for a while:  scripts/fuzz.sh TARGET SECONDS [extra libFuzzer flags]
-# TARGET: tflite_loader | cmdstream | json_config | vela_ini | weight_stream (the fuzz_ prefix is
-# optional).
+# TARGET: tflite_loader | cmdstream | json_config | vela_ini | weight_stream | fast_weight_stream
+# (the fuzz_ prefix is optional).
 # Installs clang and libFuzzer when missing, builds build-fuzz with clang (-DNPUSIM_FUZZ=ON),
 # writes the seed corpus from the built-in demo network, the builder, configs/ and the fixtures
 # ($NPUSIM_FUZZ_FIXTURES, else $NPUSIM_FIXTURES, default ../shared/fixtures, when present) into
@@ -27,7 +27,9 @@ case $target in
   json_config) max_len=4096 ;;
   vela_ini) max_len=8192 ;;
   weight_stream) max_len=4096 ;;
-  *) echo "unknown fuzz target '$target' (tflite_loader, cmdstream, json_config, vela_ini, weight_stream)" >&2
+  fast_weight_stream) max_len=4096 ;;
+  *) echo "unknown fuzz target '$target' (tflite_loader, cmdstream, json_config, vela_ini, weight_stream," \
+          "fast_weight_stream)" >&2
      exit 2 ;;
 esac
 

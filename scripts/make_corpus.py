@@ -9,9 +9,12 @@ them all), and tests/corpus/manifest.json saying which subcommands each file is 
 The model mutants derive from one valid Vela-style model, the built-in demo network for
 ethos-u55-128: tests/corpus/valid/demo_128.tflite, which the script replaces with --base when
 given (scripts/fuzz.sh writes the demo network to
-build-fuzz/fuzz/seeds.tflite_loader/tflite_loader/demo_128.tflite). Every mutation is fixed
-(the one random file uses a fixed seed), so the script always writes the same bytes; the
-corpus test also checks that the base model itself is accepted. Standard library only.
+build-fuzz/fuzz/seeds.tflite_loader/tflite_loader/demo_128.tflite). The Ethos-U85 mutants derive
+from tests/corpus/valid/u85_256.tflite, which the script writes from the same model: its stream
+translated into the U85's registers for an ethos-u85-256 (valid_u85), its last convolution's
+weights in the fast weight format. Every mutation is fixed (the one random file uses a fixed
+seed), so the script always writes the same bytes; the corpus test also checks that the base
+models themselves are accepted. Standard library only.
 """
 
 import argparse
@@ -247,6 +250,160 @@ def cmd0(key, param):
     return (param & 0xFFFF) << 16 | key
 
 
+# ------------------------------------------------------------------------------------------
+# Ethos-U85 (ethos-u85.md 2.2, 3.2-3.5, 4.3): the base model's stream in the U85's registers.
+
+U85_CONFIG = 0x20000118   # ethos-u85-256: 256 MACs, stream version 1, 2 SRAM + 1 EXT ports, 1 decoder
+U85_ID = 0x20007000       # architecture 2.0.0
+U55_ONLY = {0x010D, 0x012D, 0x018D, 0x0123, 0x0181}   # IB_END, AB_START, IFM2_IB_START, PARALLEL_MODE, IFM2_SCALAR
+IFM_PRECISION, OFM_PRECISION, IFM2_PRECISION = 0x105, 0x114, 0x185
+ACC_FORMAT, ACTIVATION, WEIGHT_FORMAT = 0x124, 0x125, 0x12E
+OP_DEPTHWISE, OFM_SCALE = 0x003, 0x4024
+OP_BRANCH = 0x4100
+
+
+def fwd_stream(length, values, raw=False, small=False, reserved_bit=None):
+    """A fast-weight-decoder stream of `length` bytes: the 256-bit header (raw and small-palette
+    flags, zero adjust 0, the palette of `values`' distinct weights) and 4-bit palette indices."""
+    palette = list(dict.fromkeys(values))[:16]
+    bits = [0] * (8 * length)
+
+    def put(pos, n, v):
+        for i in range(n):
+            bits[pos + i] = (v >> i) & 1
+
+    put(0, 1, int(raw))
+    put(1, 1, int(small))
+    for i, v in enumerate(palette):
+        put(112 + 9 * i, 9, abs(v) << 1 | (v < 0))
+    for i, v in enumerate(values):
+        put(256 + 4 * i, 4, palette.index(v))
+    if reserved_bit is not None:
+        put(reserved_bit, 1, 1)
+    return bytes(sum(bits[k + j] << j for j in range(8)) for k in range(0, len(bits), 8))
+
+
+def valid_u85(m):
+    """(bytes, command words) of the U85 base model: the base model's header for ethos-u85-256,
+    its commands with the U85's meanings (U55-only registers dropped; precision, accumulator,
+    activation and scale fields in the U85's layout; standard weights but for the last
+    convolution, after NPU_SET_WEIGHT_FORMAT 1, fast ones), and that convolution's weight stream
+    replaced by a fast-format stream of the same length, the others by valid standard streams (as
+    in encoded_weights.tflite). The shorter stream is followed by NOP driver actions."""
+    words = []
+    convs = [pos for pos, key, _ in m.commands if key == OP_CONV]
+    for pos, key, param in m.commands:
+        if key in U55_ONLY:
+            continue
+        if key in (IFM_PRECISION, IFM2_PRECISION):
+            param &= 0x00CD   # signed, precision, format; storage TILE2X2
+        elif key == OFM_PRECISION:
+            param &= 0x01C7   # signed, precision, format, global scale
+        elif key == ACC_FORMAT:
+            param = 0x0100    # 32-bit accumulators, micro-block 1x2 (ethos-u85-256's 1x2x16)
+        elif key == ACTIVATION:
+            assert param & 0x1F == 0, "the base model uses a LUT"
+            param = 0
+        elif pos == convs[-1]:
+            words.append(cmd0(WEIGHT_FORMAT, 1))   # the register resets to 0, standard weights
+        words.append((param & 0xFFFF) << 16 | key)
+        if key & 0x4000:
+            payload = u32(m.data, pos + 4)
+            words.append(payload & 0x7FFFFFFF if key == OFM_SCALE else payload)
+    assert 4 * len(words) <= m.stream_bytes
+    data = bytearray(m.data)
+    put32(data, m.cop1 + 8, U85_CONFIG)
+    put32(data, m.cop1 + 12, U85_ID)
+    put32(data, m.cop1 + 28, (len(words) & 0xFFFF) << 16 | (len(words) >> 16 & 0xFF) << 8 | 0x02)
+    for i, w in enumerate(words):
+        put32(data, m.stream + 4 * i, w)
+    for pos in range(m.stream + 4 * len(words), m.stream + m.stream_bytes, 4):
+        put32(data, pos, 0x00000005)
+    # Weight streams: valid standard streams (as encoded_weights.tflite), the last a fast one.
+    streams = weight_streams(m)
+    for base, length in streams[:-1]:
+        data[m.flash + base:m.flash + base + length] = valid_stream(length)
+    base, length = streams[-1]
+    assert length % 32 == 0
+    data[m.flash + base:m.flash + base + length] = fwd_stream(length, [i % 13 - 6 for i in range(2 * (length - 32))])
+    return bytes(data), words
+
+
+def u85_mutants(m):
+    """(name, bytes, commands, why) for each Ethos-U85 mutant of the U85 base model; commands:
+    the subcommands that must refuse it."""
+    data, words = valid_u85(m)
+    stream = m.stream
+    keys = []   # (word index, key) of each command
+    i = 0
+    while i < len(words):
+        keys.append((i, words[i] & 0xFFFF))
+        i += 2 if words[i] & 0x4000 else 1
+    find = lambda key, nth=0: [w for w, k in keys if k == key][nth]
+    out = []
+
+    def add(name, edits, why, commands=("inspect",)):
+        d = bytearray(data)
+        for word, value in edits:
+            put32(d, stream + 4 * word, value)
+        out.append((name, bytes(d), list(commands), why))
+
+    def at(word):
+        return u32(data, stream + 4 * word)
+
+    stride = find(IFM_STRIDE_X)   # a cmd1: its two words can hold any cmd1 command
+    add("u85_u55_opcode.tflite", [(find(ACC_FORMAT), cmd0(0x010D, 0))],
+        "NPU_SET_IFM_IB_END (a U55 register the U85 lacks) in a U85 stream")
+    add("u85_branch_outside.tflite", [(stride, OP_BRANCH), (stride + 1, 0x00100000)],
+        "NPU_OP_BRANCH to byte 0x100000, outside the stream")
+    add("u85_branch_into_command.tflite", [(stride, OP_BRANCH), (stride + 1, 4 * stride + 4)],
+        "NPU_OP_BRANCH to its own payload word: not a command boundary")
+    add("u85_chain_unwritten.tflite", [(find(IFM_PRECISION), (at(find(IFM_PRECISION)) | 0x8000 << 16))],
+        "the first convolution's IFM in the chaining buffer its IFM_REGION names, which no earlier operation wrote")
+    add("u85_weight_format_reserved.tflite", [(find(WEIGHT_FORMAT), cmd0(WEIGHT_FORMAT, 0x0003))],
+        "NPU_SET_WEIGHT_FORMAT with reserved bit 1 set")
+    add("u85_ofm_transpose_reserved.tflite", [(find(OFM_PRECISION), at(find(OFM_PRECISION)) | 4 << 27)],
+        "OFM transpose 4 (reserved)")
+    add("u85_microblock_4x4.tflite", [(find(ACC_FORMAT), cmd0(ACC_FORMAT, 0x0500))],
+        "micro-block 4x4, which ethos-u85-256 does not have")
+    add("u85_activation_reserved.tflite", [(find(ACTIVATION), cmd0(ACTIVATION, 3))],
+        "activation function 3 (reserved)")
+
+    def header(edits, why, name):
+        d = bytearray(data)
+        for pos, value in edits:
+            put32(d, m.cop1 + pos, value)
+        out.append((name, bytes(d), ["inspect"], why))
+
+    header([(8, U85_CONFIG & ~0x300 | 0x200)], "CONFIG word: 4 SRAM ports on an ethos-u85-256",
+           "u85_config_sram_ports.tflite")
+    header([(8, U85_CONFIG | 0x1000)], "CONFIG word: 2 weight decoders on an ethos-u85-256",
+           "u85_config_weight_decoders.tflite")
+    header([(12, 0x10060000)], "ID word of architecture 1.0.6 beside an Ethos-U85 CONFIG word",
+           "u85_config_id_disagree.tflite")
+
+    # The fast weight stream (the last convolution's): only `inspect --weights` decodes it.
+    base, length = weight_streams(m)[-1]
+    values = [i % 13 - 6 for i in range(2 * (length - 32))]
+
+    def weights(name, stream, why):
+        d = bytearray(data)
+        d[m.flash + base:m.flash + base + length] = stream
+        out.append((name, bytes(d), ["inspect-weights"], why))
+
+    weights("u85_fwd_reserved_header_bit.tflite", fwd_stream(length, values, reserved_bit=60),
+            "fast weight stream header with reserved bit 60 set")
+    weights("u85_fwd_raw_and_small.tflite", fwd_stream(length, values, raw=True, small=True),
+            "fast weight stream header with both the raw and the small-palette flag")
+    # The standard stream of the first convolution, cut in half.
+    first, first_length = weight_streams(m)[0]
+    d = bytearray(data)
+    d[m.flash + first + first_length // 2:m.flash + first + first_length] = bytes(first_length - first_length // 2)
+    out.append(("u85_swd_truncated.tflite", bytes(d), ["inspect-weights"],
+                "the first convolution's standard weight stream cut in half: its slice runs past the stream's end"))
+    return data, out
+
+
 def model_mutants(m):
     """(name, bytes, why) for each model mutant."""
     d = m.data
@@ -473,6 +630,17 @@ def main():
         entries.append({"path": f"tflite/{name}", "kind": "model", "expect": 0 if valid_weights else 2,
                         "commands": model_commands + weight_commands if valid_weights else weight_commands,
                         "why": why})
+    # Ethos-U85: the base model is read (inspect), refused by the commands that do not model the
+    # U85 yet (one line naming the file, exit 2); its mutants are refused by inspect.
+    u85_data, mutants = u85_mutants(model)
+    (args.out / "valid" / "u85_256.tflite").write_bytes(u85_data)
+    entries.append({"path": "valid/u85_256.tflite", "kind": "model", "expect": 0,
+                    "commands": ["inspect", "inspect-weights"], "why": "the U85 base model"})
+    entries.append({"path": "valid/u85_256.tflite", "kind": "model", "expect": 2, "commands": ["run", "estimate"],
+                    "why": "the U85 base model: not simulated or estimated yet"})
+    for name, data, commands, why in mutants:
+        (args.out / "tflite" / name).write_bytes(data)
+        entries.append({"path": f"tflite/{name}", "kind": "model", "expect": 2, "commands": commands, "why": why})
     manifest = {
         "about": "Written by scripts/make_corpus.py; run by tests/system/corpus_test.cpp. kind model: "
                  "npusim COMMAND FILE (inspect-weights: npusim inspect --format json --weights FILE); json: npusim COMMAND --config FILE; vela_ini: npusim COMMAND --vela-ini "

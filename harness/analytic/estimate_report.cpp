@@ -183,7 +183,11 @@ void writeVelaPerLayerCsv(std::ostream& out, const NetworkEstimate& est) {
     for (size_t i = 0; i < sub.layers.size(); ++i) {
       const Layer& l = sub.layers[i];
       const LayerEstimate& e = sub.estimates[i];
-      out << csvField(l.tfliteOperator) << ',' << csvField(l.nngOperator) << ",,," << pythonFloat(e.totalCycles)
+      // Vela's Peak% is 0 when no SRAM is used at all.
+      const double peak =
+          est.fastStorageBytes > 0 ? percentage(static_cast<double>(e.sramUsage), double(est.fastStorageBytes)) : 0.0;
+      out << csvField(l.tfliteOperator) << ',' << csvField(l.nngOperator) << ',' << e.sramUsage << ','
+          << pythonFloat(peak) << ',' << pythonFloat(e.totalCycles)
           << ',' << pythonFloat(percentage(e.totalCycles, t.totalCycles)) << ',' << pythonFloat(e.npuCycles);
       for (double ac : e.accessCycles) {
         out << ',' << pythonFloat(ac);
@@ -217,6 +221,7 @@ void writeEstimateJson(std::ostream& out, const NetworkEstimate& est) {
                          {"npu_cycles", e.npuCycles},
                          {"compute_cycles", e.computeCycles},
                          {"slack_cycles", e.slackCycles},
+                         {"sram_usage_bytes", e.sramUsage},
                          {"full_transfer_approximated", e.fullTransferApproximated},
                          {"macs", e.macs},
                          {"weight_buffering", weightBufferingName(l.weights.buffering)},
@@ -225,9 +230,9 @@ void writeEstimateJson(std::ostream& out, const NetworkEstimate& est) {
                          {"one_piece_weight_bytes", l.weights.onePieceBytes},
                          {"query", queryJson(l.query)}};
       if (!sub.vela5.empty()) {
-        // Vela 5.0: its own query and weight transfer instead of Vela 3.10's.
+        // Vela 5.0: its own query and weight transfer instead of Vela 3.10's (no memory usage).
         for (const char* key : {"weight_buffering", "weight_depth_slices", "encoded_weight_bytes", "one_piece_weight_bytes",
-                                "query", "full_transfer_approximated"}) {
+                                "query", "full_transfer_approximated", "sram_usage_bytes"}) {
           row.erase(key);
         }
         row["vela5"] = vela5::scheduledOpJson(sub.vela5[i]);
@@ -242,6 +247,9 @@ void writeEstimateJson(std::ostream& out, const NetworkEstimate& est) {
   }
   const EstimateTotals& t = est.totals;
   nlohmann::json totals{{"cycles_npu", t.npuCycles}, {"cycles_total", t.totalCycles}, {"nn_macs", t.macs}};
+  if (est.vela == VelaVersion::V3_10) {
+    totals["fast_storage_bytes"] = est.fastStorageBytes;   // Vela 5.0's Staging Usage is not modelled
+  }
   for (size_t a = 0; a < kAccessAreas.size(); ++a) {
     totals[kAccessKeys[a]] = t.accessCycles[a];
     totals["bytes"][kAreaKeys[a]] = trafficJson(t.traffic[a]);

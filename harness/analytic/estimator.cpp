@@ -96,6 +96,10 @@ LayerEstimate Estimator::estimateLayer(const Layer& layer, double previousSlack)
   }
   if (w.depthSlices > 1) {
     slackQuery.ofm.shape.depth = w.lastSliceDepth;
+  } else if (layer.ofmTensorShape.depth > 0) {
+    // The scheduler costs an operation with the depth of its whole OFM tensor: a
+    // Concatenation's copy of one input as if it wrote every channel of the output.
+    slackQuery.ofm.shape.depth = layer.ofmTensorShape.depth;
   }
   e.slackCycles = static_cast<double>(model_.computeCycles(slackQuery));
   // 3. DMA cycles of a LUT load.

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <set>
+#include <stdexcept>
 #include <utility>
 
 #include "sim/cmdstream/weight_source.h"
@@ -40,6 +41,9 @@ LayerOp layerOpOf(const cmd::Operation& op, const std::string& nngOperator) {
     case cmd::PoolMode::Max: return LayerOp::MaxPool;
     case cmd::PoolMode::Average: return LayerOp::AvgPool;
     case cmd::PoolMode::ReduceSum: return LayerOp::ReduceSum;
+    case cmd::PoolMode::Sum: case cmd::PoolMode::None: case cmd::PoolMode::Min: case cmd::PoolMode::ArgmaxX:
+    case cmd::PoolMode::ArgmaxY:
+      throw std::logic_error("an Ethos-U85 pooling mode in an estimated stream");
     }
     return LayerOp::AvgPool;
   case cmd::OpKind::Elementwise:
@@ -54,8 +58,15 @@ LayerOp layerOpOf(const cmd::Operation& op, const std::string& nngOperator) {
     case cmd::ElementwiseMode::Clz: return LayerOp::Clz;
     case cmd::ElementwiseMode::Shr: return LayerOp::Shr;
     case cmd::ElementwiseMode::Shl: return LayerOp::Shl;
+    case cmd::ElementwiseMode::Lsr: case cmd::ElementwiseMode::Div: case cmd::ElementwiseMode::CmpEq:
+    case cmd::ElementwiseMode::CmpNe: case cmd::ElementwiseMode::CmpGe: case cmd::ElementwiseMode::CmpGt:
+    case cmd::ElementwiseMode::And: case cmd::ElementwiseMode::Or: case cmd::ElementwiseMode::Xor:
+    case cmd::ElementwiseMode::Not: case cmd::ElementwiseMode::AndNot:
+      throw std::logic_error("an Ethos-U85 elementwise mode in an estimated stream");
     }
     return LayerOp::Add;
+  case cmd::OpKind::Resize: case cmd::OpKind::Branch:
+    throw std::logic_error("an Ethos-U85 operation in an estimated stream");
   case cmd::OpKind::DmaStart: case cmd::OpKind::DmaWait: case cmd::OpKind::KernelWait: case cmd::OpKind::Stop:
   case cmd::OpKind::Irq: case cmd::OpKind::PmuMask:
     break;
@@ -144,8 +155,10 @@ Shape3 fullInputShape(const std::vector<cmd::Operation>& ops, const RowSpec& row
     const cmd::FeatureMap& out = ops[it->operations.front()].ofm;
     if (out.region == fm.region && out.base[0] == fm.base[0]) {
       const Shape3& produced = it->query.ofm.shape;
-      const bool sameTensor = out.strideY == fm.strideY && produced.depth == shape.depth &&
-                              produced.height >= shape.height && produced.width >= shape.width;
+      // The last write at this address is the tensor read. The box read may be smaller (a
+      // clipped strided read) or larger: an IFM whose edge rows or columns are replicated
+      // through its tiles (the TILE padding of a bilinear resize) reads them twice.
+      const bool sameTensor = out.strideY == fm.strideY && produced.depth == shape.depth;
       return sameTensor ? produced : shape;
     }
   }
@@ -184,6 +197,15 @@ WeightStreams weightStreams(const std::vector<cmd::Operation>& ops, const SliceM
       destinations.insert(s.dma ? ops[*s.dma].dma.dst : 0);
     }
     w.buffering = destinations.size() > 1 ? WeightBuffering::DoubleBuffer : WeightBuffering::SingleBuffer;
+    for (const Slice& s : slices) {
+      if (!s.dma) continue;
+      const cmd::DmaTransfer& sd = ops[*s.dma].dma;
+      auto it = std::find_if(w.buffers.begin(), w.buffers.end(),
+                             [&](const WeightStreams::Buffer& b) { return b.address == sd.dst; });
+      if (it == w.buffers.end()) it = w.buffers.insert(w.buffers.end(), {sd.dstRegion, sd.dst, 0});
+      it->bytes = std::max(it->bytes, sd.length);
+      w.lastBuffer = static_cast<size_t>(it - w.buffers.begin());
+    }
     w.sourceArea = system.regionArea(d.srcRegion);
     w.bufferArea = system.regionArea(d.dstRegion);
   } else {
@@ -244,9 +266,12 @@ Layer LayerBuilder::buildLayer(const std::vector<cmd::Operation>& ops, const Row
   }
   layer.tfliteOperator = row.tfliteOperator;
   layer.name = row.name;
+  layer.sourceId = row.sourceId;
+  layer.ofmTensorShape = row.ofmTensorShape;
   if (row.memcpy) {
     layer.query.op = LayerOp::Memcpy;
     layer.nngOperator = row.nngOperator.empty() ? std::string(layerOpName(LayerOp::Memcpy)) : row.nngOperator;
+    layer.dma = row.dma;
     if (row.dma) {
       const cmd::DmaTransfer& d = ops[*row.dma].dma;
       layer.copy = FeatureMapCopy{system_.regionArea(d.srcRegion), system_.regionArea(d.dstRegion), d.length};
@@ -325,6 +350,7 @@ Layer LayerBuilder::buildLayer(const std::vector<cmd::Operation>& ops, const Row
     q.constArea = layer.weights.buffering == WeightBuffering::Unbuffered ? layer.weights.sourceArea
                                                                            : layer.weights.bufferArea;
   }
+
 
   // 6. LUT copied into SHRAM for this operation (charged even when Vela dropped a repeated DMA).
   if (first.activation.usesLut()) {

@@ -39,6 +39,14 @@ struct WeightStreams {
   // Scales + weights of all slices encoded as one stream, the size Vela's full-transfer time
   // uses for sliced layers; 0 when unknown (constant region not given, or a single slice).
   uint64_t onePieceBytes = 0;
+  // Where buffered weights are DMA'd: one buffer, or two the slices alternate between, each as
+  // large as the largest slice it receives; `lastBuffer` is the one the last slice uses.
+  struct Buffer {
+    uint8_t region = 0;
+    uint64_t address = 0, bytes = 0;
+  };
+  std::vector<Buffer> buffers;
+  size_t lastBuffer = 0;
 };
 
 // A LUT copied into SHRAM before the operation.
@@ -59,8 +67,13 @@ struct Layer {
   WeightStreams weights;
   std::optional<LutLoad> lut;
   std::optional<FeatureMapCopy> copy; // a Memcpy's DMA, when the stream has one
+  std::optional<size_t> dma;          // that DMA (index into the Operations)
   std::vector<size_t> operations;   // kernel Operations (indices) that implement it; empty for Memcpy
   std::vector<uint32_t> byteOffsets;  // stream byte offsets of those operations' NPU_OP commands
+  // Shape of the OFM tensor the operation writes (debug database; a Concatenation's copy
+  // writes part of it), all zero when unknown.
+  Shape3 ofmTensorShape{0, 0, 0};
+  int sourceId = -1;                // Vela source operator (debug database), -1 when unknown
   std::string tfliteOperator, nngOperator, name;
 };
 
@@ -71,6 +84,7 @@ struct RowSpec {
   bool memcpy = false;              // a DMA-only Vela operation with no kernel commands
   std::optional<size_t> dma;        // a Memcpy's feature-map DMA (index into the Operations), if it moves data
   int sourceId = -1;                // Vela source operator id (debug database), -1 when unknown
+  Shape3 ofmTensorShape{0, 0, 0};  // the whole OFM tensor (debug database), zero when unknown
 };
 
 // Builds layers from Operations. Contract: `rows` reference kernel operations only; every

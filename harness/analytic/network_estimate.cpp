@@ -7,6 +7,7 @@
 #include <optional>
 #include <utility>
 
+#include "harness/analytic/sram_usage.h"
 #include "sim/common/error.h"
 
 namespace npusim::analytic {
@@ -95,21 +96,59 @@ const VelaDebugDb::OptimisedOp* takeMemcpy(std::vector<const VelaDebugDb::Optimi
   return op;
 }
 
-RowSpec labelledRow(const VelaDebugDb& db, const VelaDebugDb::OptimisedOp& op) {
+RowSpec labelledRow(const VelaDebugDb& db, const VelaDebugDb::OptimisedOp& op, const VelaSourceModel* source) {
   RowSpec row;
   row.nngOperator = op.type;
-  row.sourceId = op.sourceId;
-  if (const VelaDebugDb::SourceOp* src = db.findSource(op.sourceId)) {
-    row.tfliteOperator = tfliteOperatorName(src->type);
+  if (source != nullptr) {
+    if (const auto it = source->optimisedNames.find(op.id); it != source->optimisedNames.end()) row.name = it->second;
   }
+  row.sourceId = op.sourceId;
+  row.ofmTensorShape = op.ofmShape;
+  // An operator Vela made without recording its source (a ReLU rescaling its IFM runs as an
+  // AvgPool of its own) is labelled as Vela labels it.
+  const VelaDebugDb::SourceOp* src = db.findSource(op.sourceId);
+  row.tfliteOperator = src != nullptr ? tfliteOperatorName(src->type) : "UNKNOWN";
   return row;
+}
+
+// What reads a tensor: one optimised operator (a Concatenation's or Pack's copy of it), or
+// any row of a source operator.
+struct Consumer {
+  std::optional<int> optimisedId, sourceId;
+  bool matches(int rowOptimisedId, int rowSourceId) const {
+    return optimisedId ? *optimisedId == rowOptimisedId : sourceId == rowSourceId;
+  }
+};
+
+// What reads the output of a Memcpy that emits no DMA, from the source model's graph (the
+// consumer with the lowest source id). nullopt without a source model or consumer.
+std::optional<Consumer> consumerOf(const VelaDebugDb& db, const VelaSourceModel* source,
+                                   const VelaDebugDb::OptimisedOp& op) {
+  if (source == nullptr) return std::nullopt;
+  const auto outputs = source->outputs.find(op.sourceId);
+  if (outputs == source->outputs.end() || outputs->second.empty()) return std::nullopt;
+  const int tensor = outputs->second.front();
+  for (const auto& [id, inputs] : source->inputs) {
+    const auto at = std::find(inputs.begin(), inputs.end(), tensor);
+    if (id == op.sourceId || at == inputs.end()) continue;
+    const std::string& type = source->operators.at(id).type;
+    if (type == "ConcatTFLite" || type == "Pack") {
+      // Part i copies input i: the i-th AvgPool Vela made from the operator.
+      auto part = at - inputs.begin();
+      for (const VelaDebugDb::OptimisedOp& o : db.optimised) {
+        if (o.sourceId == id && o.type == "AvgPool" && part-- == 0) return Consumer{o.id, std::nullopt};
+      }
+    }
+    return Consumer{std::nullopt, id};
+  }
+  return std::nullopt;
 }
 
 } // namespace
 
 std::vector<std::vector<RowSpec>> rowsFromDebugDb(const io::CompiledNetwork& net,
                                                   const std::vector<io::DecodedNpuOp>& decoded,
-                                                  const VelaDebugDb& db) {
+                                                  const VelaDebugDb& db, const VelaSourceModel* source) {
   const std::map<int, size_t> streamOf = matchStreams(net, decoded, db);
   std::vector<std::vector<RowSpec>> rows(decoded.size());
   if (db.regorLayout()) {
@@ -153,7 +192,7 @@ std::vector<std::vector<RowSpec>> rowsFromDebugDb(const io::CompiledNetwork& net
       }
       auto known = std::find(rowIds[s].begin(), rowIds[s].end(), op->id);
       if (known == rowIds[s].end()) {
-        rows[s].push_back(labelledRow(db, *op));
+        rows[s].push_back(labelledRow(db, *op, source));
         rowIds[s].push_back(op->id);
         known = rowIds[s].end() - 1;
       }
@@ -174,7 +213,7 @@ std::vector<std::vector<RowSpec>> rowsFromDebugDb(const io::CompiledNetwork& net
   }
   auto sourceOfRow = [&](size_t s, size_t r) { return db.findOptimised(rowIds[s][r])->sourceId; };
   auto insertRow = [&](size_t s, size_t position, const VelaDebugDb::OptimisedOp& op, std::optional<size_t> dma) {
-    RowSpec row = labelledRow(db, op);
+    RowSpec row = labelledRow(db, op, source);
     row.memcpy = true;
     row.dma = dma;
     rows[s].insert(rows[s].begin() + static_cast<std::ptrdiff_t>(position), row);
@@ -211,6 +250,19 @@ std::vector<std::vector<RowSpec>> rowsFromDebugDb(const io::CompiledNetwork& net
   for (const VelaDebugDb::OptimisedOp* op : memcpys) {
     size_t stream = decoded.size();
     size_t position = 0;
+    // Right before the row that reads the copy (Vela orders operators depth first from the
+    // outputs, so an operator's only producer comes just before it), else in model order.
+    if (const std::optional<Consumer> consumer = consumerOf(db, source, *op)) {
+      for (size_t s = 0; s < decoded.size() && stream == decoded.size(); ++s) {
+        for (size_t r = 0; r < rows[s].size(); ++r) {
+          if (consumer->matches(rowIds[s][r], sourceOfRow(s, r))) {
+            stream = s;
+            position = r;
+            break;
+          }
+        }
+      }
+    }
     for (size_t s = 0; s < decoded.size() && stream == decoded.size(); ++s) {
       for (size_t r = 0; r < rows[s].size(); ++r) {
         if (sourceOfRow(s, r) > op->sourceId) {
@@ -308,7 +360,8 @@ SubgraphEstimate estimateVela50(const io::CompiledNetwork& net, const io::Decode
 } // namespace
 
 NetworkEstimate estimateNetwork(const io::CompiledNetwork& net, const std::vector<io::DecodedNpuOp>& decoded,
-                                const config::SystemParams& params, const VelaDebugDb* db, VelaVersion vela) {
+                                const config::SystemParams& params, const VelaDebugDb* db, VelaVersion vela,
+                                const VelaSourceModel* source) {
   if (decoded.empty()) {
     throwAtOffset(net.path, 0, "the model has no ethos-u operator to estimate");
   }
@@ -321,6 +374,8 @@ NetworkEstimate estimateNetwork(const io::CompiledNetwork& net, const std::vecto
   result.coreClockHz = params.coreClockHz;
   // Vela 5.0's rows need Vela 5.x's database; without it they are grouped from the stream.
   result.rowsFromDebugDb = db != nullptr && (vela == VelaVersion::V3_10 || db->regorLayout());
+  // Vela 5.x's database names its rows itself; Vela 3.x's rows are named from the source model.
+  result.rowsNamed = db != nullptr && (db->regorLayout() || (vela == VelaVersion::V3_10 && source != nullptr));
   if (vela == VelaVersion::V5_0) {
     result.vela5System = std::make_shared<const vela5::System>(params, *result.hardware);
     const std::unique_ptr<vela5::ArchitecturePerformance> arch = vela5::makeArchitecturePerformance(*result.vela5System);
@@ -340,9 +395,19 @@ NetworkEstimate estimateNetwork(const io::CompiledNetwork& net, const std::vecto
   } else {
     const VelaSystem system(params, *result.hardware);
     const std::vector<std::vector<RowSpec>> rows =
-        db != nullptr ? rowsFromDebugDb(net, decoded, *db) : std::vector<std::vector<RowSpec>>{};
+        db != nullptr ? rowsFromDebugDb(net, decoded, *db, source) : std::vector<std::vector<RowSpec>>{};
     for (size_t s = 0; s < decoded.size(); ++s) {
       result.subgraphs.push_back(estimateVela310(net, decoded[s], system, db != nullptr ? &rows[s] : nullptr));
+    }
+    // Fast-storage use at each layer, from the live ranges over the whole network.
+    std::vector<const std::vector<Layer>*> layers;
+    for (const SubgraphEstimate& sub : result.subgraphs) layers.push_back(&sub.layers);
+    const SramUsage usage = sramUsage(net, decoded, layers, system);
+    result.fastStorageBytes = usage.fastStorageBytes;
+    for (size_t s = 0; s < result.subgraphs.size() && s < usage.perLayer.size(); ++s) {
+      for (size_t i = 0; i < result.subgraphs[s].estimates.size() && i < usage.perLayer[s].size(); ++i) {
+        result.subgraphs[s].estimates[i].sramUsage = usage.perLayer[s][i];
+      }
     }
   }
   for (const SubgraphEstimate& sub : result.subgraphs) {

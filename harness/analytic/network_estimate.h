@@ -12,6 +12,7 @@
 #include "harness/analytic/estimator.h"
 #include "harness/analytic/layer_builder.h"
 #include "harness/analytic/vela5_estimator.h"
+#include "harness/analytic/vela_artifacts.h"
 #include "harness/analytic/vela_debug_db.h"
 #include "sim/config/system_params.h"
 #include "sim/io/decoded_network.h"
@@ -47,22 +48,32 @@ struct NetworkEstimate {
   std::string systemConfig, memoryMode;
   double coreClockHz = 0;
   bool rowsFromDebugDb = false;           // false: Vela 3.10 one row per kernel operation, Vela 5.0 grouped from the stream
+  // Rows carry Vela's names (may be empty): from Vela 5.x's debug database, or from the
+  // source model of Vela 3.x's.
+  bool rowsNamed = false;
+  // Vela 3.10: the fast storage the network uses (Vela's "SRAM used"), Peak%'s whole; 0 for
+  // Vela 5.0, whose Staging Usage is not modelled.
+  uint64_t fastStorageBytes = 0;
   std::vector<SubgraphEstimate> subgraphs;
   EstimateTotals totals;
   // Vela 5.0: the memories the scheduled operations' queries point to.
   std::shared_ptr<const vela5::System> vela5System;
 };
 
-// Vela's row grouping for each decoded ethos-u operator (same order as `decoded`). Throws
-// InputError when the database does not describe these command streams.
+// Vela's row grouping for each decoded ethos-u operator (same order as `decoded`), with
+// Vela's row names: a Vela 5.x database carries them; a Vela 3.x database's come from its
+// source model (`source`, may be null). Throws InputError when the database does not
+// describe these command streams.
 std::vector<std::vector<RowSpec>> rowsFromDebugDb(const io::CompiledNetwork& net,
                                                   const std::vector<io::DecodedNpuOp>& decoded,
-                                                  const VelaDebugDb& db);
+                                                  const VelaDebugDb& db, const VelaSourceModel* source = nullptr);
 
 // Estimates every ethos-u operator of `net` under `params` (real hardware; Vela's memory-mode
-// view is applied internally) with Vela `vela`'s model. `db` may be null. Throws InputError
-// for a network without NPU operators or a MAC configuration the estimator does not know.
+// view is applied internally) with Vela `vela`'s model. `db` and `source` (the source model
+// of a Vela 3.x database, for row names) may be null. Throws InputError for a network without
+// NPU operators or a MAC configuration the estimator does not know.
 NetworkEstimate estimateNetwork(const io::CompiledNetwork& net, const std::vector<io::DecodedNpuOp>& decoded,
-                                const config::SystemParams& params, const VelaDebugDb* db, VelaVersion vela);
+                                const config::SystemParams& params, const VelaDebugDb* db, VelaVersion vela,
+                                const VelaSourceModel* source = nullptr);
 
 } // namespace npusim::analytic

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <stdexcept>
 
 #include "harness/analytic/vela_debug_db.h"
 #include "sim/cmdstream/weight_source.h"
@@ -42,6 +43,9 @@ OpType streamType(const cmd::Operation& op) {
     case cmd::PoolMode::Max: return OpType::MaxPool;
     case cmd::PoolMode::Average: return OpType::AvgPool;
     case cmd::PoolMode::ReduceSum: return OpType::ReduceSum;
+    case cmd::PoolMode::Sum: case cmd::PoolMode::None: case cmd::PoolMode::Min: case cmd::PoolMode::ArgmaxX:
+    case cmd::PoolMode::ArgmaxY:
+      throw std::logic_error("an Ethos-U85 pooling mode in an estimated stream");
     }
     return OpType::AvgPool;
   case cmd::OpKind::Elementwise:
@@ -56,8 +60,15 @@ OpType streamType(const cmd::Operation& op) {
     case cmd::ElementwiseMode::Clz: return OpType::CLZ;
     case cmd::ElementwiseMode::Shr: return OpType::Asr;
     case cmd::ElementwiseMode::Shl: return OpType::SHL;
+    case cmd::ElementwiseMode::Lsr: case cmd::ElementwiseMode::Div: case cmd::ElementwiseMode::CmpEq:
+    case cmd::ElementwiseMode::CmpNe: case cmd::ElementwiseMode::CmpGe: case cmd::ElementwiseMode::CmpGt:
+    case cmd::ElementwiseMode::And: case cmd::ElementwiseMode::Or: case cmd::ElementwiseMode::Xor:
+    case cmd::ElementwiseMode::Not: case cmd::ElementwiseMode::AndNot:
+      throw std::logic_error("an Ethos-U85 elementwise mode in an estimated stream");
     }
     return OpType::Add;
+  case cmd::OpKind::Resize: case cmd::OpKind::Branch:
+    throw std::logic_error("an Ethos-U85 operation in an estimated stream");
   case cmd::OpKind::DmaStart: case cmd::OpKind::DmaWait: case cmd::OpKind::KernelWait: case cmd::OpKind::Stop:
   case cmd::OpKind::Irq: case cmd::OpKind::PmuMask:
     break;

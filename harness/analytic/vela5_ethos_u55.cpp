@@ -627,6 +627,7 @@ std::unique_ptr<ArchitecturePerformance> makeArchitecturePerformance(const Syste
   const arch::Architecture& architecture = *system.accelerator().arch;
   switch (architecture.commands->format()) {
   case arch::CommandSet::Format::EthosU55: return std::make_unique<EthosU55Performance>(system);
+  case arch::CommandSet::Format::EthosU85: break;   // not estimated yet (Architecture::estimated)
   }
   throw std::invalid_argument("Vela 5.0 estimate: no performance model for " + std::string(architecture.name));
 }

@@ -33,10 +33,12 @@ System::System(const config::SystemParams& params, const arch::NpuConfig& hardwa
   //    bandwidth and minimum latencies bound the memory behind it (an area's first port: the
   //    U55's and U65's only one).
   for (arch::AreaId area : arch::kAreas) {
-    const config::TimingAdapterParams& ta = params.port(params.portsIn(area).at(0)).adapter;
+    const arch::PortId port = params.portsIn(area).at(0);
+    const config::TimingAdapterParams& ta = params.port(port).adapter;
     Memory& mem = memories_[static_cast<size_t>(memAreaOf(params.memoryIn(area)))];
-    if (ta.nominalBytesPerCycle() > 0) {
-      mem.bandwidth = std::min(mem.bandwidth, static_cast<float>(ta.nominalBytesPerCycle()));
+    const double nominal = ta.nominalBytesPerCycle(params.port(port).dataWidthBits / 8);
+    if (nominal > 0) {
+      mem.bandwidth = std::min(mem.bandwidth, static_cast<float>(nominal));
     }
     mem.readLatency = std::max(mem.readLatency, static_cast<int>(ta.readLatency));
     mem.writeLatency = std::max(mem.writeLatency, static_cast<int>(ta.writeLatency));

@@ -2,6 +2,7 @@
 #include "harness/analytic/vela_debug_db.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cctype>
 #include <fstream>
 #include <map>
@@ -110,11 +111,14 @@ VelaDebugDb parseVelaDebugDb(std::string_view text, const std::string& displayNa
   }
   uint64_t at = 0;
   // 1. Each table: check its columns, then convert every row.
+  // Columns named "?x" are optional: an absent one reads as "0".
   auto rowsOf = [&](const std::string& name, std::initializer_list<const char*> columns, auto&& addRow) {
     const Table t = readTable(text, name, displayName, &at);
     std::vector<size_t> index;
     for (const char* c : columns) {
-      index.push_back(t.column(c, displayName, at));
+      const bool optional = c[0] == '?';
+      const bool absent = optional && std::find(t.header.begin(), t.header.end(), c + 1) == t.header.end();
+      index.push_back(absent ? SIZE_MAX : t.column(optional ? c + 1 : c, displayName, at));
     }
     for (size_t r = 0; r < t.rows.size(); ++r) {
       if (t.rows[r].size() != t.header.size()) {
@@ -124,7 +128,7 @@ VelaDebugDb parseVelaDebugDb(std::string_view text, const std::string& displayNa
       }
       std::vector<std::string> fields;
       for (size_t i : index) {
-        fields.push_back(t.rows[r][i]);
+        fields.push_back(i == SIZE_MAX ? "0" : t.rows[r][i]);
       }
       addRow(fields, t.rowOffsets[r]);
     }
@@ -132,9 +136,13 @@ VelaDebugDb parseVelaDebugDb(std::string_view text, const std::string& displayNa
   rowsOf("source", {"id", "operator"}, [&](const std::vector<std::string>& f, uint64_t off) {
     db.source.push_back({static_cast<int>(toInt(f[0], displayName, off)), f[1]});
   });
-  rowsOf("optimised", {"id", "source_id", "operator"}, [&](const std::vector<std::string>& f, uint64_t off) {
+  rowsOf("optimised", {"id", "source_id", "operator", "?ofm_h", "?ofm_w", "?ofm_d"},
+         [&](const std::vector<std::string>& f, uint64_t off) {
+    auto dim = [&](const std::string& field) {
+      return static_cast<uint32_t>(std::max<int64_t>(toInt(field, displayName, off), 0));
+    };
     db.optimised.push_back({static_cast<int>(toInt(f[0], displayName, off)),
-                            static_cast<int>(toInt(f[1], displayName, off)), f[2]});
+                            static_cast<int>(toInt(f[1], displayName, off)), f[2], {dim(f[3]), dim(f[4]), dim(f[5])}});
   });
   rowsOf("queue", {"offset", "cmdstream_id", "optimised_id"}, [&](const std::vector<std::string>& f, uint64_t off) {
     db.queue.push_back({static_cast<uint32_t>(toInt(f[0], displayName, off)),

@@ -8,6 +8,8 @@
 #include <string_view>
 #include <vector>
 
+#include "sim/cmdstream/operation.h"
+
 namespace npusim::analytic {
 
 // The four tables of the database.
@@ -20,6 +22,7 @@ struct VelaDebugDb {
     int id = 0;
     int sourceId = -1;
     std::string type;          // Vela operator type after graph rewrites, e.g. "SHR"
+    Shape3 ofmShape{0, 0, 0};  // its OFM (a Concatenation's part: the whole output); 0 when absent
   };
   struct QueueEntry {
     uint32_t offset = 0;       // Vela 3.x: byte offset just after the NPU_OP_* command in the

@@ -35,15 +35,16 @@ VelaSystem::VelaSystem(const config::SystemParams& params, const arch::NpuConfig
   //    Vela's "1 or the equivalent" defaults (scale 1, burst 1, latency 0). An area's bandwidth
   //    and timing adapter are those of its port (the U55 and U65 have one per area).
   //    A timing adapter on the port shows through as the kit describes it to Vela: its
-  //    nominal bandwidth (BWCAP words per pulse cycle) and its minimum latencies.
+  //    nominal bandwidth (BWCAP bus words per pulse cycle) and its minimum latencies.
   for (arch::AreaId area : arch::kAreas) {
     const arch::PortId port = params.portsIn(area).at(0);
     portArea_[area.index] = memAreaOf(params.memoryIn(area));
     const config::MemoryParams& m = params.memory(params.memoryIn(area));
     const config::TimingAdapterParams& ta = params.port(port).adapter;
     double bytesPerCycle = params.bytesPerCycle(port);
-    if (ta.nominalBytesPerCycle() > 0) {
-      bytesPerCycle = std::min(bytesPerCycle, ta.nominalBytesPerCycle());
+    const double nominal = ta.nominalBytesPerCycle(params.port(port).dataWidthBits / 8);
+    if (nominal > 0) {
+      bytesPerCycle = std::min(bytesPerCycle, nominal);
     }
     timing_[static_cast<size_t>(portArea_[area.index])] = {
         bytesPerCycle, m.burstLength, std::max(m.readLatency, ta.readLatency), std::max(m.writeLatency, ta.writeLatency)};

@@ -4,7 +4,7 @@
 #include <optional>
 
 #include "harness/analytic/network_estimate.h"
-#include "harness/analytic/vela_debug_db.h"
+#include "harness/analytic/vela_artifacts.h"
 #include "harness/compare/vela_reports.h"
 #include "harness/process/process_pool.h"
 #include "harness/report/layer_map.h"
@@ -21,14 +21,14 @@ ModelComparison compareModel(const io::CompiledNetwork& net, const std::string& 
   // Layer names first: a debug database that does not describe the model only warns, and the
   // estimate then groups rows without it.
   std::vector<std::string> warnings;
-  const report::LayerMap names = report::mapLayers(net, decoded, &warnings);
+  const analytic::VelaArtifacts artifacts = analytic::findVelaArtifacts(net.path, "");
+  const report::LayerMap names = report::mapLayers(net, decoded, artifacts, &warnings);
   for (const std::string& w : warnings) warn(w);
-  std::optional<analytic::VelaDebugDb> db;
-  if (names.fromDebugDb) {
-    db = analytic::readVelaDebugDb(analytic::velaDebugDbPath(net.path));
-  }
+  const bool grouped = names.fromDebugDb;
   const analytic::NetworkEstimate estimate =
-      analytic::estimateNetwork(net, decoded, params, db ? &*db : nullptr, vela.value_or(analytic::compiledBy(net)));
+      analytic::estimateNetwork(net, decoded, params, grouped ? &*artifacts.db : nullptr,
+                                vela.value_or(analytic::compiledBy(net)),
+                                grouped && artifacts.source ? &*artifacts.source : nullptr);
   const platform::RunResult run = platform::simulate(net, decoded, params);
   std::optional<std::vector<VelaLayerRow>> rows;
   std::optional<double> velaTotal;

@@ -33,11 +33,6 @@ ModelComparison buildComparison(const platform::RunResult& run, const analytic::
     // 2. Each layer's labels, estimate and bound; which layer each operation belongs to.
     std::vector<size_t> layerOf(records.size(), SIZE_MAX);
     const size_t first = c.layers.size();
-    const std::vector<std::string>* rowNames = nullptr;
-    if (names != nullptr && estimate.rowsFromDebugDb) {
-      const auto it = names->rowNames.find(sg.operatorIndex);
-      if (it != names->rowNames.end() && it->second.size() == sg.layers.size()) rowNames = &it->second;
-    }
     for (size_t i = 0; i < sg.layers.size(); ++i) {
       const analytic::Layer& layer = sg.layers[i];
       LayerComparison lc;
@@ -46,9 +41,7 @@ ModelComparison buildComparison(const platform::RunResult& run, const analytic::
       lc.tfliteOperator = layer.tfliteOperator;
       lc.nngOperator = layer.nngOperator;
       lc.name = layer.name;
-      if (rowNames != nullptr) {
-        lc.name = (*rowNames)[i];
-      } else if (names != nullptr && !layer.operations.empty()) {
+      if (!estimate.rowsNamed && names != nullptr && !layer.operations.empty()) {
         if (const report::LayerInfo* info = names->find(sg.operatorIndex, layer.operations.front())) lc.name = info->name;
       }
       lc.estimateCycles = sg.estimates[i].totalCycles;

@@ -3,11 +3,10 @@
 
 #include <climits>
 #include <cstdio>
-#include <filesystem>
 #include <optional>
 
 #include "harness/analytic/network_estimate.h"
-#include "harness/analytic/vela_debug_db.h"
+#include "harness/analytic/vela_artifacts.h"
 #include "sim/common/error.h"
 
 namespace npusim::report {
@@ -17,49 +16,6 @@ std::string hex(uint64_t v) {
   char buf[24];
   std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
   return buf;
-}
-
-// The source model a debug database names: its `source` path is relative to the directory
-// Vela ran in, which is the database's directory less the `optimised` path's directories.
-std::optional<std::string> sourceModelPath(const std::string& dbPath, const analytic::VelaDebugDb& db) {
-  namespace fs = std::filesystem;
-  if (db.sourceModel.empty()) return std::nullopt;
-  fs::path cwd = fs::path(dbPath).parent_path();
-  for (fs::path up = fs::path(db.optimisedModel).parent_path(); !up.empty() && up != up.root_path();
-       up = up.parent_path()) {
-    cwd = cwd.parent_path();
-  }
-  const fs::path source = cwd / db.sourceModel;
-  std::error_code ec;
-  if (!fs::is_regular_file(source, ec)) return std::nullopt;
-  return source.string();
-}
-
-// Layer names by Vela source operator id: the operator's first output tensor in the source
-// model. Empty when the model's operators do not match the database's source table.
-std::map<int, std::string> sourceNames(const std::string& dbPath, const analytic::VelaDebugDb& db,
-                                       std::vector<std::string>* warnings) {
-  std::map<int, std::string> names;
-  const std::optional<std::string> path = sourceModelPath(dbPath, db);
-  if (!path) return names;
-  try {
-    const io::CompiledNetwork source = io::loadSourceModel(*path);
-    for (const analytic::VelaDebugDb::SourceOp& s : db.source) {
-      const size_t id = static_cast<size_t>(s.id);
-      if (s.id < 0 || id >= source.operators.size() ||
-          analytic::tfliteOperatorName(s.type) != source.operators[id].opName || source.operators[id].outputs.empty()) {
-        warnings->push_back(*path + ": source operator " + std::to_string(s.id) + " does not match the debug database " +
-                            dbPath + "; layer names from the compiled .tflite only");
-        return {};
-      }
-      const std::string& tensor = source.tensors[static_cast<size_t>(source.operators[id].outputs[0])].name;
-      if (!tensor.empty()) names[s.id] = tensor;
-    }
-  } catch (const InputError& e) {
-    warnings->push_back(std::string(e.what()) + "; layer names from the compiled .tflite only");
-    return {};
-  }
-  return names;
 }
 
 } // namespace
@@ -80,21 +36,17 @@ const LayerInfo* LayerMap::findCpu(size_t networkOp) const {
 }
 
 LayerMap mapLayers(const io::CompiledNetwork& net, const std::vector<io::DecodedNpuOp>& decoded,
-                   std::vector<std::string>* warnings) {
+                   const analytic::VelaArtifacts& vela, std::vector<std::string>* warnings) {
   LayerMap map;
-  // 1. Vela's rows and source names, when a matching debug database sits beside the model.
+  // 1. Vela's rows and names, when its debug database (and source model) sit beside the model.
   std::vector<std::vector<analytic::RowSpec>> rows;
-  std::map<int, std::string> names;
-  const std::string dbPath = analytic::velaDebugDbPath(net.path);
-  std::error_code ec;
-  if (std::filesystem::is_regular_file(dbPath, ec)) {
-    const analytic::VelaDebugDb db = analytic::readVelaDebugDb(dbPath);   // malformed: InputError
+  if (vela.db) {
     try {
-      rows = analytic::rowsFromDebugDb(net, decoded, db);
-      names = sourceNames(dbPath, db, warnings);
+      rows = analytic::rowsFromDebugDb(net, decoded, *vela.db, vela.source ? &*vela.source : nullptr);
       map.fromDebugDb = true;
+      if (!vela.sourceWarning.empty()) warnings->push_back(vela.sourceWarning);
     } catch (const InputError& e) {
-      warnings->push_back(std::string(e.what()) + " (debug database " + dbPath +
+      warnings->push_back(std::string(e.what()) + " (debug database " + vela.debugDbPath +
                           " does not match the model); layer names from the .tflite only");
       rows.clear();
     }
@@ -107,11 +59,12 @@ LayerMap mapLayers(const io::CompiledNetwork& net, const std::vector<io::Decoded
     of.assign(ops.size(), SIZE_MAX);
     if (!rows.empty()) {
       for (const analytic::RowSpec& row : rows[s]) {
-        const auto n = names.find(row.sourceId);
-        const std::string name = n != names.end() ? n->second
-                                                  : row.tfliteOperator + " (source operator " +
-                                                        std::to_string(row.sourceId) + ")";
-        map.rowNames[networkOp].push_back(name);
+        // Vela's name when known (empty for an unnamed tensor, as Vela's CSV has it): Vela 5.x's
+        // database carries it, Vela 3.x's comes from the source model. Else the source
+        // operator's type and number.
+        const bool named = vela.source || vela.db->regorLayout();
+        const std::string name =
+            named ? row.name : row.tfliteOperator + " (source operator " + std::to_string(row.sourceId) + ")";
         if (row.operations.empty()) continue;   // DMA-only rows have no operation of their own
         LayerInfo info;
         info.networkOp = networkOp;

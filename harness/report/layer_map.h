@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "harness/analytic/vela_artifacts.h"
 #include "sim/io/decoded_network.h"
 
 namespace npusim::report {
@@ -25,9 +26,6 @@ struct LayerMap {
   // operation, whose weights or LUT they fetch).
   std::map<size_t, std::vector<size_t>> ofOperation;
   std::map<size_t, size_t> ofCpuOperator;
-  // Per ethos-u operator with a debug database: the name of each Vela row in the order of
-  // analytic::rowsFromDebugDb (also DMA-only rows), i.e. of the estimate's layers.
-  std::map<size_t, std::vector<std::string>> rowNames;
   bool fromDebugDb = false;
   // Layer of operation `index` of ethos-u operator `networkOp` (nullptr when none).
   const LayerInfo* find(size_t networkOp, size_t index) const;
@@ -35,10 +33,11 @@ struct LayerMap {
   size_t indexOf(size_t networkOp, size_t index) const;   // SIZE_MAX when none
 };
 
-// Builds the map. A debug database that does not describe `net`, or a source model that does
-// not match the database, adds a line to `warnings` and the names come from `net` only; a
-// malformed debug database is an InputError.
+// Builds the map from Vela's debug database and source model (analytic::findVelaArtifacts).
+// A debug database that does not describe `net` adds a line to `warnings` and the layers come
+// from `net` only; a Vela 3.x database's row without the source model is named after its
+// source operator's type (Vela 5.x's database names its rows).
 LayerMap mapLayers(const io::CompiledNetwork& net, const std::vector<io::DecodedNpuOp>& decoded,
-                   std::vector<std::string>* warnings);
+                   const analytic::VelaArtifacts& vela, std::vector<std::string>* warnings);
 
 } // namespace npusim::report

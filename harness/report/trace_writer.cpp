@@ -166,9 +166,11 @@ std::string waitName(cmd::OpKind kind) {
   case cmd::OpKind::Conv:
   case cmd::OpKind::Depthwise:
   case cmd::OpKind::Pool:
-  case cmd::OpKind::Elementwise: return "kernel queue full";
+  case cmd::OpKind::Elementwise:
+  case cmd::OpKind::Resize: return "kernel queue full";
   case cmd::OpKind::Irq:
-  case cmd::OpKind::PmuMask: return "wait";
+  case cmd::OpKind::PmuMask:
+  case cmd::OpKind::Branch: return "wait";
   }
   return "wait";
 }

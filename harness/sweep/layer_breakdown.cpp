@@ -26,8 +26,9 @@ std::string typeOf(const cmd::Operation& op) {
     case cmd::OpKind::Depthwise: return "depthwise";
     case cmd::OpKind::Pool: return "pooling";
     case cmd::OpKind::Elementwise: return "elementwise";
+    case cmd::OpKind::Resize: return "resize";
     case cmd::OpKind::DmaStart: case cmd::OpKind::DmaWait: case cmd::OpKind::KernelWait: case cmd::OpKind::Stop:
-    case cmd::OpKind::Irq: case cmd::OpKind::PmuMask: return "";
+    case cmd::OpKind::Irq: case cmd::OpKind::PmuMask: case cmd::OpKind::Branch: return "";
   }
   return "";
 }

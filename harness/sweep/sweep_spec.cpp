@@ -209,7 +209,9 @@ void addFixtureModels(const JsonNode& entry, const ModelRef& config, const fs::p
 
 // The accelerator `m`'s model was compiled for ("" when it has no ethos-u operator).
 std::string compiledAccelerator(const ModelRef& m) {
-  const arch::NpuConfig* hw = io::loadModelOrDemo(m.path).hardware();
+  const io::CompiledNetwork net = io::loadModelOrDemo(m.path);
+  io::requireModelled(net, &arch::Architecture::simulated, "sweep");
+  const arch::NpuConfig* hw = net.hardware();
   return hw != nullptr ? std::string(hw->name) : std::string();
 }
 

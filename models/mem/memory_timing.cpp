@@ -124,26 +124,67 @@ double TimingAdapter::admit(Direction dir, double ready, uint64_t words) {
       const double cycle = std::floor(t / period);
       if (t - cycle * period >= p_.pulseOn) {
         t = (cycle + 1) * period; // pulse off: the next pulse cycle opens the gate
-      } else if (p_.bandwidthCap > 0) {
-        const uint64_t c = static_cast<uint64_t>(cycle);
-        const size_t i = pulseIndex(c);
-        if (i < words_.size() && words_[i].cycle == c && words_[i].words >= p_.bandwidthCap) {
-          t = (cycle + 1) * period; // cap reached: the counter restarts with the next pulse cycle
-        }
+      } else if (p_.bandwidthCap > 0 && wordsBy(static_cast<uint64_t>(cycle), t) >= p_.bandwidthCap) {
+        t = (cycle + 1) * period; // cap reached: the counter restarts with the next pulse cycle
       }
     }
     moved = t > before;
   }
   if (period > 0 && p_.bandwidthCap > 0) {
-    const uint64_t cycle = static_cast<uint64_t>(std::floor(t / period));
-    const size_t i = pulseIndex(cycle);
-    if (i < words_.size() && words_[i].cycle == cycle) {
-      words_[i].words += words;
-    } else {
-      words_.insert(words_.begin() + static_cast<std::ptrdiff_t>(i), {cycle, words});
+    uint64_t cycle = static_cast<uint64_t>(std::floor(t / period));
+    const bool last = admissions_.size() == admissionsHead_ || admissions_.back().time <= t;
+    book(cycle, t, words);
+    // Admitted ahead of transactions another unit booked later in the pulse cycle: if the cycle
+    // now holds more than the cap, those (the latest) would have waited for the next cycle. Their
+    // times stay as reported, but the excess counts against the next cycle, and so on, so the
+    // adapter still passes at most its cap per pulse cycle in the long run.
+    uint64_t excess = last ? 0 : overCap(cycle, words);
+    while (excess > 0) {
+      ++cycle;
+      book(cycle, double(cycle) * period, excess);
+      excess = overCap(cycle, excess);
     }
   }
   return t;
+}
+
+void TimingAdapter::book(uint64_t cycle, double t, uint64_t words) {
+  const size_t i = pulseIndex(cycle);
+  if (i < words_.size() && words_[i].cycle == cycle) {
+    words_[i].words += words;
+  } else {
+    words_.insert(words_.begin() + static_cast<std::ptrdiff_t>(i), {cycle, words});
+  }
+  const auto at = std::upper_bound(admissions_.begin() + static_cast<std::ptrdiff_t>(admissionsHead_),
+                                   admissions_.end(), t, [](double x, const Admission& a) { return x < a.time; });
+  admissions_.insert(at, {t, words});
+}
+
+uint64_t TimingAdapter::overCap(uint64_t cycle, uint64_t added) const {
+  const size_t i = pulseIndex(cycle);
+  const uint64_t total = words_[i].words;
+  return total > p_.bandwidthCap ? std::min(added, total - p_.bandwidthCap) : 0;
+}
+
+uint64_t TimingAdapter::wordsBy(uint64_t cycle, double t) const {
+  const size_t i = pulseIndex(cycle);
+  if (i == words_.size() || words_[i].cycle != cycle) {
+    return 0;
+  }
+  // The cycle's words, less those admitted after t (booked ahead; at the end of the cycle's
+  // admissions, so the walk is short unless another unit booked far ahead).
+  uint64_t words = words_[i].words;
+  if (words < p_.bandwidthCap) {
+    return words;
+  }
+  const double end = double(cycle + 1) * (double(p_.pulseOn) + double(p_.pulseOff));
+  auto it = std::lower_bound(admissions_.begin() + static_cast<std::ptrdiff_t>(admissionsHead_), admissions_.end(),
+                             end, [](const Admission& a, double x) { return a.time < x; });
+  while (it != admissions_.begin() + static_cast<std::ptrdiff_t>(admissionsHead_) && std::prev(it)->time > t) {
+    --it;
+    words -= it->words;
+  }
+  return words;
 }
 
 void TimingAdapter::complete(Direction dir, double admitted, double done) {
@@ -160,6 +201,12 @@ void TimingAdapter::retire(double horizon) {
     ++wordsHead_;
   }
   compact(words_, wordsHead_);
+  // Admissions of the retired pulse cycles (all before the first one kept).
+  const double kept = wordsHead_ < words_.size() ? double(words_[wordsHead_].cycle) * period : horizon;
+  while (admissionsHead_ < admissions_.size() && admissions_[admissionsHead_].time < kept) {
+    ++admissionsHead_;
+  }
+  compact(admissions_, admissionsHead_);
 }
 
 AxiLinkTiming::AxiLinkTiming(uint32_t bytesPerBeat, uint32_t maxBurstBytes, uint32_t maxReads, uint32_t maxWrites,
@@ -167,8 +214,8 @@ AxiLinkTiming::AxiLinkTiming(uint32_t bytesPerBeat, uint32_t maxBurstBytes, uint
     : bytesPerBeat_(bytesPerBeat), maxBurstBytes_(maxBurstBytes), limit_{maxReads, maxWrites},
       hasAdapter_(!adapter.transparent()), adapter_(adapter) {}
 
-double AxiLinkTiming::issueBurst(MemoryTiming& memory, Direction dir, double ready, uint64_t bytes, double* issued,
-                                 PortCounters& counters) {
+double AxiLinkTiming::issueBurst(MemoryTiming& memory, Direction dir, double ready, uint64_t address, uint64_t bytes,
+                                 double* issued, PortCounters& counters) {
   const size_t d = static_cast<size_t>(dir);
   // 1. With the port's limit of bursts of this direction in flight at `ready` (booked earlier,
   //    possibly by another unit), issue when enough of them have completed.
@@ -176,7 +223,9 @@ double AxiLinkTiming::issueBurst(MemoryTiming& memory, Direction dir, double rea
   if (issue > ready) {
     (dir == Direction::Read ? counters.readLimitStall : counters.writeLimitStall) += issue - ready;
   }
-  const uint64_t beats = (bytes + bytesPerBeat_ - 1) / bytesPerBeat_;
+  // Data beats are aligned to the bus width: from the beat holding the first byte to the one
+  // holding the last.
+  const uint64_t beats = (address % bytesPerBeat_ + bytes + bytesPerBeat_ - 1) / bytesPerBeat_;
   // 2. Address phase -> (timing adapter) -> latency -> data beats on the memory's data path.
   double done = 0;
   if (hasAdapter_) {
@@ -223,11 +272,22 @@ double AxiLinkTiming::transfer(MemoryTiming& memory, Direction dir, double start
   PortCounters& into = counters != nullptr ? *counters : uncounted;
   double last = start;
   double ready = start;
+  // A windowed transfer: burst k waits for burst k - window/burst (at least one burst in flight).
+  const size_t window = shape.window == 0 ? 0 : std::max<size_t>(1, shape.window / maxBurstBytes_);
+  windowDone_.clear();
+  const uint64_t stride = shape.runStride == 0 ? shape.runBytes : shape.runStride;
   for (uint64_t r = 0; r < shape.runs; ++r) {
     for (uint64_t offset = 0; offset < shape.runBytes; offset += maxBurstBytes_) {
       const uint64_t bytes = std::min<uint64_t>(maxBurstBytes_, shape.runBytes - offset);
+      if (window > 0 && windowDone_.size() >= window) {
+        ready = std::max(ready, windowDone_[windowDone_.size() - window]);
+      }
       double issued = ready;
-      last = std::max(last, issueBurst(memory, dir, ready, bytes, &issued, into));
+      const double done = issueBurst(memory, dir, ready, shape.address + r * stride + offset, bytes, &issued, into);
+      last = std::max(last, done);
+      if (window > 0) {
+        windowDone_.push_back(done);
+      }
       // The next burst's address phase follows one cycle after this one's was accepted.
       ready = issued + 1.0;
     }

@@ -17,9 +17,18 @@ using config::TimingAdapterParams;
 enum class Direction : uint8_t { Read, Write };
 
 // The shape of one transfer: `runs` contiguous runs of `runBytes` bytes each.
+// `window` > 0 bounds the bytes of the transfer in flight: a burst is issued only once the burst
+// `window` bytes before it has completed (a stream read through a FIFO of that size). `address`
+// is where the first run starts (an offset in its region where the NPU's units plan the transfer,
+// the bus address once its port has added the region's base) and `runStride` the distance from
+// one run's start to the next (0: the runs follow each other); they place the bursts on the data
+// beats (a run that does not start on a beat boundary takes an extra beat at each end it spills).
 struct TransferShape {
   uint64_t runs = 1;
   uint64_t runBytes = 0;
+  uint64_t window = 0;
+  uint64_t address = 0;
+  uint64_t runStride = 0;
   uint64_t bytes() const { return runs * runBytes; }
 };
 
@@ -94,12 +103,15 @@ private:
 // One timing adapter: admits a transaction's address when a pending slot is free, the pulse is
 // on and the pulse cycle's word counter is below the cap (the last admitted transaction may
 // overshoot it); holds read data until the minimum latency after admission and the write
-// response until the minimum latency after the last data beat.
+// response until the minimum latency after the last data beat. The counter is read at the
+// transaction's time, like the hardware's: the units book traffic ahead of simulated time, and
+// words booked later in the pulse cycle by another unit do not hold back a transaction that is
+// ready earlier (they were admitted as if it were not there; they keep their times).
 class TimingAdapter {
 public:
   explicit TimingAdapter(const TimingAdapterParams& params) : p_(params) {}
 
-  // The earliest time >= `ready` at which a transaction of `words` 64-bit words in direction
+  // The earliest time >= `ready` at which a transaction of `words` bus words (data beats) in direction
   // `dir` is admitted; books its word count into that pulse cycle.
   double admit(Direction dir, double ready, uint64_t words);
   // Records the admitted transaction as pending from `admitted` to `done`.
@@ -112,12 +124,23 @@ private:
   struct PulseWords {
     uint64_t cycle, words;
   };
+  struct Admission {
+    double time;
+    uint64_t words;
+  };
   // Index in words_ of pulse cycle `cycle`, or where it would be inserted.
   size_t pulseIndex(uint64_t cycle) const;
+  // The pulse cycle's word counter at time t: the words of its transactions admitted by then.
+  uint64_t wordsBy(uint64_t cycle, double t) const;
+  // Counts `words` admitted at t into pulse cycle `cycle`.
+  void book(uint64_t cycle, double t, uint64_t words);
+  // Of `added` words just booked into `cycle`, those beyond its cap.
+  uint64_t overCap(uint64_t cycle, uint64_t added) const;
   TimingAdapterParams p_;
   CompletionWindow pending_[2];       // admitted -> done, per direction
-  std::vector<PulseWords> words_;     // from wordsHead_ on: pulse cycles in order
-  size_t wordsHead_ = 0;
+  std::vector<PulseWords> words_;     // from wordsHead_ on: pulse cycles in order, their words
+  std::vector<Admission> admissions_; // from admissionsHead_ on: admitted transactions in time order
+  size_t wordsHead_ = 0, admissionsHead_ = 0;
 };
 
 // Counters one initiator port keeps (AXI beats, bursts, stall cycles); the links add each burst
@@ -167,8 +190,9 @@ public:
   void retire(double horizon);
 
 private:
-  double issueBurst(MemoryTiming& memory, Direction dir, double ready, uint64_t bytes, double* issued,
-                    PortCounters& counters);
+  double issueBurst(MemoryTiming& memory, Direction dir, double ready, uint64_t address, uint64_t bytes,
+                    double* issued, PortCounters& counters);
+  std::vector<double> windowDone_; // completions of the current windowed transfer's bursts
   uint32_t bytesPerBeat_;
   uint32_t maxBurstBytes_;
   uint32_t limit_[2];

@@ -2,6 +2,7 @@
 #include "models/npu/block_plan.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "sim/common/int_math.h"
 
@@ -53,10 +54,12 @@ BlockPlan::BlockPlan(const arch::NpuConfig& npu, const cmd::Operation& op) : npu
                                     npu.ofmUblock.width),
                        op.ifm.shape.width);
   subKernels_ = ceilDiv(op.kernel.width, npu.arch->subKernelMax) * ceilDiv(op.kernel.height, npu.arch->subKernelMax);
+  ifmDepthBlocks_ =
+      ceilDiv(op.ifm.shape.depth, ifmBlockDepth(op.ifm.shape.depth, op.ifm.elementBits, op.kernel.partKernelFirst));
 }
 
 uint32_t BlockPlan::window(uint32_t first, uint32_t count, uint32_t stride, uint32_t dilation, uint32_t pad,
-                           uint32_t tap, uint32_t taps, uint32_t ifmSize) const {
+                           uint32_t tap, uint32_t taps, uint32_t ifmSize, uint32_t* lowest) const {
   // Output rows [first, first + count) read input rows [lo, hi) of the (upscaled) IFM; rows
   // outside the IFM are padding, which the NPU generates instead of reading.
   const int64_t up = op_.upscale == cmd::Upscale::None ? 1 : 2;
@@ -64,6 +67,7 @@ uint32_t BlockPlan::window(uint32_t first, uint32_t count, uint32_t stride, uint
   const int64_t hi = std::min<int64_t>(int64_t{ifmSize} * up, int64_t{first + count - 1} * stride - pad +
                                                                    int64_t{tap} * dilation +
                                                                    int64_t{taps - 1} * dilation + 1);
+  *lowest = static_cast<uint32_t>(lo / up);
   if (hi <= lo) {
     return 0;
   }
@@ -72,30 +76,38 @@ uint32_t BlockPlan::window(uint32_t first, uint32_t count, uint32_t stride, uint
 
 mem::TransferShape BlockPlan::largestIfmRead() const {
   if (op_.kind == cmd::OpKind::Elementwise) {
-    return featureMapRead(op_.ifm, block_.height, block_.width, block_.depth);
+    return featureMapRead(op_.ifm, block_.height, block_.width, block_.depth, {});
   }
   const bool perChannelDepth = op_.kind != cmd::OpKind::Conv &&
                                !(op_.kind == cmd::OpKind::Pool && op_.poolMode == cmd::PoolMode::ReduceSum);
-  mem::TransferShape s = featureMapRead(op_.ifm, ifmRows_, ifmCols_, perChannelDepth ? block_.depth : op_.ifm.shape.depth);
+  mem::TransferShape s =
+      featureMapRead(op_.ifm, ifmRows_, ifmCols_, perChannelDepth ? block_.depth : op_.ifm.shape.depth, {});
   s.runs *= subKernels_;
   return s;
 }
 
 mem::TransferShape BlockPlan::featureMapRead(const cmd::FeatureMap& fm, uint32_t rows, uint32_t cols,
-                                             uint32_t channels) const {
+                                             uint32_t channels, const Shape3& from) const {
   const uint64_t e = fm.elementBytes();
+  mem::TransferShape s;
+  s.address = fm.address(std::min(from.height, fm.shape.height - 1), std::min(from.width, fm.shape.width - 1),
+                         std::min(from.depth, fm.shape.depth - 1));
   if (fm.format == cmd::DataFormat::Nhcwb16) {
-    // One contiguous run per row and 16-channel brick.
-    return {uint64_t{rows} * ceilDiv(channels, 16u), uint64_t{cols} * 16 * e};
+    // One contiguous run per row and 16-channel brick (each starts on a brick boundary).
+    const uint64_t bricks = ceilDiv(channels, 16u);
+    s.runs = uint64_t{rows} * bricks;
+    s.runBytes = uint64_t{cols} * 16 * e;
+    s.runStride = bricks > 1 ? fm.strideC : fm.strideY;
+  } else if (fm.strideX == uint64_t{channels} * e) {
+    s.runs = rows; // whole pixels: one run per row
+    s.runBytes = uint64_t{cols} * channels * e;
+    s.runStride = fm.strideY;
+  } else {
+    s.runs = uint64_t{rows} * cols; // one run per pixel (the row's next pixel, then the next row's)
+    s.runBytes = uint64_t{channels} * e;
+    s.runStride = fm.strideX;
   }
-  if (fm.strideX == uint64_t{channels} * e) {
-    return {rows, uint64_t{cols} * channels * e}; // whole pixels: one run per row
-  }
-  return {uint64_t{rows} * cols, uint64_t{channels} * e};
-}
-
-mem::TransferShape BlockPlan::featureMapWrite(const Shape3& extent) const {
-  return featureMapRead(op_.ofm, extent.height, extent.width, extent.depth);
+  return s;
 }
 
 BlockWork BlockPlan::block(uint64_t index) const {
@@ -107,14 +119,14 @@ BlockWork BlockPlan::block(uint64_t index) const {
   w.extent = {std::min(block_.height, ofm.height - w.origin.height), std::min(block_.width, ofm.width - w.origin.width),
               std::min(block_.depth, ofm.depth - w.origin.depth)};
   w.outputCycles = outputPerElement_ * double(w.extent.elements());
-  w.ofm = featureMapWrite(w.extent);
+  w.ofm = featureMapRead(op_.ofm, w.extent.height, w.extent.width, w.extent.depth, w.origin);
   switch (op_.kind) {
   case cmd::OpKind::Elementwise: {
-    w.ifm.add(featureMapRead(op_.ifm, w.extent.height, w.extent.width, w.extent.depth));
+    w.ifm.add(featureMapRead(op_.ifm, w.extent.height, w.extent.width, w.extent.depth, w.origin));
     if (op_.hasIfm2()) {
       const Shape3& b = op_.ifm2.shape;
       w.ifm2 = featureMapRead(op_.ifm2, std::min(w.extent.height, b.height), std::min(w.extent.width, b.width),
-                              std::min(w.extent.depth, b.depth));
+                              std::min(w.extent.depth, b.depth), w.origin);
     }
     return w;
   }
@@ -125,26 +137,31 @@ BlockWork BlockPlan::block(uint64_t index) const {
     const bool perChannelDepth = op_.kind != cmd::OpKind::Conv &&
                                  !(op_.kind == cmd::OpKind::Pool && op_.poolMode == cmd::PoolMode::ReduceSum);
     const uint32_t channels = perChannelDepth ? w.extent.depth : op_.ifm.shape.depth;
-    // A convolution whose whole IFM depth is one IFM block and whose kernel is one sub-kernel
-    // fills its IFM buffer with the same window for every depth block of an (x, y) position:
-    // the next depth block (depth fastest) finds it still there.
+    // The IFM buffer holds the last IFM blocks fetched (npu_.arch->ifmBufferBlocks: the double buffer).
+    // A convolution with one sub-kernel whose IFM depth is at most that many IFM depth blocks
+    // fetches the same blocks for every depth block of an (x, y) position: the next depth block
+    // (depth fastest) finds them all still there. Kernels split into sub-kernels fetch again
+    // (docs/timing-model.md has the beat counts that decide both).
     const bool reusesIfm = op_.kind == cmd::OpKind::Conv && z > 0 && subKernels_ == 1 &&
-                           op_.ifm.shape.depth <=
-                               ifmBlockDepth(op_.ifm.shape.depth, op_.ifm.elementBits, op_.kernel.partKernelFirst);
+                           ifmDepthBlocks_ <= npu_.arch->ifmBufferBlocks;
     // Each sub-kernel (at most subKernelMax taps a side) reads its own window: the rows of every row group
     // for each column group's width.
     const cmd::Kernel& k = op_.kernel;
     const cmd::Padding& pad = op_.padding;
     uint64_t rows = 0;
     const uint32_t sub = npu_.arch->subKernelMax;
+    Shape3 from{0, 0, perChannelDepth ? w.origin.depth : 0};
     for (uint32_t tap = 0; tap < k.height; tap += sub) {
+      uint32_t lowest = 0;
       rows += window(w.origin.height, w.extent.height, k.strideY, k.dilationY, pad.top, tap,
-                     std::min(sub, k.height - tap), op_.ifm.shape.height);
+                     std::min(sub, k.height - tap), op_.ifm.shape.height, &lowest);
+      from.height = tap == 0 ? lowest : from.height;
     }
     for (uint32_t tap = 0; tap < k.width && !reusesIfm; tap += sub) {
       const uint32_t cols = window(w.origin.width, w.extent.width, k.strideX, k.dilationX, pad.left, tap,
-                                   std::min(sub, k.width - tap), op_.ifm.shape.width);
-      w.ifm.add(featureMapRead(op_.ifm, static_cast<uint32_t>(std::min<uint64_t>(rows, UINT32_MAX)), cols, channels));
+                                   std::min(sub, k.width - tap), op_.ifm.shape.width, &from.width);
+      w.ifm.add(featureMapRead(op_.ifm, static_cast<uint32_t>(std::min<uint64_t>(rows, UINT32_MAX)), cols, channels,
+                               from));
     }
     if (op_.kind != cmd::OpKind::Pool) {
       // The stream is a concatenation of per-depth-block chunks: each spatial block reads the
@@ -161,8 +178,10 @@ BlockWork BlockPlan::block(uint64_t index) const {
     }
     return w;
   }
+  case cmd::OpKind::Resize:
+    throw std::logic_error("BlockPlan: no cost model for RESIZE (the U85 is not simulated)");
   case cmd::OpKind::DmaStart: case cmd::OpKind::DmaWait: case cmd::OpKind::KernelWait: case cmd::OpKind::Stop:
-  case cmd::OpKind::Irq: case cmd::OpKind::PmuMask:
+  case cmd::OpKind::Irq: case cmd::OpKind::PmuMask: case cmd::OpKind::Branch:
     break;
   }
   return w;

@@ -28,7 +28,7 @@ struct BlockWork {
   Shape3 extent;              // clipped block extent
   double macCycles = 0;            // MAC array (0 for elementwise)
   double outputCycles = 0;         // activation/output unit
-  IfmReads ifm;                    // IFM reads
+  IfmReads ifm;                    // IFM reads (each shape's address: its region offset)
   mem::TransferShape ifm2;         // IFM2 read (binary elementwise)
   // Bytes of each weight and scale/bias stream (Operation::weights, scales) this block consumes.
   std::array<uint64_t, cmd::kMaxWeightStreams> weightBytes{}, scaleBytes{};
@@ -40,8 +40,8 @@ struct BlockWork {
 // FVP's beat counts): the IFM window each block needs (its output rows and columns times the
 // stride plus the sub-kernel's span, without the padding outside the IFM) is fetched for every
 // OFM block and sub-kernel, over the full IFM depth for convolutions, except where the IFM
-// buffer still holds it (a convolution with one IFM depth block and one sub-kernel, at the
-// second and later depth blocks of a position); the weight-stream chunk and the scale slice of
+// buffer still holds it (a convolution with one sub-kernel and no more IFM depth blocks than the
+// buffer holds, at the second and later depth blocks of a position); the weight-stream chunk and the scale slice of
 // a depth block are fetched with every block.
 class BlockPlan {
 public:
@@ -54,18 +54,21 @@ public:
   mem::TransferShape largestIfmRead() const;
 
 private:
-  mem::TransferShape featureMapRead(const cmd::FeatureMap& fm, uint32_t rows, uint32_t cols, uint32_t channels) const;
-  mem::TransferShape featureMapWrite(const Shape3& extent) const;
+  // The read (or write) of `rows` x `cols` x `channels` of `fm` from element `from`, which sets
+  // the shape's address (region offset) and run stride.
+  mem::TransferShape featureMapRead(const cmd::FeatureMap& fm, uint32_t rows, uint32_t cols, uint32_t channels,
+                                    const Shape3& from) const;
   const arch::NpuConfig& npu_;
   const cmd::Operation& op_;
   Shape3 block_;
   uint64_t blocksY_ = 1, blocksX_ = 1, blocksZ_ = 1;
   // IFM rows (or columns) that output rows [first, first + count) read through the sub-kernel
-  // whose taps start at `tap` and number `taps`, clipped to the IFM.
+  // whose taps start at `tap` and number `taps`, clipped to the IFM; *lowest gets the first one.
   uint32_t window(uint32_t first, uint32_t count, uint32_t stride, uint32_t dilation, uint32_t pad, uint32_t tap,
-                  uint32_t taps, uint32_t ifmSize) const;
+                  uint32_t taps, uint32_t ifmSize, uint32_t* lowest) const;
   uint32_t ifmRows_ = 1, ifmCols_ = 1;  // IFM window of a configured block, clipped to the IFM size
   uint32_t subKernels_ = 1;
+  uint32_t ifmDepthBlocks_ = 1;         // IFM depth blocks a convolution walks per OFM block
   double outputPerElement_ = 0;
 };
 

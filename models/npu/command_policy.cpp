@@ -14,6 +14,7 @@ DispatchRule dispatchRule(const arch::NpuConfig& npu, const cmd::Operation& op) 
   case cmd::OpKind::Depthwise:
   case cmd::OpKind::Pool:
   case cmd::OpKind::Elementwise:
+  case cmd::OpKind::Resize:
     wait(Unit::Kernel, npu.arch->kernelQueue - 1);
     r.queue = Unit::Kernel;
     break;
@@ -34,6 +35,8 @@ DispatchRule dispatchRule(const arch::NpuConfig& npu, const cmd::Operation& op) 
   case cmd::OpKind::Irq:
   case cmd::OpKind::PmuMask:
     break;
+  case cmd::OpKind::Branch:
+    throw std::logic_error("dispatchRule: the command processor does not follow branches (the U85 is not simulated)");
   }
   return r;
 }

@@ -19,6 +19,7 @@ public:
     tlm::tlm_generic_payload trans;
     mem::TransferExtension ext;
     ext.shape = shape;
+    ext.shape.address = address;
     ext.counters = &npu_.pmu_.port(port);
     trans.set_extension(&ext);
     // The payload deletes the extensions still set when it is destroyed: detach this stack
@@ -201,6 +202,7 @@ void EthosU::kernelThread() {
     rec.stallWeights = k.stallWeights;
     rec.stallOutput = k.stallOutput;
     rec.stallBlockdep = k.stallBlockdep;
+    rec.stallShramReconfig = k.stallShramReconfig;
     rec.writeTail = k.writeTail;
     rec.bytes = k.bytes;
     return k.end;

@@ -30,6 +30,7 @@ OutputStage outputStageOf(const cmd::Operation& op) {
   s.mul = s.elementwise && op.elementwiseMode == cmd::ElementwiseMode::Mul;
   s.addSub = s.elementwise &&
              (op.elementwiseMode == cmd::ElementwiseMode::Add || op.elementwiseMode == cmd::ElementwiseMode::Sub);
+  s.simpleAddSub = s.addSub && op.scaling.ifmScaleMode == 0;
   s.maxPool = op.kind == cmd::OpKind::Pool && op.poolMode == cmd::PoolMode::Max;
   s.acc40 = usesAcc40(op);
   s.ifmBits = op.ifm.elementBits;
@@ -51,7 +52,7 @@ double outputCyclesPerElement(const arch::NpuConfig& npu, const OutputStage& s) 
   } else if (s.mul || (!s.elementwise && s.acc40)) {
     index = 3;
   } else if (s.addSub) {
-    index = 5;
+    index = s.simpleAddSub ? 4 : 5;
   } else if (s.maxPool) {
     index = 6;
   }

@@ -17,6 +17,10 @@ struct OutputStage {
   bool elementwise = false;   // an elementwise operation (else conv/depthwise/pool/FC/ReduceSum)
   bool binary = false;        // elementwise with an IFM2
   bool mul = false, addSub = false, maxPool = false;
+  // ADD/SUB whose operands both take 16-bit scales (IFM_PRECISION scale_mode 0: equal input
+  // scales, Vela's "simple" add/sub) rather than one operand a 32-bit scale: the output table's O4,
+  // else O5. Vela's estimate always takes O5, so only the simulator sets it.
+  bool simpleAddSub = false;
   bool acc40 = false;         // 40-bit accumulators
   uint32_t ifmBits = 8, ofmBits = 8;
   ActivationClass activation = ActivationClass::None;

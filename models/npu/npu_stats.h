@@ -20,7 +20,7 @@ struct OperationRecord {
   double issue = 0, start = 0, end = 0;
   double macCycles = 0, outputCycles = 0;
   uint64_t blocks = 0, macs = 0;
-  double stallIfm = 0, stallWeights = 0, stallOutput = 0, stallBlockdep = 0;
+  double stallIfm = 0, stallWeights = 0, stallOutput = 0, stallBlockdep = 0, stallShramReconfig = 0;
   double ccWait = 0;            // command processor stalled before dispatching it
   double fetchWait = 0;         // command processor waiting for command-stream fetch since the previous operation
   double writeTail = 0;         // kernel: end minus the last block's output-unit end (final OFM write)

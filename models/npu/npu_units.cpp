@@ -35,36 +35,52 @@ KernelTiming KernelUnit::execute(const cmd::Operation& op, double issue) {
     t.bytes.add(port, mem::Direction::Read, s.bytes());
     return done;
   };
+  // The weight and scale streams are concatenations of per-depth-block chunks that start on
+  // 16-byte boundaries (Vela pads them); a block's share of the stream is proportional, so its
+  // start is taken at the boundary below.
+  const auto chunkStart = [](uint64_t offset) { return offset / 16 * 16; };
   std::array<uint64_t, cmd::kMaxWeightStreams> weightOffset{}, scaleOffset{};
+  // A SHRAM layout other than the previous op's (IFM and accumulator areas, accumulator format) is
+  // set up once that op's output unit has drained its last accumulators: until then its blocks
+  // hold the SHRAM (the command processor's CC_STALLED_ON_SHRAM_RECONFIG; timing doc 5.2).
+  // Architectures without a SHRAM have no layout and never wait.
+  const bool relayout = op.shram && prevShram_ &&
+                        (op.shram->ibEnd != prevShram_->ibEnd || op.shram->abStart != prevShram_->abStart ||
+                         op.shram->ifm2IbStart != prevShram_->ifm2IbStart || op.accFormat != prevAccFormat_);
+  const double shramFree = relayout ? aoFree_ : 0.0;
   for (uint64_t j = 0; j < t.blocks; ++j) {
     const BlockWork b = plan.block(j);
     const size_t buf = j % 2;
-    // 1. Inputs: the IFM buffer and decoded-weight buffer this block uses must be free, and the
-    //    data it reads must have been written by the previous op (BLOCKDEP).
+    // 1. Inputs: the IFM buffer and decoded-weight buffer this block uses must be free, the data
+    //    it reads must have been written by the previous op (BLOCKDEP), and SHRAM must be laid
+    //    out for this op. Weights do not depend on the previous op: the weight decoder fetches
+    //    them as soon as the op is dispatched and a decoded-weight buffer is free.
     const double dep = dependencyReady(op.blockDep, j);
-    const double fetch = std::max({issue, ifmBufferFree_[buf], dep});
-    clock_.sync(std::min(fetch, std::max(issue, weightBufferFree_[buf])));
+    const double fetch = std::max({issue, ifmBufferFree_[buf], dep, shramFree});
+    const double wFetch = std::max(issue, weightBufferFree_[buf]);
+    clock_.sync(std::min(fetch, wFetch));
     if (j == 0) {
       t.start = fetch;
       t.stallBlockdep = std::max(0.0, dep - std::max(issue, ifmBufferFree_[buf]));
+      t.stallShramReconfig = std::max(0.0, shramFree - std::max({issue, ifmBufferFree_[buf], dep}));
     }
     double ifmDone = fetch;
     for (size_t p = 0; p < b.ifm.count; ++p) {
-      ifmDone = std::max(ifmDone, read(op.ifm.region, op.ifm.base[0], b.ifm.parts[p], fetch));
+      ifmDone = std::max(ifmDone, read(op.ifm.region, b.ifm.parts[p].address, b.ifm.parts[p], fetch));
     }
-    ifmDone = std::max(ifmDone, read(op.ifm2.region, op.ifm2.base[0], b.ifm2, fetch));
-    const double wFetch = std::max({issue, weightBufferFree_[buf], dep});
+    ifmDone = std::max(ifmDone, read(op.ifm2.region, b.ifm2.address, b.ifm2, fetch));
     double wDone = wFetch;
-    // Each core (U65-512: two) fetches its scale and weight streams' slices of the block's depth.
+    // Each core (U65-512: two) fetches its scale and weight streams' slices of the block's depth;
+    // each core's weight stream is read through its own FIFO, at most weightWindowBytes in flight.
     for (size_t s = 0; s < cmd::kMaxWeightStreams; ++s) {
-      const auto fetchSlice = [&](const cmd::Stream& stream, uint64_t bytes, uint64_t& offset) {
+      const auto fetchSlice = [&](const cmd::Stream& stream, uint64_t bytes, uint64_t window, uint64_t& offset) {
         if (bytes > 0) {
-          wDone = std::max(wDone, read(stream.region, stream.base + offset, {1, bytes}, wFetch));
+          wDone = std::max(wDone, read(stream.region, stream.base + chunkStart(offset), {1, bytes, window}, wFetch));
           offset = (offset + bytes) % std::max<uint64_t>(stream.length, 1);
         }
       };
-      fetchSlice(op.scales[s], b.scaleBytes[s], scaleOffset[s]);
-      fetchSlice(op.weights[s], b.weightBytes[s], weightOffset[s]);
+      fetchSlice(op.scales[s], b.scaleBytes[s], 0, scaleOffset[s]);
+      fetchSlice(op.weights[s], b.weightBytes[s], npu_.arch->weightWindowBytes, weightOffset[s]);
     }
     // 2. MAC array: in order, needs inputs, weights and a free accumulator buffer.
     const double ready = std::max(macFree_, accBufferFree_[buf]);
@@ -84,7 +100,8 @@ KernelTiming KernelUnit::execute(const cmd::Operation& op, double issue) {
     accBufferFree_[buf] = aoDone;
     t.outputCycles += b.outputCycles;
     arch::PortId port;
-    const double written = transport_.transfer(op.ofm.region, op.ofm.base[0], mem::Direction::Write, b.ofm, aoDone, &port);
+    const double written =
+        transport_.transfer(op.ofm.region, b.ofm.address, mem::Direction::Write, b.ofm, aoDone, &port);
     t.bytes.add(port, mem::Direction::Write, b.ofm.bytes());
     end = std::max(end, written);
     if (sink_ != nullptr) {
@@ -98,6 +115,8 @@ KernelTiming KernelUnit::execute(const cmd::Operation& op, double issue) {
   }
   prevTail_ = std::move(tail);
   prevEnd_ = end;
+  prevShram_ = op.shram;
+  prevAccFormat_ = op.accFormat;
   t.end = end;
   t.writeTail = std::max(0.0, end - aoFree_);
   return t;

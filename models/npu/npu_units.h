@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "models/mem/memory_timing.h"
@@ -59,6 +60,7 @@ struct KernelTiming {
   double stallWeights = 0;    // MAC array waiting for weights
   double stallOutput = 0;     // MAC array waiting for a free accumulator buffer (output unit busy)
   double stallBlockdep = 0;   // first block waiting for the previous operation's OFM (BLOCKDEP)
+  double stallShramReconfig = 0; // first block waiting for the previous operation to leave SHRAM (new layout)
   double writeTail = 0;       // end minus the last block's output-unit end: the final OFM write
   PortBytes bytes;
 };
@@ -84,6 +86,8 @@ private:
   std::array<double, 2> ifmBufferFree_{}, weightBufferFree_{}, accBufferFree_{};
   std::vector<double> prevTail_;   // OFM-complete times of the previous op's last blocks
   double prevEnd_ = 0;
+  std::optional<cmd::ShramLayout> prevShram_; // the previous op's SHRAM layout (none before the first op)
+  cmd::AccFormat prevAccFormat_ = cmd::AccFormat::Int32;
 };
 
 struct DmaTiming {

@@ -13,7 +13,8 @@ Pmu::Pmu(const arch::NpuConfig& hardware)
     : architecture_(*hardware.arch), cycle_(count("CYCLE")), npuActive_(count("NPU_ACTIVE")), npuIdle_(count("NPU_IDLE")),
       macActive_(count("MAC_ACTIVE")), aoActive_(count("AO_ACTIVE")), macStalledByIb_(count("MAC_STALLED_BY_IB")),
       macStalledByWd_(count("MAC_STALLED_BY_WD")), macStalledByAcc_(count("MAC_STALLED_BY_ACC")),
-      ccStalledOnBlockdep_(count("CC_STALLED_ON_BLOCKDEP")), ports_(hardware.ports().size()) {}
+      ccStalledOnBlockdep_(count("CC_STALLED_ON_BLOCKDEP")),
+      ccStalledOnShramReconfig_(count("CC_STALLED_ON_SHRAM_RECONFIG")), ports_(hardware.ports().size()) {}
 
 void Pmu::setEnabled(bool enabled, double t) {
   if (enabled && !enabled_) {
@@ -36,6 +37,7 @@ void Pmu::kernelDone(const KernelTiming& k) {
   macStalledByWd_.value += k.stallWeights;
   macStalledByAcc_.value += k.stallOutput;
   ccStalledOnBlockdep_.value += k.stallBlockdep;
+  ccStalledOnShramReconfig_.value += k.stallShramReconfig;
 }
 
 std::map<std::string, uint64_t> Pmu::counts() const {
@@ -43,7 +45,7 @@ std::map<std::string, uint64_t> Pmu::counts() const {
   const auto put = [&out](const std::string& name, double value) { out[name] = static_cast<uint64_t>(roundCount(value)); };
   put(cycle_.name, npuActive_.value + npuIdle_.value);
   for (const Count* c : {&npuActive_, &npuIdle_, &macActive_, &aoActive_, &macStalledByIb_, &macStalledByWd_,
-                         &macStalledByAcc_, &ccStalledOnBlockdep_}) {
+                         &macStalledByAcc_, &ccStalledOnBlockdep_, &ccStalledOnShramReconfig_}) {
     put(c->name, c->value);
   }
   for (size_t i = 0; i < ports_.size(); ++i) {

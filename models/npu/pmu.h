@@ -58,7 +58,7 @@ private:
 
   const arch::Architecture& architecture_;
   Count cycle_, npuActive_, npuIdle_, macActive_, aoActive_, macStalledByIb_, macStalledByWd_, macStalledByAcc_,
-      ccStalledOnBlockdep_;
+      ccStalledOnBlockdep_, ccStalledOnShramReconfig_;
   std::vector<mem::PortCounters> ports_;
   bool enabled_ = false;
   double enabledAt_ = 0;

@@ -52,13 +52,14 @@ WorkBound operationWork(const arch::NpuConfig& npu, const cmd::Operation& op, co
   }
   w.bursts = w.blocks * bursts;
   w.cycles = w.blocks * (b.macCycles + b.outputCycles + bursts * burst.cyclesPerBurst);
-  // 2. The kernel unit addresses every feature-map transfer from tile 0's base, and walks the
-  //    weight and scale streams in per-block chunks from offsets that wrap at the stream length.
-  w.accesses.push_back({"IFM", op.ifm.region, op.ifm.base[0] + ifm.bytes()});
+  // 2. The kernel unit addresses a feature-map transfer from the element it starts at (inside
+  //    the feature map's footprint), and walks the weight and scale streams in per-block chunks
+  //    from offsets that wrap at the stream length.
+  w.accesses.push_back({"IFM", op.ifm.region, op.ifm.footprint().end + ifm.bytes()});
   if (b.ifm2.bytes() > 0) {
-    w.accesses.push_back({"IFM2", op.ifm2.region, op.ifm2.base[0] + b.ifm2.bytes()});
+    w.accesses.push_back({"IFM2", op.ifm2.region, op.ifm2.footprint().end + b.ifm2.bytes()});
   }
-  w.accesses.push_back({"OFM", op.ofm.region, op.ofm.base[0] + b.ofm.bytes()});
+  w.accesses.push_back({"OFM", op.ofm.region, op.ofm.footprint().end + b.ofm.bytes()});
   const std::string_view owner = npu.arch->weightStreamOwner;
   for (size_t s = 0; s < cmd::kMaxWeightStreams; ++s) {
     const auto stream = [&](const char* kind, const cmd::Stream& st, uint64_t bytes) {

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <iterator>
 #include <stdexcept>
 
 #include "sim/arch/command_set.h"
@@ -104,23 +105,30 @@ PmuDesc ethosU55Pmu() {
 
 // The facts U55 and U65 share: the 1.x command set, the standard weight format, SHRAM, two AXI
 // ports, Vela's wait model (max_outstanding_kernels 2), and the command processor's and DMA
-// engine's sizes. The fetch and DMA chunk sizes are the driver's AXI_LIMIT burst split and the
-// DMA buffer docs/timing-model.md derives from the U55's FVP counts (the U65 keeps it for want
-// of a U65 measurement; behind DRAM it dominates, see docs/validation.md "Ethos-U65"); the
-// command FIFO's prefetch and parse rate are npusim's reading of the command processor (timing
-// doc 5.2), the same on both for want of a source that says otherwise. The sub-kernel limit,
-// IFM micro-block depth and 10-byte packed bias/scale entry are timing doc 1.1's and Vela's
-// weight encoder's.
+// engine's sizes. The fetch chunk is the driver's AXI_LIMIT burst split; the DMA buffer (set per
+// generation below) and the weight stream's window (1 KiB per core) are what docs/timing-model.md
+// derives from the FVP counts (the U55's kit points; the U65's kws and rnnoise points): each is
+// the latency-bandwidth product of the memory behind it, so it binds behind the U65's DRAM and
+// never behind the U55's flash or SRAM. The IFM area holds two IFM blocks (the double buffer,
+// timing doc 4.2). The command FIFO's prefetch and parse rate are npusim's reading of the command
+// processor (timing doc 5.2), the same on both for want of a source that says otherwise. The
+// sub-kernel limit, IFM micro-block depth and 10-byte packed bias/scale entry are timing doc
+// 1.1's and Vela's weight encoder's.
 Architecture ethosU55Family(std::string_view name, uint32_t product) {
   Architecture a;
   a.name = name;
   a.product = product;
   a.loadable = true;
+  a.simulated = true;
+  a.estimated = true;
   a.archMajor = 1;
+  a.velaIdWord = 0x10060000;          // architecture 1.0.6, as Vela 3.10 writes it
   a.commandStreamVersion = 0;
+  a.configWord.shramKb = {8, 8};
   a.commands = &ethosU55CommandSet();
   a.weightFormats = {WeightFormat::Standard};
   a.buffers = BufferModel::Shram;
+  a.dmaInternalMemory = "shram";
   a.weightStreamOwner = "core";
   a.pmu = ethosU55Pmu();
   a.kernelQueue = 2;
@@ -128,6 +136,115 @@ Architecture ethosU55Family(std::string_view name, uint32_t product) {
   a.commandPrefetchChunks = 2;
   a.parseCyclesPerCommand = 1;
   a.dmaChunkBytes = 256;
+  a.weightWindowBytes = 1024;
+  a.ifmBufferBlocks = 2;
+  a.subKernelMax = 8;
+  a.ifmUblockDepth = 8;
+  a.scaleBytesPerChannel = 10;
+  return a;
+}
+
+// The U85's PMU (ethos-u85.md 6: the interface's event numbers; 8 event counters). Events of all
+// SRAM ports together are 128 + offset, of all EXT ports 384 + offset; the driver's per-port
+// events are 512 + 16 k + offset for SRAM port k and 640 + 16 k + offset for EXT port k, with the
+// offsets of the U55's per-port events.
+PmuDesc ethosU85Pmu() {
+  PmuDesc p;
+  p.controlRegister = 0x1180;
+  p.eventCounters = 8;
+  p.events = {
+      {"NO_EVENT", 0},           {"CYCLE", 17},
+      {"NPU_IDLE", 32},          {"CC_STALLED_ON_BLOCKDEP", 33},
+      {"CC_STALLED_ON_SHRAM_RECONFIG", 34}, {"NPU_ACTIVE", 35},
+      {"MAC_ACTIVE", 48},        {"MAC_DPU_ACTIVE", 51},
+      {"MAC_STALLED_BY_W_OR_ACC", 52}, {"MAC_STALLED_BY_W", 53},
+      {"MAC_STALLED_BY_ACC", 54}, {"MAC_STALLED_BY_IB", 55},
+      {"MAC_STALLED_BY_INT_W", 57}, {"MAC_STALLED_BY_INT_ACC", 58},
+      {"AO_ACTIVE", 64},         {"AO_STALLED_BY_BS_OR_OB", 67},
+      {"AO_STALLED_BY_BS", 68},  {"AO_STALLED_BY_OB", 69},
+      {"AO_STALLED_BY_AB_OR_CB", 70}, {"AO_STALLED_BY_AB", 71},
+      {"AO_STALLED_BY_CB", 72},  {"WD_ACTIVE", 80},
+      {"WD_STALLED", 81},        {"WD_STALLED_BY_WD_BUF", 83},
+      {"WD_STALLED_BY_WS_FC", 84}, {"WD_STALLED_BY_WS_TC", 85},
+      {"WD_TRANS_WBLK", 89},     {"WD_TRANS_WS_FC", 90},
+      {"WD_TRANS_WS_TC", 91},
+      {"AXI_LATENCY_ANY", 160},  {"AXI_LATENCY_32", 161},
+      {"AXI_LATENCY_64", 162},   {"AXI_LATENCY_128", 163},
+      {"AXI_LATENCY_256", 164},  {"AXI_LATENCY_512", 165},
+      {"AXI_LATENCY_1024", 166}, {"ECC_DMA", 176},
+      {"ECC_MAC_IB", 177},       {"ECC_MAC_AB", 178},
+      {"ECC_AO_CB", 179},        {"ECC_AO_OB", 180},
+      {"ECC_AO_LUT", 181},
+  };
+  // The weight decoder's per-stream events, four each (streams 0-3).
+  static constexpr std::string_view kPerStream[] = {"WD_STALLED_BY_WS_SC0", "WD_STALLED_BY_WS_SC1", "WD_STALLED_BY_WS_SC2",
+                                                    "WD_STALLED_BY_WS_SC3", "WD_PARSE_ACTIVE_SC0", "WD_PARSE_ACTIVE_SC1",
+                                                    "WD_PARSE_ACTIVE_SC2", "WD_PARSE_ACTIVE_SC3", "WD_PARSE_STALL_SC0",
+                                                    "WD_PARSE_STALL_SC1", "WD_PARSE_STALL_SC2", "WD_PARSE_STALL_SC3",
+                                                    "WD_PARSE_STALL_IN_SC0", "WD_PARSE_STALL_IN_SC1", "WD_PARSE_STALL_IN_SC2",
+                                                    "WD_PARSE_STALL_IN_SC3", "WD_PARSE_STALL_OUT_SC0", "WD_PARSE_STALL_OUT_SC1",
+                                                    "WD_PARSE_STALL_OUT_SC2", "WD_PARSE_STALL_OUT_SC3", "WD_TRANS_WS_SC0",
+                                                    "WD_TRANS_WS_SC1", "WD_TRANS_WS_SC2", "WD_TRANS_WS_SC3",
+                                                    "WD_TRANS_WB0", "WD_TRANS_WB1", "WD_TRANS_WB2", "WD_TRANS_WB3"};
+  for (size_t i = 0; i < std::size(kPerStream); ++i) {
+    p.events.push_back({kPerStream[i], static_cast<uint16_t>(96 + i)});
+  }
+  p.portEvents = ethosU55Pmu().portEvents;
+  // The SRAM and EXT port groups' events under the group's name ("SRAM_RD_DATA_BEAT_RECEIVED").
+  static constexpr std::string_view kGroupNames[] = {
+      "SRAM_RD_TRANS_ACCEPTED", "SRAM_RD_TRANS_COMPLETED", "SRAM_RD_DATA_BEAT_RECEIVED", "SRAM_RD_TRAN_REQ_STALLED",
+      "SRAM_WR_TRANS_ACCEPTED", "SRAM_WR_TRANS_COMPLETED_M", "SRAM_WR_TRANS_COMPLETED_S", "SRAM_WR_DATA_BEAT_WRITTEN",
+      "SRAM_WR_TRAN_REQ_STALLED", "SRAM_WR_DATA_BEAT_STALLED", "SRAM_ENABLED_CYCLES", "SRAM_RD_STALL_LIMIT",
+      "SRAM_WR_STALL_LIMIT", "EXT_RD_TRANS_ACCEPTED", "EXT_RD_TRANS_COMPLETED", "EXT_RD_DATA_BEAT_RECEIVED",
+      "EXT_RD_TRAN_REQ_STALLED", "EXT_WR_TRANS_ACCEPTED", "EXT_WR_TRANS_COMPLETED_M", "EXT_WR_TRANS_COMPLETED_S",
+      "EXT_WR_DATA_BEAT_WRITTEN", "EXT_WR_TRAN_REQ_STALLED", "EXT_WR_DATA_BEAT_STALLED", "EXT_ENABLED_CYCLES",
+      "EXT_RD_STALL_LIMIT", "EXT_WR_STALL_LIMIT"};
+  const size_t perGroup = p.portEvents.size();
+  for (size_t i = 0; i < std::size(kGroupNames); ++i) {
+    const uint16_t base = i < perGroup ? 128 : 384;
+    p.events.push_back({kGroupNames[i], static_cast<uint16_t>(base + p.portEvents[i % perGroup].number)});
+  }
+  p.portEventBase = {512, 528, 544, 560, 640, 656};
+  return p;
+}
+
+// The Ethos-U85 (ethos-u85.md 0-3, 6), architecture 2.x. Its ports: up to four SRAM and two EXT
+// AXI ports of 128 bits (16-byte ports: Vela's bandwidth model and the kit's timing-adapter
+// numbers agree only with them, ethos-u85.md 1.3); every configuration has the first two SRAM
+// ports and EXT port 0, the U85-1024 and -2048 EXT port 1, the U85-2048 SRAM ports 2 and 3
+// (NpuConfig::sramPorts, extPorts). Limits: AXI_SRAM/AXI_EXT hold outstanding reads - 1 in 6
+// bits and writes - 1 in 5 (at most 64 and 32); the defaults are the driver's (SRAM 12 reads and
+// 16 writes, EXT 64 and 32). Queues: Vela's wait model (2 kernel operations, 4 DMAs). Read, not
+// simulated or estimated yet: the command processor's and DMA engine's sizes keep the U55's
+// values, which nothing reads while the U85 is not simulated.
+Architecture ethosU85Description() {
+  Architecture a;
+  a.name = "Ethos-U85";
+  a.product = 2;
+  a.loadable = true;
+  a.simulated = false;
+  a.estimated = false;
+  a.archMajor = 2;
+  a.velaIdWord = 0x20007000;          // architecture 2.0.0, product major 7 (Vela 5.0)
+  a.commandStreamVersion = 1;
+  a.configWord.log2SramPorts = {8, 2};
+  a.configWord.log2ExtPorts = {10, 1};
+  a.configWord.log2WeightDecoders = {12, 2};
+  a.commands = &ethosU85CommandSet();
+  a.weightFormats = {WeightFormat::Standard, WeightFormat::Fast};
+  a.ports = {{"sram0", 128, 64, 32, 12, 16, AreaId{0}}, {"sram1", 128, 64, 32, 12, 16, AreaId{0}},
+             {"sram2", 128, 64, 32, 12, 16, AreaId{0}}, {"sram3", 128, 64, 32, 12, 16, AreaId{0}},
+             {"ext0", 128, 64, 32, 64, 32, AreaId{1}},  {"ext1", 128, 64, 32, 64, 32, AreaId{1}}};
+  a.buffers = BufferModel::InternalBuffers;
+  a.dmaInternalMemory = "lutram";   // the LUT RAM: internal DMAs load activation tables
+  a.maxWeightStreams = 4;
+  a.maxScaleStreams = 1;
+  a.weightStreamOwner = "weight decoder";
+  a.pmu = ethosU85Pmu();
+  a.defaultSystemConfig = "Ethos_U85_SYS_DRAM_Mid";
+  a.defaultMemoryMode = "Dedicated_Sram_384KB";
+  a.kernelQueue = 2;
+  a.dmaQueue = 4;
   a.subKernelMax = 8;
   a.ifmUblockDepth = 8;
   a.scaleBytesPerChannel = 10;
@@ -147,8 +264,9 @@ std::vector<Architecture> buildTable() {
   u55.defaultMemoryMode = "Shared_Sram";
   u55.dmaQueue = 1;
   // U65 (timing doc 5.1): 128-bit AXI, AXI_LIMIT 64 reads / 32 writes (also the defaults: the
-  // driver's), two DMAs outstanding; the U65-512's two cores each read their own weight and
-  // scale streams (NPU_SET_PARALLEL_MODE).
+  // driver's), two DMAs outstanding, a 4 KiB DMA buffer (inferred from the kws U65 FVP points,
+  // docs/timing-model.md); the U65-512's two cores each read their own weight and scale streams
+  // (NPU_SET_PARALLEL_MODE).
   Architecture u65 = ethosU55Family("Ethos-U65", 1);
   u65.ports = {{"axi0", 128, 64, 32, 64, 32, AreaId{0}}, {"axi1", 128, 64, 32, 64, 32, AreaId{1}}};
   u65.maxWeightStreams = 2;
@@ -156,31 +274,8 @@ std::vector<Architecture> buildTable() {
   u65.defaultSystemConfig = "Ethos_U65_Client_Server";
   u65.defaultMemoryMode = "Dedicated_Sram";
   u65.dmaQueue = 2;
-  // U85 (ethos-u85.md 0-2, 6): recognised by its product, not read yet. Its command set, ports
-  // (2 or 4 SRAM, 1 or 2 EXT per configuration) and PMU port events come with its front end;
-  // the timing fields keep the U55's values, which nothing reads while it is not loadable.
-  Architecture u85;
-  u85.name = "Ethos-U85";
-  u85.product = 2;
-  u85.loadable = false;
-  u85.archMajor = 2;
-  u85.commandStreamVersion = 1;
-  u85.weightFormats = {WeightFormat::Standard, WeightFormat::Fast};
-  u85.buffers = BufferModel::InternalBuffers;
-  u85.maxWeightStreams = 4;
-  u85.maxScaleStreams = 1;
-  u85.weightStreamOwner = "weight decoder";
-  u85.pmu.controlRegister = 0x1180;
-  u85.pmu.eventCounters = 8;
-  u85.pmu.events = {{"NO_EVENT", 0},        {"CYCLE", 17},         {"NPU_IDLE", 32},
-                    {"CC_STALLED_ON_BLOCKDEP", 33}, {"CC_STALLED_ON_SHRAM_RECONFIG", 34}, {"NPU_ACTIVE", 35},
-                    {"MAC_ACTIVE", 48},      {"MAC_DPU_ACTIVE", 51}, {"AO_ACTIVE", 64},
-                    {"WD_ACTIVE", 80},       {"WD_STALLED", 81}};
-  u85.defaultSystemConfig = "Ethos_U85_SYS_DRAM_Mid";
-  u85.defaultMemoryMode = "Dedicated_Sram_384KB";
-  u85.kernelQueue = 2;
-  u85.dmaQueue = 4;
-  return {u55, u65, u85};
+  u65.dmaChunkBytes = 4096;
+  return {u55, u65, ethosU85Description()};
 }
 
 } // namespace
@@ -200,6 +295,16 @@ const Architecture* findArchitecture(uint32_t product) {
 const Architecture& ethosU55() { return architectures()[0]; }
 const Architecture& ethosU65() { return architectures()[1]; }
 const Architecture& ethosU85() { return architectures()[2]; }
+
+std::string architectureNames(bool Architecture::*capability) {
+  std::string s;
+  for (const Architecture& a : architectures()) {
+    if (a.*capability) {
+      s += (s.empty() ? "" : ", ") + std::string(a.name);
+    }
+  }
+  return s;
+}
 
 std::string loadableProducts() {
   std::string s;

@@ -60,17 +60,47 @@ struct PmuDesc {
   std::vector<uint16_t> portEventBase;        // per port (PortId order): number of its first event
 };
 
+// One field of the CONFIG register (a COP1 header's CONFIG word): `width` bits from bit `lsb`;
+// width 0 for a field the generation's CONFIG register does not have.
+struct ConfigField {
+  uint8_t lsb = 0, width = 0;
+  bool present() const { return width > 0; }
+  uint32_t read(uint32_t word) const { return present() ? (word >> lsb) & ((1u << width) - 1) : 0; }
+  uint32_t place(uint32_t value) const { return present() ? (value & ((1u << width) - 1)) << lsb : 0; }
+};
+
+// The CONFIG register's layout (command-stream doc 8; ethos-u85.md 2.2): which fields a
+// generation's CONFIG word has and where. Counts are log2 where the field says so.
+struct ConfigWordLayout {
+  ConfigField log2Macs{0, 4};            // MACs per cycle, all cores
+  ConfigField streamVersion{4, 4};       // command-stream version
+  ConfigField shramKb;                   // SHRAM size in KiB (architecture 1.x)
+  ConfigField log2SramPorts;             // AXI SRAM ports (architecture 2.x)
+  ConfigField log2ExtPorts;              // AXI EXT ports (architecture 2.x)
+  ConfigField log2WeightDecoders;        // weight decoders (architecture 2.x)
+  ConfigField customDma{27, 1};          // the stream needs custom DMA
+  ConfigField product{28, 4};            // 0 U55, 1 U65, 2 U85
+};
+
 // One NPU generation.
 struct Architecture {
   std::string_view name;                 // "Ethos-U55"
   uint32_t product = 0;                  // COP1 CONFIG [31:28] (the CONFIG register's product field)
   bool loadable = false;                 // npusim reads its models (false: recognised, refused in one line)
+  // What npusim does with a loadable generation's models beyond reading them (inspect): run them
+  // through the simulator (run, compare, sweep, regress) and the analytic estimator (estimate,
+  // compare). A command that needs what the generation lacks refuses its models in one line.
+  bool simulated = false;
+  bool estimated = false;
   uint32_t archMajor = 1;                // ID word [31:28] of the streams Vela compiles for it
+  uint32_t velaIdWord = 0;               // the ID word Vela writes (command-stream builder)
   uint32_t commandStreamVersion = 0;     // CONFIG [7:4] the streams carry
+  ConfigWordLayout configWord;           // the CONFIG register's fields
   const CommandSet* commands = nullptr;  // wire keys <-> meanings and names; null while not described
   std::vector<WeightFormat> weightFormats;
   std::vector<PortDesc> ports;           // PortId indexes this list
   BufferModel buffers = BufferModel::Shram;
+  std::string_view dmaInternalMemory;    // what a DMA in internal mode writes, as Vela names it ("shram", "lutram")
   uint32_t maxWeightStreams = 1;         // weight streams one operation reads (per core or weight decoder)
   uint32_t maxScaleStreams = 1;          // scale/bias streams one operation reads
   std::string_view weightStreamOwner;    // what each weight stream feeds, for messages ("core")
@@ -84,6 +114,8 @@ struct Architecture {
   uint32_t commandPrefetchChunks = 2;    // fetch chunks the command FIFO requests ahead of the parser
   double parseCyclesPerCommand = 1;      // one command word decoded per cycle
   uint32_t dmaChunkBytes = 256;          // DMA engine buffer: bytes read, then written, per step
+  uint32_t weightWindowBytes = 1024;     // one core's weight stream: bytes requested ahead of the decoder
+  uint32_t ifmBufferBlocks = 2;          // IFM blocks the SHRAM IFM area holds (double buffer, timing doc 4.2)
   // MAC array and encoders.
   uint32_t subKernelMax = 8;             // largest sub-kernel side; bigger kernels are decomposed
   uint32_t ifmUblockDepth = 8;           // IFM micro-block depth: channels per MAC step
@@ -98,14 +130,17 @@ struct Architecture {
   std::string pmuPortEventName(PortId port, std::string_view suffix) const;
 };
 
-// Every described generation, U55, U65, U85 (the U85 not loadable yet).
+// Every described generation, U55, U65, U85 (the U85 read, not yet simulated or estimated).
 const std::vector<Architecture>& architectures();
 // The generation a COP1 CONFIG word's product field names, or null.
 const Architecture* findArchitecture(uint32_t product);
 const Architecture& ethosU55();
 const Architecture& ethosU65();
 const Architecture& ethosU85();
-// "0 (Ethos-U55), 1 (Ethos-U65)": the products npusim reads, for messages.
+// "0 (Ethos-U55), 1 (Ethos-U65), 2 (Ethos-U85)": the products npusim reads, for messages.
 std::string loadableProducts();
+// The names of the generations with `capability` (&Architecture::simulated, ...), for messages:
+// "Ethos-U55, Ethos-U65".
+std::string architectureNames(bool Architecture::*capability);
 
 } // namespace npusim::arch

@@ -8,16 +8,20 @@
 
 #include <array>
 #include <cstdint>
+#include <map>
 #include <string_view>
 #include <vector>
 
 namespace npusim::arch {
 
 // What a command means, across architectures. Values are dense (an index into per-meaning
-// arrays), not wire keys; an architecture's command set defines the meanings it has.
+// arrays), not wire keys; an architecture's command set defines the meanings it has. A meaning
+// two generations share keeps one value where the key or the name differs (OpaScale is the
+// U55's NPU_SET_OPA_SCALE and the U85's NPU_SET_IFM_SCALE).
 enum class CommandId : uint16_t {
-  // Operations (NPU_OP_*).
+  // Operations (NPU_OP_*; BRANCH is a cmd1 operation).
   OpStop, OpIrq, OpConv, OpDepthwise, OpPool, OpElementwise, OpDmaStart, OpDmaWait, OpKernelWait, OpPmuMask,
+  OpResize, OpBranch,
   // Registers written by cmd0 commands (16-bit parameter).
   IfmPadTop, IfmPadLeft, IfmPadRight, IfmPadBottom, IfmDepthM1, IfmPrecision, IfmUpscale, IfmZeroPoint,
   IfmWidth0M1, IfmHeight0M1, IfmHeight1M1, IfmIbEnd, IfmRegion, OfmWidthM1, OfmHeightM1, OfmDepthM1,
@@ -26,6 +30,7 @@ enum class CommandId : uint16_t {
   ActivationMin, ActivationMax, WeightRegion, ScaleRegion, AbStart, Blockdep, Dma0SrcRegion, Dma0DstRegion,
   Dma0Size0, Dma0Size1, Ifm2Broadcast, Ifm2Scalar, Ifm2Precision, Ifm2ZeroPoint, Ifm2Width0M1, Ifm2Height0M1,
   Ifm2Height1M1, Ifm2IbStart, Ifm2Region,
+  IfmBroadcast, ResizeXScaleNM1, ResizeYScaleNM1, ResizeXOffset, ResizeYOffset, WeightFormat, Dma0IdxRegion,
   // Registers written by cmd1 commands (32-bit payload; the parameter extends addresses or holds a shift).
   IfmBase0, IfmBase1, IfmBase2, IfmBase3, IfmStrideX, IfmStrideY, IfmStrideC,
   OfmBase0, OfmBase1, OfmBase2, OfmBase3, OfmStrideX, OfmStrideY, OfmStrideC,
@@ -33,6 +38,8 @@ enum class CommandId : uint16_t {
   Dma0Src, Dma0Dst, Dma0Len, Dma0Skip0, Dma0Skip1,
   Ifm2Base0, Ifm2Base1, Ifm2Base2, Ifm2Base3, Ifm2StrideX, Ifm2StrideY, Ifm2StrideC,
   Weight1Base, Weight1Length, Scale1Base, Scale1Length,
+  OpScalar, Dma0SrcStride0, Dma0SrcStride1, Dma0DstStride0, Dma0DstStride1, Dma0Idx, Dma0IdxMax, Dma0IdxSkip1,
+  Weight2Base, Weight2Length, Weight3Base, Weight3Length, ResizeXStep, ResizeYStep,
   UserDefined0, UserDefined1, UserDefined2, UserDefined3, UserDefined4, UserDefined5, UserDefined6, UserDefined7,
   Count_ // number of meanings (not a command)
 };
@@ -43,22 +50,44 @@ constexpr size_t kCommandIdCount = static_cast<size_t>(CommandId::Count_);
 constexpr uint16_t kCmd1Flag = 0x4000;
 inline bool isCmd1(uint16_t key) { return (key & kCmd1Flag) != 0; }
 
+// One field of a command as the architecture's register interface defines it (what Vela 5.0's
+// register listing prints): `width` bits from bit `lsb` of the command as a 64-bit value (bits
+// 16-31 the parameter, 32-63 a cmd1's payload).
+struct CommandField {
+  enum class Kind : uint8_t {
+    Unsigned,  // decimal
+    Signed,    // decimal, the field sign-extended (see command_fields.cpp for Vela's 32-bit rule)
+    Named,     // the value's name in `names` ("****" past the list or for an empty name)
+    Address,   // hexadecimal: the payload with the parameter's low 8 bits above it (40 bits)
+  };
+  std::string_view name;
+  uint8_t lsb = 16, width = 16;
+  Kind kind = Kind::Unsigned;
+  const std::vector<std::string_view>* names = nullptr;  // Named
+};
+using FieldList = std::vector<CommandField>;
+
 // One command of a command set.
 struct CommandInfo {
   CommandId id;
   uint16_t key;            // wire key
   std::string_view name;   // Vela's name without the cmd0./cmd1. prefix
-  bool isOperation;        // starts an operation (else writes a register)
+  bool isOperation;        // starts an operation (else writes a register; a cmd1 operation's payload is an operand)
+  const FieldList* fields = nullptr;  // its fields (the set's field table), null when it has none
 };
 
 // The architecture-owned mapping wire key <-> meaning <-> name.
 class CommandSet {
 public:
   // Which decoder reads streams of this set (the register semantics it applies).
-  enum class Format : uint8_t { EthosU55 };
+  enum class Format : uint8_t { EthosU55, EthosU85 };
 
-  // Contract: `commands` sorted by key, keys and meanings unique.
-  CommandSet(std::string_view name, Format format, std::vector<CommandInfo> commands);
+  // Contract: `commands` sorted by key, keys and meanings unique; `fields` only for meanings the
+  // set has.
+  CommandSet(std::string_view name, Format format, std::vector<CommandInfo> commands,
+             std::map<CommandId, FieldList> fields = {});
+  CommandSet(const CommandSet&) = delete;   // its commands point into its field table
+  CommandSet& operator=(const CommandSet&) = delete;
 
   std::string_view name() const { return name_; }
   Format format() const { return format_; }
@@ -77,6 +106,7 @@ private:
   std::string_view name_;
   Format format_;
   std::vector<CommandInfo> commands_;
+  std::map<CommandId, FieldList> fields_;
   std::array<int16_t, 2 * 0x400> byKey_{};        // (cmd1 ? 0x400 : 0) + opcode -> index, or kNone
   std::array<int16_t, kCommandIdCount> byId_{};   // meaning -> index, or kNone
 };
@@ -107,5 +137,7 @@ constexpr FeatureMapRegisters kOfmRegisters{
 
 // The command set of the Ethos-U55 and U65 (architecture 1.x).
 const CommandSet& ethosU55CommandSet();
+// The command set of the Ethos-U85 (architecture 2.x).
+const CommandSet& ethosU85CommandSet();
 
 } // namespace npusim::arch

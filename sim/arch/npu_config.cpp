@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "sim/arch/npu_config.h"
 
+#include <algorithm>
+
 namespace npusim::arch {
 
 namespace {
@@ -20,6 +22,8 @@ std::vector<NpuConfig> buildTable() {
     c.cores = cores;
     c.shramKb = shramKb;
     c.ofmUblock = ublock;
+    c.ofmUblocks = {ublock};
+    c.weightDecoders = cores;
     c.outputCycles = out;
     c.activationCycles = act;
     c.pipeline = pipeline;
@@ -31,7 +35,7 @@ std::vector<NpuConfig> buildTable() {
   const std::array<double, 3> act256{1.0, 0.25, 0.0};
   const MacPipeline u55x32{3, 7, true, 1};
   const MacPipeline u55Mid{2, 3, false, 2};
-  return {
+  std::vector<NpuConfig> table{
       entry(u55, "ethos-u55-32", 32, 1, 16, {1, 1, 4}, {2.0, 3.0, 3.0, 3.0, 4.0, 6.0, 1.0, 2.0}, {1.0, 1.0, 0.0},
             u55x32),
       entry(u55, "ethos-u55-64", 64, 1, 16, {1, 1, 8}, {1.0, 1.5, 1.5, 1.5, 2.0, 3.0, 0.5, 1.0}, {1.0, 1.0, 0.0},
@@ -43,6 +47,44 @@ std::vector<NpuConfig> buildTable() {
       entry(u65, "ethos-u65-512", 512, 2, 96, {2, 2, 8}, {0.3125, 0.5625, 0.25, 0.1875, 0.25, 0.375, 0.0625, 0.125},
             {0.5, 0.125, 0.0}),
   };
+  // Ethos-U85 (ethos-u85.md 1.1: weight decoders, micro-blocks, buffers, ports, read buffers;
+  // 5.3: the output and activation cycles). One core each; the LUT RAM is 2 KiB on all of them.
+  const auto u85 = [](std::string_view name, uint32_t macs, uint32_t decoders, std::vector<Shape3> ublocks,
+                      Shape3 ifmUblock, InternalBuffers buffers, uint32_t sramPorts, uint32_t extPorts,
+                      ReadBuffers readBuffers, std::array<double, 6> out, std::array<double, 2> act) {
+    NpuConfig c;
+    c.arch = &ethosU85();
+    c.name = name;
+    c.macs = macs;
+    c.cores = 1;
+    c.weightDecoders = decoders;
+    c.shramKb = 0;
+    buffers.lut = 2048;
+    c.buffers = buffers;
+    c.readBuffers = readBuffers;
+    c.sramPorts = sramPorts;
+    c.extPorts = extPorts;
+    c.ofmUblock = ublocks.front();
+    c.ofmUblocks = std::move(ublocks);
+    c.ifmUblock = ifmUblock;
+    std::copy(out.begin(), out.end(), c.outputCycles.begin());
+    std::copy(act.begin(), act.end(), c.activationCycles.begin());
+    return c;
+  };
+  table.push_back(u85("ethos-u85-128", 128, 1, {{1, 2, 8}, {1, 1, 16}}, {1, 2, 8}, {8192, 8192, 2048, 768}, 2, 1,
+                      {64, 64, 128, 128, 104, 16}, {0.5, 0.5, 0.5, 1.0, 1.0, 1.0}, {0.5, 1.0}));
+  table.push_back(u85("ethos-u85-256", 256, 1, {{1, 2, 16}, {1, 4, 8}, {2, 2, 8}}, {2, 2, 8},
+                      {16384, 16384, 2048, 1536}, 2, 1, {104, 104, 128, 128, 128, 16},
+                      {0.25, 0.25, 0.25, 0.5, 0.5, 0.5}, {0.25, 0.5}));
+  table.push_back(u85("ethos-u85-512", 512, 2, {{2, 2, 16}, {1, 4, 16}}, {2, 2, 16}, {16384, 32768, 4096, 3072}, 2,
+                      1, {128, 128, 256, 256, 128, 16}, {0.125, 0.125, 0.25, 0.5, 0.25, 0.25}, {0.125, 0.25}));
+  table.push_back(u85("ethos-u85-1024", 1024, 4, {{2, 2, 32}, {1, 4, 32}, {2, 4, 16}}, {4, 2, 16},
+                      {16384, 65536, 4096, 6144}, 2, 2, {256, 256, 416, 208, 256, 16},
+                      {0.0625, 0.125, 0.25, 0.5, 0.125, 0.25}, {0.0625, 0.125}));
+  table.push_back(u85("ethos-u85-2048", 2048, 4, {{2, 2, 64}, {1, 4, 64}, {4, 4, 16}}, {4, 4, 16},
+                      {32768, 131072, 8192, 12288}, 4, 2, {256, 256, 512, 256, 256, 16},
+                      {0.03125, 0.0625, 0.125, 0.25, 0.0625, 0.125}, {0.03125, 0.0625}));
+  return table;
 }
 
 } // namespace
@@ -66,10 +108,29 @@ const NpuConfig* findNpuConfig(const Architecture& arch, uint32_t macs) {
   return nullptr;
 }
 
+const Shape3* NpuConfig::ofmUblockOf(uint32_t height, uint32_t width) const {
+  for (const Shape3& u : ofmUblocks) {
+    if (u.height == height && u.width == width) return &u;
+  }
+  return nullptr;
+}
+
+namespace {
+
+uint32_t log2Of(uint32_t n) {
+  uint32_t log2 = 0;
+  while ((2u << log2) <= n) ++log2;
+  return log2;
+}
+
+} // namespace
+
 uint32_t configWord(const NpuConfig& npu) {
-  uint32_t log2Macs = 0;
-  while ((2u << log2Macs) <= npu.macs) ++log2Macs;
-  return npu.arch->product << 28 | npu.shramKb << 8 | log2Macs;
+  const ConfigWordLayout& l = npu.arch->configWord;
+  return l.product.place(npu.arch->product) | l.log2Macs.place(log2Of(npu.macs)) |
+         l.streamVersion.place(npu.arch->commandStreamVersion) | l.shramKb.place(npu.shramKb) |
+         l.log2SramPorts.place(log2Of(npu.sramPorts)) | l.log2ExtPorts.place(log2Of(npu.extPorts)) |
+         l.log2WeightDecoders.place(log2Of(npu.weightDecoders));
 }
 
 namespace {

@@ -25,15 +25,44 @@ struct MacPipeline {
   uint32_t poolWideIfmFactor = 2;   // pooling cycles of a 16-bit IFM relative to an 8-bit one
 };
 
+// The internal buffers of an architecture without SHRAM (the U85, ethos-u85.md 1.1), bytes.
+struct InternalBuffers {
+  uint32_t ifm = 0;          // IB: input buffer
+  uint32_t accumulator = 0;  // AB: accumulator buffer
+  uint32_t output = 0;       // OB: output buffer
+  uint32_t chaining = 0;     // CB: chaining buffer (6 slots)
+  uint32_t lut = 0;          // LUT RAM (8 slots of 256 bytes)
+};
+
+// Bytes of read buffer per AXI read channel (the U85's, ethos-u85.md 1.1: Vela's RB in 5.6).
+struct ReadBuffers {
+  uint32_t mem2mem = 0, ifmStream = 0, weight = 0, fastWeight = 0, ifm = 0, scale = 0;
+};
+
 struct NpuConfig {
   const Architecture* arch = nullptr; // the generation's facts
   std::string_view name;            // Vela's --accelerator-config spelling, e.g. ethos-u55-128
   uint32_t macs = 128;              // MACs per cycle, all cores (CONFIG [3:0] = log2)
   uint32_t cores = 1;               // U65-512: two 256-MAC cores
-  uint32_t shramKb = 24;            // CONFIG [15:8]: SHRAM of all cores, KiB (1 KiB banks)
-  Shape3 ofmUblock;                 // OFM micro-block (H, W, D) of one core
-  std::array<double, 8> outputCycles{};     // cycles per OFM element, indices O0..O7 (timing doc 1.2)
-  std::array<double, 3> activationCycles{}; // A0 LUT/sigmoid/tanh, A1 ReLU family, A2 none
+  uint32_t weightDecoders = 1;      // one per core on the U55/U65; U85: 1, 2 or 4 (CONFIG [13:12] = log2)
+  uint32_t shramKb = 24;            // CONFIG [15:8]: SHRAM of all cores, KiB (1 KiB banks); 0 without SHRAM
+  InternalBuffers buffers;          // architectures without SHRAM (Architecture::buffers)
+  ReadBuffers readBuffers;          // U85
+  // AXI ports of each kind, on architectures whose ports are SRAM and EXT ports (U85: CONFIG
+  // [9:8], [10] = log2): the first sramPorts "sramN" and extPorts "extN" ports of the
+  // architecture's port list. 0 where the CONFIG word does not record them (U55, U65: axi0, axi1).
+  uint32_t sramPorts = 0, extPorts = 0;
+  Shape3 ofmUblock;                 // OFM micro-block (H, W, D) of one core; the U85's first choice
+  // Every OFM micro-block the MAC array runs: the U55's/U65's one, or the U85's choices (an
+  // operation's ACC_FORMAT names its micro-block by height x width, unique per configuration).
+  std::vector<Shape3> ofmUblocks;
+  Shape3 ifmUblock;                 // U85: the IFM micro-block (recorded by Vela, unused by its model)
+  // Cycles per OFM element by the architecture's selectors: U55/U65 O0..O7 (timing doc 1.2);
+  // U85 O0..O5 (ethos-u85.md 5.3: 8/16/32/64-bit OFM, chained/binary 32-bit IFM).
+  std::array<double, 8> outputCycles{};
+  // Cycles per element of the activation: U55/U65 A0 LUT/sigmoid/tanh, A1 ReLU family, A2 none;
+  // U85 A0 fused activation, transpose or reverse, A1 the same with a WHC/WCH/CWH transpose or a W reverse.
+  std::array<double, 3> activationCycles{};
   MacPipeline pipeline;
 
   // Its AXI ports (arch::PortId indexes this list): its generation's. The Ethos-U85's port
@@ -41,6 +70,8 @@ struct NpuConfig {
   // configurations will list their own here.
   const std::vector<PortDesc>& ports() const { return arch->ports; }
   uint32_t macsPerCore() const { return macs / cores; }
+  // The OFM micro-block `height` x `width` of ofmUblocks, or null.
+  const Shape3* ofmUblockOf(uint32_t height, uint32_t width) const;
   // cyc_wb: the weight path's floor per kernel step, 4 cycles per OFM micro-block channel.
   uint32_t weightStepCycles() const { return 4 * ofmUblock.depth; }
   uint64_t shramBytes() const { return uint64_t{shramKb} * 1024; }
@@ -53,7 +84,8 @@ const NpuConfig* findNpuConfig(std::string_view name);
 // The configuration of `arch` with `macs` MACs per cycle (a COP1 CONFIG word's), or null.
 const NpuConfig* findNpuConfig(const Architecture& arch, uint32_t macs);
 // The CONFIG register value a command stream for `npu` is compiled against (its COP1 header), in
-// the architecture 1.x layout: [3:0] log2 MACs, [15:8] SHRAM KiB, [31:28] product.
+// its architecture's layout (Architecture::configWord): log2 MACs, the stream version, the product
+// and what else that layout records (1.x: SHRAM KiB; 2.x: log2 SRAM ports, EXT ports, weight decoders).
 uint32_t configWord(const NpuConfig& npu);
 // "ethos-u55-32, ethos-u55-64, ..." for messages; only `arch`'s when one is given.
 std::string npuConfigNames();

@@ -30,6 +30,8 @@ std::optional<analytic::VelaVersion> velaChoice(const CompareOptions& o) {
 // One model (or the built-in demo network), simulated and estimated in this process.
 int compareOne(const CompareOptions& o) {
   const io::CompiledNetwork net = io::loadModelOrDemo(o.model);
+  io::requireModelled(net, &arch::Architecture::simulated, "compare");
+  io::requireModelled(net, &arch::Architecture::estimated, "compare");
   const compare::ModelComparison c = compare::compareModel(
       net, o.model, o.velaCsv, o.config, velaChoice(o),
       [](const std::string& w) { std::cerr << "npusim: warning: " << w << '\n'; });

@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: Apache-2.0
-#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <optional>
@@ -39,20 +38,19 @@ void addEstimate(CLI::App& app, Registry& registry) {
     registry.select([opts] {
       // 1. Model, command streams and the system it runs on (MACs from the COP1 header).
       const io::CompiledNetwork net = io::loadModelOrDemo(opts->model);
+      io::requireModelled(net, &arch::Architecture::estimated, "estimate");
       const config::SystemParams params = platform::resolveForModel(opts->request, net);
       const auto decoded = decodeChecked(net, params);
-      // 2. Vela's row grouping, when its debug database is there.
-      std::optional<analytic::VelaDebugDb> db;
+      // 2. Vela's row grouping and names, when its debug database and source model are there.
+      analytic::VelaArtifacts artifacts;
       if (!opts->noDebugDb) {
-        const std::string path = opts->debugDb.empty() && !opts->model.empty() ? analytic::velaDebugDbPath(opts->model)
-                                                                                : opts->debugDb;
-        if (!opts->debugDb.empty() || (!path.empty() && std::filesystem::exists(path))) {
-          db = analytic::readVelaDebugDb(path);
-        }
+        artifacts = analytic::findVelaArtifacts(opts->model, opts->debugDb);
       }
       // 3. Estimate and report.
       const analytic::NetworkEstimate estimate =
-          analytic::estimateNetwork(net, decoded, params, db ? &*db : nullptr, chooseVela(opts->vela, net));
+          analytic::estimateNetwork(net, decoded, params, artifacts.db ? &*artifacts.db : nullptr,
+                                    chooseVela(opts->vela, net), artifacts.source ? &*artifacts.source : nullptr);
+      if (!artifacts.sourceWarning.empty()) std::cerr << "npusim: warning: " << artifacts.sourceWarning << '\n';
       analytic::writeEstimateTable(std::cout, estimate);
       if (!opts->csv.empty()) {
         std::ofstream out = openOutput(opts->csv);

@@ -28,12 +28,18 @@ void addInspect(CLI::App& app, Registry& registry) {
       {"text", report::InspectFormat::Text}, {"vela", report::InspectFormat::Vela}, {"json", report::InspectFormat::Json}};
   sub->add_option("--format", opts->format, "text | vela (Vela's register listing) | json")
       ->transform(choiceOf(formats));
-  sub->add_flag("--weights", opts->weights, "with --format json: each operation's decoded weights, in stream order");
+  sub->add_flag("--weights", opts->weights,
+                "each operation's weight streams decoded: format, weight decoder, length and weights (text: a summary; "
+                "json: every weight in stream order)");
   addVelaOption(sub, opts->vela);
   sub->callback([opts, &registry] {
     registry.select([opts] {
       const io::CompiledNetwork net = io::loadModelOrDemo(opts->model);
-      const auto decoded = decodeChecked(net, platform::resolveForModel({}, net));
+      // A model the simulator runs is refused here as `run` would refuse it (its work bound); an
+      // architecture npusim only reads is decoded (and its streams checked) without a system.
+      const arch::NpuConfig* hw = net.hardware();
+      const bool simulated = hw == nullptr || hw->arch->simulated;
+      const auto decoded = simulated ? decodeChecked(net, platform::resolveForModel({}, net)) : io::decodeAll(net);
       report::writeInspect(std::cout, net, decoded, opts->format, opts->weights, chooseVela(opts->vela, net));
       if (opts->format == report::InspectFormat::Text) {
         std::cout << "compiled for: " << platform::describe(platform::compileTarget(net, decoded)) << '\n';

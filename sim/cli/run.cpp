@@ -41,6 +41,7 @@ void addRun(CLI::App& app, Registry& registry) {
     registry.select([opts] {
       const auto wallStart = std::chrono::steady_clock::now();
       const io::CompiledNetwork net = io::loadModelOrDemo(opts->model);
+      io::requireModelled(net, &arch::Architecture::simulated, "run");
       const auto decoded = io::decodeAll(net);
       const config::SystemParams params = platform::resolveForModel(opts->config, net);
       for (const std::string& mismatch : platform::configMismatches(platform::compileTarget(net, decoded), params)) {
@@ -52,7 +53,8 @@ void addRun(CLI::App& app, Registry& registry) {
         std::cerr << "npusim: warning: " << net.path << ": " << mismatch << '\n';
       }
       std::vector<std::string> warnings;
-      const report::LayerMap layers = report::mapLayers(net, decoded, &warnings);
+      const analytic::VelaArtifacts vela = analytic::findVelaArtifacts(net.path, "");
+      const report::LayerMap layers = report::mapLayers(net, decoded, vela, &warnings);
       for (const std::string& w : warnings) std::cerr << "npusim: warning: " << w << '\n';
       // The trace file is opened before simulating, so a bad path fails at once.
       std::unique_ptr<report::TraceFile> traceFile;

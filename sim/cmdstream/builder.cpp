@@ -79,6 +79,10 @@ void CommandStreamBuilder::setFeatureMap(const FeatureMap& fm, const arch::Featu
 }
 
 void CommandStreamBuilder::emit(const Operation& op) {
+  if (set_->format() != arch::CommandSet::Format::EthosU55) {
+    throw std::logic_error("CommandStreamBuilder::emit writes architecture 1.x operations, not " +
+                           std::string(set_->name()) + " ones");
+  }
   auto sendOp = [&](Id id, uint32_t param) { cmd0(id, static_cast<uint16_t>(param)); };
   switch (op.kind) {
   case OpKind::DmaStart:
@@ -94,7 +98,15 @@ void CommandStreamBuilder::emit(const Operation& op) {
   case OpKind::Stop: sendOp(Id::OpStop, op.irqMask); return;
   case OpKind::Irq: sendOp(Id::OpIrq, op.irqMask); return;
   case OpKind::PmuMask: sendOp(Id::OpPmuMask, op.param); return;
+  case OpKind::Resize: case OpKind::Branch:
+    throw std::invalid_argument("architecture 1.x streams have no " + std::string(opKindName(op.kind)));
   case OpKind::Conv: case OpKind::Depthwise: case OpKind::Pool: case OpKind::Elementwise: break;
+  }
+  if ((op.kind == OpKind::Pool && op.poolMode > PoolMode::ReduceSum) ||
+      (op.kind == OpKind::Elementwise && op.elementwiseMode > ElementwiseMode::Shl)) {
+    throw std::invalid_argument("architecture 1.x streams have no " + std::string(opKindName(op.kind)) + " mode " +
+                                std::string(op.kind == OpKind::Pool ? poolModeName(op.poolMode)
+                                                                    : elementwiseModeName(op.elementwiseMode)));
   }
 
   const bool elementwise = op.kind == OpKind::Elementwise;
@@ -183,7 +195,7 @@ void CommandStreamBuilder::emit(const Operation& op) {
   case OpKind::Pool: sendOp(Id::OpPool, static_cast<uint32_t>(op.poolMode)); break;
   case OpKind::Elementwise: sendOp(Id::OpElementwise, static_cast<uint32_t>(op.elementwiseMode)); break;
   case OpKind::DmaStart: case OpKind::DmaWait: case OpKind::KernelWait: case OpKind::Stop: case OpKind::Irq:
-  case OpKind::PmuMask: break;
+  case OpKind::PmuMask: case OpKind::Resize: case OpKind::Branch: break;
   }
 }
 
@@ -209,7 +221,7 @@ std::vector<uint8_t> buildCop1Payload(const arch::NpuConfig& npu, const std::vec
   pushWord(out, 0x31504F43);           // "COP1"
   pushWord(out, 0x00100001);           // OPTIMIZER_CONFIG, release 0 patch 1
   pushWord(out, arch::configWord(npu));
-  pushWord(out, kVelaIdWord);
+  pushWord(out, npu.arch->velaIdWord);
   for (int i = 0; i < 3; ++i) {
     pushWord(out, 0x00000005);         // NOP to 16-byte-align the stream
   }

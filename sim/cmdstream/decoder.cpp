@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "sim/cmdstream/decoder_u55.h"
+#include "sim/cmdstream/decoder_u85.h"
 #include "sim/common/error.h"
 
 namespace npusim::cmd {
@@ -128,6 +129,7 @@ std::vector<Operation> decodeOperations(const arch::NpuConfig& hardware, const s
   std::vector<Operation> ops;
   switch (hardware.arch->commands->format()) {
   case arch::CommandSet::Format::EthosU55: ops = decodeU55Operations(hardware, commands, origin, limits); break;
+  case arch::CommandSet::Format::EthosU85: ops = decodeU85Operations(hardware, commands, origin, limits); break;
   }
   // Contract of every decoder: its operations stay within what the architecture describes.
   const arch::Architecture& a = *hardware.arch;

@@ -2,16 +2,20 @@
 #include "sim/cmdstream/decoder_u55.h"
 
 #include <algorithm>
-#include <stdexcept>
 #include <string>
-#include <utility>
+
+#include "sim/cmdstream/decoder_common.h"
 
 namespace npusim::cmd {
 namespace {
 
 using Id = arch::CommandId;
-
-int32_t signed16(uint32_t v) { return static_cast<int16_t>(static_cast<uint16_t>(v & 0xFFFF)); }
+using detail::checkSpan;
+using detail::convExtent;
+using detail::operationKind;
+using detail::readTiles;
+using detail::signed16;
+using detail::Snapshot;
 
 // Field decoding helpers; each returns false for a reserved encoding.
 bool decodePrecision(uint32_t v, uint32_t sizeShift, FeatureMap& fm) {
@@ -27,55 +31,6 @@ bool decodePrecision(uint32_t v, uint32_t sizeShift, FeatureMap& fm) {
   }
   fm.format = format == 0 ? DataFormat::Nhwc : DataFormat::Nhcwb16;
   return true;
-}
-
-struct Snapshot {
-  const RegisterFile& r;
-  uint32_t get(Id id) const { return r.read(id); }
-  uint32_t high(Id id) const { return r.readHigh(id); }
-  // A 40-bit address: the payload and the parameter's low 8 bits.
-  uint64_t address(Id id) const { return uint64_t{get(id)} | uint64_t{high(id) & 0xFF} << 32; }
-};
-
-void readTiles(const Snapshot& s, FeatureMap& fm, const arch::FeatureMapRegisters& r) {
-  for (size_t t = 0; t < 4; ++t) {
-    fm.base[t] = s.address(r.base[t]);
-  }
-  fm.strideX = s.get(r.strideX);
-  fm.strideY = s.get(r.strideY);
-  fm.strideC = s.get(r.strideC);
-  fm.width0 = (s.get(r.width0) & 0xFFFF) + 1;
-  fm.height0 = (s.get(r.height0) & 0xFFFF) + 1;
-  fm.height1 = (s.get(r.height1) & 0xFFFF) + 1;
-  fm.region = static_cast<uint8_t>(s.get(r.region) & 7);
-  fm.zeroPoint = signed16(s.get(r.zeroPoint));
-}
-
-uint32_t convExtent(uint32_t ofm, uint32_t stride, uint32_t dilatedKernel, uint32_t padA, uint32_t padB,
-                    Upscale upscale) {
-  int64_t ext = int64_t{ofm - 1} * stride + dilatedKernel - padA - padB;
-  if (upscale != Upscale::None) {
-    ext = (ext + 1) / 2;
-  }
-  return static_cast<uint32_t>(std::max<int64_t>(ext, 1));
-}
-
-// The operation kind of each NPU_OP_* command.
-constexpr std::pair<Id, OpKind> kOperationKinds[] = {
-    {Id::OpStop, OpKind::Stop},           {Id::OpIrq, OpKind::Irq},
-    {Id::OpConv, OpKind::Conv},           {Id::OpDepthwise, OpKind::Depthwise},
-    {Id::OpPool, OpKind::Pool},           {Id::OpElementwise, OpKind::Elementwise},
-    {Id::OpDmaStart, OpKind::DmaStart},   {Id::OpDmaWait, OpKind::DmaWait},
-    {Id::OpKernelWait, OpKind::KernelWait}, {Id::OpPmuMask, OpKind::PmuMask},
-};
-
-OpKind operationKind(const Command& command) {
-  for (const auto& [operation, kind] : kOperationKinds) {
-    if (operation == command.id()) {
-      return kind;
-    }
-  }
-  throw std::logic_error("snapshotOperation: command " + std::string(command.info->name) + " is not an NPU_OP_*");
 }
 
 // Snapshot of the register file as the operation `command` (an NPU_OP_*) sees it.
@@ -100,16 +55,8 @@ Operation snapshotOperation(const RegisterFile& regs, const Command& command) {
                   (s.get(Id::OfmDepthM1) & 0xFFFF) + 1};
 
   // Kernel, stride, dilation, padding, upscale.
-  const uint32_t ks = s.get(Id::KernelStride);
-  op.kernel.strideX = ((ks & 1) | ((ks >> 6) & 1) << 1) + 1;
-  op.kernel.strideY = (((ks >> 1) & 1) | ((ks >> 9) & 1) << 1) + 1;
-  op.kernel.partKernelFirst = (ks >> 2) & 1;
-  op.kernel.dilationX = ((ks >> 3) & 1) + 1;
-  op.kernel.dilationY = ((ks >> 4) & 1) + 1;
-  op.kernel.width = (s.get(Id::KernelWidthM1) & 0xFFFF) / op.kernel.dilationX + 1;
-  op.kernel.height = (s.get(Id::KernelHeightM1) & 0xFFFF) / op.kernel.dilationY + 1;
-  op.padding = {s.get(Id::IfmPadTop) & 0x7F, s.get(Id::IfmPadLeft) & 0x7F,
-                s.get(Id::IfmPadBottom) & 0xFF, s.get(Id::IfmPadRight) & 0xFF};
+  op.kernel = detail::readKernel(s);
+  op.padding = detail::readPadding(s);
   switch (s.get(Id::IfmUpscale) & 3) {
   case 1: op.upscale = Upscale::Nearest; break;
   case 2: op.upscale = Upscale::Zeros; break;
@@ -206,24 +153,12 @@ Operation snapshotOperation(const RegisterFile& regs, const Command& command) {
     if (op.ifm2.broadcast.width) op.ifm2.shape.width = 1;
     if (op.ifm2.broadcast.depth) op.ifm2.shape.depth = 1;
     break;
+  case OpKind::Resize: case OpKind::Branch: // the U85's: no architecture 1.x command starts them
   case OpKind::DmaStart: case OpKind::DmaWait: case OpKind::KernelWait: case OpKind::Stop: case OpKind::Irq:
   case OpKind::PmuMask:
     break;
   }
   return op;
-}
-
-void checkSpan(const StreamOrigin& origin, const Command& c, const RegionLimits& limits, uint8_t region,
-               ByteSpan span, const std::string& what) {
-  const uint64_t size = limits.size[region];
-  if (size == 0 || span.empty()) {
-    return;
-  }
-  if (span.end > size) {
-    failAt(origin, c.offset, c.index,
-           what + " bytes [" + hexText(span.begin) + ", " + hexText(span.end) + ") lie outside region " +
-               std::to_string(region) + " (" + std::to_string(size) + " bytes)");
-  }
 }
 
 // Checks the encodings and address ranges an operation depends on.
@@ -276,6 +211,7 @@ void validate(const Operation& op, const RegisterFile& regs, const Command& c, c
       checkSpan(origin, c, limits, op.dma.dstRegion, {op.dma.dst, op.dma.dst + op.dma.length}, "DMA destination");
     }
     break;
+  case OpKind::Resize: case OpKind::Branch:
   case OpKind::DmaWait: case OpKind::KernelWait: case OpKind::Stop: case OpKind::Irq: case OpKind::PmuMask:
     break;
   }
@@ -293,6 +229,7 @@ std::vector<Operation> decodeU55Operations(const arch::NpuConfig& hardware, cons
       continue;
     }
     Operation op = snapshotOperation(regs, c);
+    op.ublock = hardware.ofmUblock;
     validate(op, regs, c, origin, hardware, limits);
     ops.push_back(op);
   }

@@ -37,10 +37,17 @@ std::string shapeText(const Shape3& s) {
 
 std::string fmText(const char* label, const FeatureMap& fm) {
   std::ostringstream os;
-  const ByteSpan span = fm.footprint();
   os << ' ' << label << ' ' << shapeText(fm.shape) << ' ' << (fm.isSigned ? "s" : "u") << int{fm.elementBits} << ' '
-     << dataFormatName(fm.format) << " r" << int{fm.region} << " [0x" << std::hex << span.begin << ",0x" << span.end
-     << ')' << std::dec;
+     << dataFormatName(fm.format);
+  switch (fm.storage) {
+  case Storage::Tile2x2: {
+    const ByteSpan span = fm.footprint();
+    os << " r" << int{fm.region} << " [0x" << std::hex << span.begin << ",0x" << span.end << ')' << std::dec;
+    break;
+  }
+  case Storage::Chained: os << " chaining buffer " << int{fm.region}; break;
+  case Storage::None: os << " not stored"; break;
+  }
   return os.str();
 }
 
@@ -53,54 +60,94 @@ std::string streamText(const char* label, const Stream& s) {
 
 } // namespace
 
-std::string describeOperation(const Operation& op) {
+std::string describeOperation(const Operation& op, const arch::NpuConfig& hardware) {
+  const bool internalBuffers = hardware.arch->buffers == arch::BufferModel::InternalBuffers;
   std::ostringstream os;
   os << opKindName(op.kind);
   switch (op.kind) {
   case OpKind::Conv:
   case OpKind::Depthwise:
   case OpKind::Pool:
+  case OpKind::Resize:
     if (op.kind == OpKind::Pool) {
       os << ' ' << poolModeName(op.poolMode);
     }
-    os << fmText("ifm", op.ifm) << " ->" << fmText("ofm", op.ofm) << " kernel " << op.kernel.height << 'x'
-       << op.kernel.width << " stride " << op.kernel.strideY << 'x' << op.kernel.strideX;
-    if (op.kernel.dilationX > 1 || op.kernel.dilationY > 1) {
-      os << " dilation " << op.kernel.dilationY << 'x' << op.kernel.dilationX;
+    if (op.kind == OpKind::Resize) {
+      os << ' ' << resizeModeName(op.resize.mode);
     }
-    os << " pad " << op.padding.top << ',' << op.padding.left << ',' << op.padding.bottom << ',' << op.padding.right
-       << " block " << shapeText(op.ofmBlock);
-    if (op.kind != OpKind::Pool) {
-      os << (op.kernel.partKernelFirst ? " part-kernel-first" : " depth-first") << streamText("weights", op.weights[0]);
+    os << fmText("ifm", op.ifm) << " ->" << fmText("ofm", op.ofm);
+    if (op.kind != OpKind::Resize) {
+      os << " kernel " << op.kernel.height << 'x' << op.kernel.width << " stride " << op.kernel.strideY << 'x'
+         << op.kernel.strideX;
+      if (op.kernel.dilationX > 1 || op.kernel.dilationY > 1) {
+        os << " dilation " << op.kernel.dilationY << 'x' << op.kernel.dilationX;
+      }
+      os << " pad " << op.padding.top << ',' << op.padding.left << ',' << op.padding.bottom << ',' << op.padding.right;
+    }
+    os << " block " << shapeText(op.ofmBlock);
+    if (op.kind == OpKind::Conv && op.weightsFromIfm2) {
+      os << fmText("weights from ifm2", op.ifm2);
+    } else if (op.kind == OpKind::Conv || op.kind == OpKind::Depthwise) {
+      os << (op.kernel.partKernelFirst ? " part-kernel-first" : " depth-first");
+      if (internalBuffers) {
+        os << ' ' << weightFormatName(op.weightFormat) << (op.sparse ? " 2:4-sparse" : "");
+      }
+      for (size_t i = 0; i < op.weightStreamCount; ++i) {
+        os << streamText(i == 0 ? "weights" : "+", op.weights[i]);
+      }
       if (op.scaling.perChannel) {
         os << streamText("scales", op.scales[0]);
       }
     }
-    os << " blockdep " << op.blockDep;
     break;
   case OpKind::Elementwise:
-    os << ' ' << elementwiseModeName(op.elementwiseMode) << fmText("ifm", op.ifm);
+    os << ' ' << elementwiseModeName(op.elementwiseMode);
+    if (op.ifm.storage == Storage::None) {
+      os << " scalar " << op.scalar;
+    } else {
+      os << fmText("ifm", op.ifm);
+    }
     if (op.hasIfm2()) {
       os << fmText("ifm2", op.ifm2);
-    } else if (op.isBinaryElementwise()) {
+    } else if (op.isBinaryElementwise() && op.ifm2.storage == Storage::None) {
       os << " scalar " << op.scalar;
     }
-    os << " ->" << fmText("ofm", op.ofm) << " block " << shapeText(op.ofmBlock) << " blockdep " << op.blockDep;
+    os << " ->" << fmText("ofm", op.ofm) << " block " << shapeText(op.ofmBlock);
     break;
   case OpKind::DmaStart:
-    os << " " << op.dma.length << " B r" << int{op.dma.srcRegion} << ":0x" << std::hex << op.dma.src << " -> "
-       << (op.dma.dstInternal ? "shram" : "r" + std::to_string(op.dma.dstRegion)) << ":0x" << op.dma.dst << std::dec;
-    break;
+    os << " " << op.dma.length << " B";
+    if (op.dma.dimensions > 1) {
+      os << " x " << op.dma.sizes[0] << (op.dma.dimensions > 2 ? " x " + std::to_string(op.dma.sizes[1]) : "");
+    }
+    os << " r" << int{op.dma.srcRegion} << ":0x" << std::hex << op.dma.src << " -> "
+       << (op.dma.dstInternal ? std::string(hardware.arch->dmaInternalMemory) : "r" + std::to_string(op.dma.dstRegion))
+       << ":0x"
+       << op.dma.dst << std::dec;
+    if (op.dma.srcIndexed || op.dma.dstIndexed) {
+      os << (op.dma.srcIndexed ? " gather" : " scatter") << " indices r" << int{op.dma.indexRegion} << ":0x"
+         << std::hex << op.dma.index << std::dec << " max " << op.dma.indexMax;
+    }
+    return os.str();
   case OpKind::DmaWait:
   case OpKind::KernelWait:
     os << ' ' << op.waitCount;
-    break;
+    return os.str();
+  case OpKind::Branch:
+    os << (op.branch.conditional ? " if flag" : " always") << " to command " << op.branch.targetCommand << " (0x"
+       << std::hex << op.branch.target << std::dec << ')';
+    return os.str();
   case OpKind::Stop:
   case OpKind::Irq:
   case OpKind::PmuMask:
     os << " 0x" << std::hex << op.param << std::dec;
-    break;
+    return os.str();
   }
+  if (internalBuffers) {
+    os << " ublock " << shapeText(op.ublock) << ' ' << accFormatName(op.accFormat);
+    if (op.ofmTranspose != Transpose::Hwc) os << " transpose " << transposeName(op.ofmTranspose);
+    if (op.ofmReverse != Reverse::None) os << " reverse " << reverseName(op.ofmReverse);
+  }
+  os << " blockdep " << op.blockDep;
   return os.str();
 }
 

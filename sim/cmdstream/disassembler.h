@@ -17,7 +17,8 @@ void writeVelaListing(std::ostream& os, const std::vector<Command>& commands, ui
 // One line of that listing (no newline).
 std::string velaLine(const Command& command);
 
-// Short human description of an operation: kind, shapes, block config and byte ranges.
-std::string describeOperation(const Operation& op);
+// Short human description of an operation of a stream for `hardware`: kind, shapes, block
+// config and byte ranges (chaining buffers, scalars, weight formats where the architecture has them).
+std::string describeOperation(const Operation& op, const arch::NpuConfig& hardware);
 
 } // namespace npusim::cmd

@@ -12,12 +12,14 @@ std::string_view opKindName(OpKind kind) {
   case OpKind::Depthwise: return "DEPTHWISE";
   case OpKind::Pool: return "POOL";
   case OpKind::Elementwise: return "ELEMENTWISE";
+  case OpKind::Resize: return "RESIZE";
   case OpKind::DmaStart: return "DMA_START";
   case OpKind::DmaWait: return "DMA_WAIT";
   case OpKind::KernelWait: return "KERNEL_WAIT";
   case OpKind::Stop: return "STOP";
   case OpKind::Irq: return "IRQ";
   case OpKind::PmuMask: return "PMU_MASK";
+  case OpKind::Branch: return "BRANCH";
   }
   return "?";
 }
@@ -27,6 +29,11 @@ std::string_view poolModeName(PoolMode mode) {
   case PoolMode::Max: return "MAX";
   case PoolMode::Average: return "AVERAGE";
   case PoolMode::ReduceSum: return "REDUCE_SUM";
+  case PoolMode::Sum: return "SUM";
+  case PoolMode::None: return "NONE";
+  case PoolMode::Min: return "MIN";
+  case PoolMode::ArgmaxX: return "ARGMAX_X";
+  case PoolMode::ArgmaxY: return "ARGMAX_Y";
   }
   return "?";
 }
@@ -43,6 +50,17 @@ std::string_view elementwiseModeName(ElementwiseMode mode) {
   case ElementwiseMode::Clz: return "CLZ";
   case ElementwiseMode::Shr: return "SHR";
   case ElementwiseMode::Shl: return "SHL";
+  case ElementwiseMode::Lsr: return "LSR";
+  case ElementwiseMode::Div: return "DIV";
+  case ElementwiseMode::CmpEq: return "CMP_EQ";
+  case ElementwiseMode::CmpNe: return "CMP_NE";
+  case ElementwiseMode::CmpGe: return "CMP_GE";
+  case ElementwiseMode::CmpGt: return "CMP_GT";
+  case ElementwiseMode::And: return "AND";
+  case ElementwiseMode::Or: return "OR";
+  case ElementwiseMode::Xor: return "XOR";
+  case ElementwiseMode::Not: return "NOT";
+  case ElementwiseMode::AndNot: return "AND_NOT";
   }
   return "?";
 }
@@ -51,6 +69,73 @@ std::string_view dataFormatName(DataFormat format) {
   switch (format) {
   case DataFormat::Nhwc: return "NHWC";
   case DataFormat::Nhcwb16: return "NHCWB16";
+  }
+  return "?";
+}
+
+std::string_view storageName(Storage storage) {
+  switch (storage) {
+  case Storage::Tile2x2: return "TILE2X2";
+  case Storage::Chained: return "CHAINED";
+  case Storage::None: return "NONE";
+  }
+  return "?";
+}
+
+std::string_view resizeModeName(ResizeMode mode) {
+  switch (mode) {
+  case ResizeMode::Bilinear: return "BILINEAR";
+  case ResizeMode::Replicate: return "REPLICATE";
+  case ResizeMode::Nearest: return "NEAREST";
+  }
+  return "?";
+}
+
+std::string_view transposeName(Transpose transpose) {
+  switch (transpose) {
+  case Transpose::Hwc: return "HWC";
+  case Transpose::Whc: return "WHC";
+  case Transpose::Hcw: return "HCW";
+  case Transpose::Wch: return "WCH";
+  case Transpose::Chw: return "CHW";
+  case Transpose::Cwh: return "CWH";
+  }
+  return "?";
+}
+
+std::string_view reverseName(Reverse reverse) {
+  switch (reverse) {
+  case Reverse::None: return "NONE";
+  case Reverse::H: return "H";
+  case Reverse::W: return "W";
+  case Reverse::C: return "C";
+  }
+  return "?";
+}
+
+std::string_view accFormatName(AccFormat format) {
+  switch (format) {
+  case AccFormat::Int32: return "INT32";
+  case AccFormat::Int40: return "INT40";
+  case AccFormat::Fp16: return "FP16";
+  case AccFormat::Int48: return "INT48";
+  }
+  return "?";
+}
+
+std::string_view accInputName(AccInput input) {
+  switch (input) {
+  case AccInput::Reset: return "RESET";
+  case AccInput::Keep: return "KEEP";
+  case AccInput::Ifm2: return "IFM2";
+  }
+  return "?";
+}
+
+std::string_view weightFormatName(arch::WeightFormat format) {
+  switch (format) {
+  case arch::WeightFormat::Standard: return "SWD";
+  case arch::WeightFormat::Fast: return "FWD";
   }
   return "?";
 }
@@ -161,14 +246,23 @@ bool Operation::isBinaryElementwise() const {
     return false;
   }
   switch (elementwiseMode) {
-  case ElementwiseMode::LRelu: case ElementwiseMode::Abs: case ElementwiseMode::Clz: return false;
+  case ElementwiseMode::LRelu: case ElementwiseMode::Abs: case ElementwiseMode::Clz: case ElementwiseMode::Not:
+    return false;
   case ElementwiseMode::Mul: case ElementwiseMode::Add: case ElementwiseMode::Sub: case ElementwiseMode::Min:
-  case ElementwiseMode::Max: case ElementwiseMode::Shr: case ElementwiseMode::Shl: return true;
+  case ElementwiseMode::Max: case ElementwiseMode::Shr: case ElementwiseMode::Shl: case ElementwiseMode::Lsr:
+  case ElementwiseMode::Div: case ElementwiseMode::CmpEq: case ElementwiseMode::CmpNe: case ElementwiseMode::CmpGe:
+  case ElementwiseMode::CmpGt: case ElementwiseMode::And: case ElementwiseMode::Or: case ElementwiseMode::Xor:
+  case ElementwiseMode::AndNot:
+    return true;
   }
   return false;
 }
 
-bool Operation::hasIfm2() const { return isBinaryElementwise() && ifm2.storage != Storage::None; }
+bool Operation::hasIfm2() const {
+  const bool used = isBinaryElementwise() || (kind == OpKind::Conv && weightsFromIfm2) ||
+                    (isKernel(kind) && accInput == AccInput::Ifm2);
+  return used && ifm2.storage != Storage::None;
+}
 
 uint64_t Operation::macs() const {
   const uint64_t taps = kernel.elements();
@@ -178,8 +272,8 @@ uint64_t Operation::macs() const {
   case OpKind::Pool:
     return poolMode == PoolMode::ReduceSum ? taps * ifm.shape.depth * ofm.shape.elements()
                                            : taps * ofm.shape.elements();
-  case OpKind::Elementwise: case OpKind::DmaStart: case OpKind::DmaWait: case OpKind::KernelWait:
-  case OpKind::Stop: case OpKind::Irq: case OpKind::PmuMask: return 0;
+  case OpKind::Elementwise: case OpKind::Resize: case OpKind::DmaStart: case OpKind::DmaWait:
+  case OpKind::KernelWait: case OpKind::Stop: case OpKind::Irq: case OpKind::PmuMask: case OpKind::Branch: return 0;
   }
   return 0;
 }

@@ -16,20 +16,33 @@
 
 namespace npusim::cmd {
 
-enum class OpKind : uint8_t { Conv, Depthwise, Pool, Elementwise, DmaStart, DmaWait, KernelWait, Stop, Irq, PmuMask };
-enum class PoolMode : uint8_t { Max, Average, ReduceSum };
-enum class ElementwiseMode : uint8_t { Mul, Add, Sub, Min, Max, LRelu, Abs, Clz, Shr, Shl };
+// Resize and Branch are the U85's (ethos-u85.md 3.2, 3.4); so are the pooling modes after
+// ReduceSum, the elementwise modes after Shl, the accumulator, rounding and storage values the
+// U55 lacks: a U55/U65 stream never decodes to them.
+enum class OpKind : uint8_t { Conv, Depthwise, Pool, Elementwise, Resize, DmaStart, DmaWait, KernelWait, Stop, Irq,
+                              PmuMask, Branch };
+enum class PoolMode : uint8_t { Max, Average, ReduceSum, Sum, None, Min, ArgmaxX, ArgmaxY };
+enum class ElementwiseMode : uint8_t { Mul, Add, Sub, Min, Max, LRelu, Abs, Clz, Shr, Shl, Lsr, Div, CmpEq, CmpNe,
+                                       CmpGe, CmpGt, And, Or, Xor, Not, AndNot };
 enum class DataFormat : uint8_t { Nhwc, Nhcwb16 };
 enum class Upscale : uint8_t { None, Nearest, Zeros };
-enum class RoundMode : uint8_t { Tfl, Truncate, Natural };
-enum class AccFormat : uint8_t { Int32, Int40, Fp16 };
+// Tfl is double rounding, symmetric (the U85's DOUBLE_SYMMETRIC).
+enum class RoundMode : uint8_t { Tfl, Truncate, Natural, DoubleAsymmetric, Symmetric, TruncateToZero, TruncateToLower };
+enum class AccFormat : uint8_t { Int32, Int40, Fp16, Int48 };
+// Where the accumulators start: reset, kept from the previous operation, or read from IFM2 (U85).
+enum class AccInput : uint8_t { Reset, Keep, Ifm2 };
 enum class ActivationFunction : uint8_t { Clamp, Tanh, Sigmoid, Lut };
 enum class ResizeMode : uint8_t { Bilinear, Replicate, Nearest };
+// The U85's fused OFM transposition (axis order written) and reversal (ethos-u85.md 3.3).
+enum class Transpose : uint8_t { Hwc, Whc, Hcw, Wch, Chw, Cwh };
+enum class Reverse : uint8_t { None, H, W, C };
 
 // Where a feature map lives: in memory as up to four tiles at region offsets, in one of the
 // NPU's chaining buffers (the U85's CHAINED storage: `region` holds the buffer's index), or
 // nowhere (an input that is a scalar operand; an OFM that is not written).
 enum class Storage : uint8_t { Tile2x2, Chained, None };
+// Whether a feature map is in memory (only then do its region, bases and strides mean anything).
+inline bool inMemory(Storage storage) { return storage == Storage::Tile2x2; }
 
 // Axes along which an input is broadcast: its extent 1 stretched to the OFM's.
 struct BroadcastAxes {
@@ -40,13 +53,21 @@ std::string_view opKindName(OpKind kind);
 std::string_view poolModeName(PoolMode mode);
 std::string_view elementwiseModeName(ElementwiseMode mode);
 std::string_view dataFormatName(DataFormat format);
+std::string_view storageName(Storage storage);
+std::string_view resizeModeName(ResizeMode mode);
+std::string_view transposeName(Transpose transpose);
+std::string_view reverseName(Reverse reverse);
+std::string_view accFormatName(AccFormat format);
+std::string_view accInputName(AccInput input);
+std::string_view weightFormatName(arch::WeightFormat format);
 
 // True for the operations that run on the MAC/elementwise datapath ("kernels").
 inline bool isKernel(OpKind kind) {
   switch (kind) {
-  case OpKind::Conv: case OpKind::Depthwise: case OpKind::Pool: case OpKind::Elementwise: return true;
+  case OpKind::Conv: case OpKind::Depthwise: case OpKind::Pool: case OpKind::Elementwise: case OpKind::Resize:
+    return true;
   case OpKind::DmaStart: case OpKind::DmaWait: case OpKind::KernelWait: case OpKind::Stop:
-  case OpKind::Irq: case OpKind::PmuMask: return false;
+  case OpKind::Irq: case OpKind::PmuMask: case OpKind::Branch: return false;
   }
   return false;
 }
@@ -68,7 +89,7 @@ struct FeatureMap {
   uint32_t width0 = 1, height0 = 1, height1 = 1; // tile split (WIDTH0, HEIGHT0, HEIGHT1)
   uint64_t strideX = 0, strideY = 0, strideC = 0;
   DataFormat format = DataFormat::Nhwc;
-  uint8_t elementBits = 8;            // 8, 16 or 32
+  uint8_t elementBits = 8;            // 8, 16, 32 or (U85) 64
   bool isSigned = true;
   int32_t zeroPoint = 0;
   uint32_t elementBytes() const { return elementBits / 8u; }
@@ -116,8 +137,9 @@ struct Stream {
 // The output unit's activation: a clamp to [min, max], or a function (tanh, sigmoid, a LUT).
 struct Activation {
   ActivationFunction function = ActivationFunction::Clamp;
-  uint8_t lutSlot = 0;                // Lut: the table's slot
-  uint8_t clipRange = 0;
+  uint8_t lutSlot = 0;                // Lut (U85 also Tanh, Sigmoid): the table's slot
+  uint16_t lutBytes = 0;              // U85: the table's size in the LUT RAM, at lutSlot x lutBytes
+  uint8_t clipRange = 0;              // as the architecture encodes it (U85: 0 clip to 16 bits, 1 none)
   int32_t min = 0, max = 0;
   uint8_t code = 0;                   // decoded: the function field as the architecture encodes it
   static Activation clamp(int32_t lo, int32_t hi) {
@@ -139,10 +161,13 @@ struct ShramLayout {
 struct Scaling {
   uint32_t ofmScale = 0;  uint8_t ofmShift = 0;
   uint32_t opaScale = 0;  uint8_t opaShift = 0;
-  uint32_t opbScale = 0;
+  uint32_t opbScale = 0;  uint8_t opbShift = 0;   // opbShift: U85 (IFM2_SCALE)
   bool perChannel = true;             // OFM_PRECISION[8] = 0: scale stream
-  RoundMode roundMode = RoundMode::Tfl;
-  uint8_t ifmScaleMode = 0;           // IFM_PRECISION[9:8]
+  RoundMode roundMode = RoundMode::Tfl;           // the OFM's
+  uint8_t ifmScaleMode = 0;           // IFM_PRECISION[9:8] (U55/U65)
+  // U85: the double-rounding shift of each scale, and the operands' rounding (Tfl or Natural).
+  uint8_t ofmDoubleRound = 0, opaDoubleRound = 0, opbDoubleRound = 0;
+  RoundMode opaRoundMode = RoundMode::Tfl, opbRoundMode = RoundMode::Tfl;
 };
 
 // A DMA: a 1-D copy of `length` bytes, or rows of `length` bytes in 2 or 3 dimensions with byte
@@ -174,6 +199,14 @@ struct Resize {
   ResizeAxis x, y;
 };
 
+// A BRANCH (U85): always, or when the condition flag is set (RF_TRUE), to the command at byte
+// `target` of the stream (a command boundary: decoders check it), command index `targetCommand`.
+struct Branch {
+  bool conditional = false;
+  uint32_t target = 0;
+  uint32_t targetCommand = 0;
+};
+
 // Up to this many weight streams per operation: one per core (U65-512) or weight decoder (U85).
 constexpr size_t kMaxWeightStreams = 4;
 // How messages name stream `index` of a kind ("weight", "scale") whose streams each feed one
@@ -195,8 +228,14 @@ struct Operation {
   Padding padding;
   Upscale upscale = Upscale::None;
   Shape3 ofmBlock;
+  Shape3 ublock;                      // the OFM micro-block it runs (U85: chosen by ACC_FORMAT)
   AccFormat accFormat = AccFormat::Int32;
+  AccInput accInput = AccInput::Reset;
+  bool ofmWritten = true;             // U85 ACC_FORMAT [6]: the accumulators are not written out when false
   std::optional<ShramLayout> shram;   // architectures with a SHRAM (Architecture::buffers)
+  Transpose ofmTranspose = Transpose::Hwc;
+  Reverse ofmReverse = Reverse::None;
+  bool weightsFromIfm2 = false;       // U85 CONV [0]: the weights are IFM2 (MatMul), no weight stream
   uint32_t blockDep = 0;
   // Weight streams [0, weightStreamCount) and bias/scale streams [0, scaleStreamCount): one per
   // core sharing the OFM channels (U65-512: NPU_SET_PARALLEL_MODE 1), or per weight decoder.
@@ -209,11 +248,14 @@ struct Operation {
   int32_t scalar = 0;                 // the value of an input whose storage is None (a scalar operand)
   bool operandsSwapped = false;       // binary elementwise: IFM2 is the first operand (U55 IFM2_BROADCAST[6])
   Resize resize;
+  Branch branch;
   DmaTransfer dma;
   uint32_t waitCount = 0;             // DMA_WAIT / KERNEL_WAIT: outstanding ops allowed
   uint32_t irqMask = 0;               // STOP / IRQ
 
-  bool hasIfm2() const;               // binary elementwise with a tensor (not scalar) second operand
+  // A tensor (not scalar) IFM2: the second operand of a binary elementwise operation, or (U85)
+  // a convolution's weights or the accumulators' input.
+  bool hasIfm2() const;
   bool isBinaryElementwise() const;   // elementwise with any second operand
   uint64_t macs() const;              // multiply-accumulates the operation performs
 };

@@ -4,7 +4,7 @@
 namespace npusim::cmd {
 
 bool hasWeightStream(const Operation& op) {
-  return (op.kind == OpKind::Conv || op.kind == OpKind::Depthwise) && op.weights[0].length > 0;
+  return (op.kind == OpKind::Conv || op.kind == OpKind::Depthwise) && !op.weightsFromIfm2 && op.weights[0].length > 0;
 }
 
 std::optional<size_t> feedingDma(const std::vector<Operation>& ops, size_t before, uint8_t region, uint64_t base,
@@ -25,6 +25,9 @@ std::optional<uint64_t> weightStreamInConstants(const std::vector<Operation>& op
     return std::nullopt;
   }
   const Stream& s = op.weights[stream];
+  if (s.length == 0) {   // a weight decoder without channels (U85)
+    return std::nullopt;
+  }
   if (s.region == arch::kConstantRegion) {
     return s.base;
   }

@@ -10,18 +10,35 @@ namespace npusim::config {
 
 namespace {
 
+std::string trim(const std::string& s) {
+  const size_t first = s.find_first_not_of(" \t");
+  const size_t last = s.find_last_not_of(" \t");
+  return first == std::string::npos ? std::string() : s.substr(first, last - first + 1);
+}
+
 void applyOverride(const std::string& assignment, ConfigBuilder& builder) {
   const Origin origin{"--set", "", ""};
   const size_t eq = assignment.find('=');
   if (eq == std::string::npos) {
     throwAt(origin, assignment, "expected key=value");
   }
-  const auto trim = [](std::string s) {
-    const size_t first = s.find_first_not_of(" \t");
-    const size_t last = s.find_last_not_of(" \t");
-    return first == std::string::npos ? std::string() : s.substr(first, last - first + 1);
-  };
   builder.setText(trim(assignment.substr(0, eq)), trim(assignment.substr(eq + 1)), origin);
+}
+
+// The NPU generation whose values a platform preset applies: the model's, an `accelerator=`
+// override's, or the first the preset describes (null: the preset describes any).
+const arch::Architecture* platformArchitecture(const ConfigRequest& request, const PresetSection& preset) {
+  std::string accelerator = request.accelerator;
+  for (const std::string& assignment : request.overrides) {
+    const size_t eq = assignment.find('=');
+    if (request.accelerator.empty() && eq != std::string::npos && trim(assignment.substr(0, eq)) == "accelerator") {
+      accelerator = trim(assignment.substr(eq + 1));
+    }
+  }
+  if (const arch::NpuConfig* hw = arch::findNpuConfig(accelerator)) {
+    return hw->arch;
+  }
+  return preset.architectures.empty() ? nullptr : preset.architectures.front();
 }
 
 } // namespace
@@ -59,12 +76,16 @@ SystemParams resolveConfig(const ConfigRequest& request) {
   } else {
     applyMemoryMode(ini, memoryMode, builder);
   }
-  // 2. A built-in platform's npusim keys (after the memory mode: they may depend on it).
+  // 2. A built-in platform's npusim keys (after the memory mode: they may depend on it), for the
+  //    NPU the model was compiled for (without a model: the one an accelerator override names,
+  //    else the first the platform describes).
   if (request.velaIni.empty()) {
     if (const PresetSection* preset = findPreset("System_Config." + systemConfig)) {
       const Origin origin{"<builtin>", "", std::string(preset->name)};
+      const arch::Architecture* npu = platformArchitecture(request, *preset);
       for (const PlatformValue& v : preset->platform) {
-        if (v.memoryMode.empty() || v.memoryMode == memoryMode) {
+        const bool forNpu = v.architecture == nullptr || v.architecture == npu;
+        if ((v.memoryMode.empty() || v.memoryMode == memoryMode) && forNpu) {
           builder.setText(v.key, v.value, origin);
         }
       }
@@ -90,23 +111,29 @@ SystemParams resolveConfig(const ConfigRequest& request) {
             "the model was compiled for " + request.accelerator + "; it cannot run on " + builder.params().accelerator +
                 " (recompile it with Vela)");
   }
-  //    Built-in sections made for one NPU variant (Vela's U55 and U65 systems, the U65-only
-  //    Dedicated_Sram modes) refuse the other.
+  //    Built-in sections made for some NPUs (Vela's U55 and U65 systems, the U65-only
+  //    Dedicated_Sram modes, the Corstone-300 platform) refuse the others.
   if (const arch::NpuConfig* hw = builder.params().hardware(); hw != nullptr && request.velaIni.empty()) {
     const auto check = [hw](const char* option, const std::string& prefix, const std::string& name) {
       const PresetSection* section = findPreset(prefix + name);
-      if (section == nullptr || section->architecture == nullptr || section->architecture == hw->arch) {
+      if (section == nullptr || section->describes(*hw->arch)) {
         return;
       }
-      std::string valid;
+      std::string valid, made;
       for (const PresetSection& p : presetTable()) {
-        if (p.name.rfind(prefix, 0) == 0 && (p.architecture == nullptr || p.architecture == hw->arch)) {
+        if (p.name.rfind(prefix, 0) == 0 && p.describes(*hw->arch)) {
           valid += (valid.empty() ? "" : ", ") + std::string(p.name.substr(prefix.size()));
         }
       }
+      for (const arch::Architecture* a : section->architectures) {
+        made += (made.empty() ? "" : " and ") + std::string(a->name);
+      }
       throwAt(Origin{option, "", ""}, name,
-              name + " is an " + std::string(section->architecture->name) +
-                  " section, but the accelerator is " + std::string(hw->name) + "; valid for it: " + valid);
+              name + " is an " + made + " section, but the accelerator is " +
+                  std::string(hw->name) + "; " +
+                  (valid.empty() ? "npusim has no built-in sections for the " + std::string(hw->arch->name) +
+                                       " yet (give them with --vela-ini)"
+                                 : "valid for it: " + valid));
     };
     check("--system-config", "System_Config.", systemConfig);
     check("--memory-mode", "Memory_Mode.", memoryMode);

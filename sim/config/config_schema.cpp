@@ -82,19 +82,20 @@ ConfigKey portKey(std::string_view port, std::string_view field, std::string_vie
   return k;
 }
 
-// One NPU port name with the descriptions of every loadable generation that has it.
+// One NPU port name with the descriptions of every simulated generation that has it.
 struct NamedPort {
   std::string_view name;
   std::vector<std::pair<const arch::Architecture*, const arch::PortDesc*>> descs;
 };
 
-// The ports of every loadable configuration, by name in the order the configurations list them
+// The ports of every simulated configuration, by name in the order the configurations list them
 // (U55 and U65: axi0, axi1), each with one description per generation: the schema has one set of
-// npu.<port>.* keys per name.
-std::vector<NamedPort> loadablePorts() {
+// npu.<port>.* keys per name. The keys set the simulator's ports, so a generation npusim only
+// reads (the U85) has none yet.
+std::vector<NamedPort> simulatedPorts() {
   std::vector<NamedPort> out;
   for (const arch::NpuConfig& c : arch::npuConfigs()) {
-    if (!c.arch->loadable) continue;
+    if (!c.arch->simulated) continue;
     for (const arch::PortDesc& d : c.ports()) {
       auto it = std::find_if(out.begin(), out.end(), [&](const NamedPort& n) { return n.name == d.name; });
       if (it == out.end()) {
@@ -227,7 +228,7 @@ void addAdapterKeys(std::vector<ConfigKey>& t, std::string_view port) {
       [](PortParams& q) -> FieldRef { return &q.adapter.pulseOn; });
   add("pulse_off", "cycles", "timing adapter PULSE_OFF: cycles of each pulse cycle that block addresses", 65535,
       [](PortParams& q) -> FieldRef { return &q.adapter.pulseOff; });
-  add("bwcap", "words", "timing adapter BWCAP: 64-bit words admitted per pulse cycle, 0 = unlimited", 65535,
+  add("bwcap", "words", "timing adapter BWCAP: bus words (data beats) admitted per pulse cycle, 0 = unlimited", 65535,
       [](PortParams& q) -> FieldRef { return &q.adapter.bandwidthCap; });
 }
 
@@ -406,8 +407,8 @@ std::vector<ConfigKey> buildTable() {
                   .vela(mode, "arena_cache_size", "0"));
 
   // 4. NPU AXI ports (npusim only; Vela has no keys for them): one set per port name of the
-  //    loadable generations, then the command stream's area, then each port's timing adapter.
-  const std::vector<NamedPort> ports = loadablePorts();
+  //    simulated generations, then the command stream's area, then each port's timing adapter.
+  const std::vector<NamedPort> ports = simulatedPorts();
   for (const NamedPort& port : ports) {
     addPortKeys(t, port);
   }

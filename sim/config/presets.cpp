@@ -1,24 +1,31 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "sim/config/presets.h"
 
+#include <algorithm>
+#include <array>
+#include <deque>
 #include <string>
 
 namespace npusim::config {
 
 namespace {
 
-// Arm's Corstone-300 FVP (and MPS3 FPGA) as the ML evaluation kit sets it up for an Ethos-U55
-// "high end" system (timing doc 5.4): 500 MHz; the tensor arena in SRAM on AXI0 and the model in
-// DDR on AXI1, each port behind a timing adapter with the kit's register values
-// (ta_config_u55_high_end.cmake); the Ethos-U driver's AXI limits (32 reads, 16 writes, 64-byte
-// bursts). The memories answer at the full 64-bit bus rate with no latency of their own: on this
-// platform the timing adapters alone delay and throttle NPU traffic (their purpose, timing doc
-// 5.4). Reads and writes share each memory's data path: with separate paths the write-heavy
-// vww4 point runs 6% faster than the FVP measured (docs/timing-model.md has the evidence).
+// Arm's Corstone-300 FVP (and MPS3 FPGA) as the ML evaluation kit sets it up for its Ethos-U55 and
+// Ethos-U65 "high end" systems (timing doc 5.4, ethos-u85.md 7.2): 500 MHz; the tensor arena in SRAM
+// on AXI0 (in DDR on AXI1 for Dedicated_Sram, the SRAM then being the cache) and the model in DDR
+// on AXI1, each port behind a timing adapter with the kit's register values for the NPU
+// (ta_config_u55_high_end.cmake / ta_config_u65_high_end.cmake); the Ethos-U driver's AXI limits
+// (U55: 32 reads, 16 writes, 64-byte bursts; U65: 64 reads, 32 writes, and the kit's 128-byte
+// bursts, AXI_LIMITn_MAX_BEATS_BYTES=1 for the U65 in its npu CMakeLists). The memories answer at
+// the full bus rate (64 or 128 bits a cycle) with no latency of their own: on this platform the
+// timing adapters alone delay and throttle NPU traffic (their purpose, timing doc 5.4). Reads and
+// writes have separate data paths (AXI's read and write channels; the FVP's memories behind the
+// adapters are transaction-level models with no shared data path), and the adapter's BWCAP counts
+// both directions against one cap (docs/timing-model.md has the evidence from the FVP points).
 PresetSection corstone300Fvp() {
   PresetSection p{"System_Config.Corstone_300_FVP",
                   "Arm Corstone-300 FVP/MPS3 as the ML eval kit sets it up: 500 MHz, SRAM on AXI0 and the model in "
-                  "DDR on AXI1, behind the kit's U55 high-end timing adapters",
+                  "DDR on AXI1, behind the kit's U55 or U65 high-end timing adapters",
                   {{"core_clock", "500e6"},
                    {"axi0_port", "Sram"},
                    {"axi1_port", "Dram"},
@@ -32,34 +39,46 @@ PresetSection corstone300Fvp() {
                    {"Dram_write_latency", "0"}},
                   false,
                   {},
-                  &arch::ethosU55()};
+                  {&arch::ethosU55(), &arch::ethosU65()}};
+  // The adapters' registers (MAXR, MAXW, MAXRW, RLATENCY, WLATENCY, PULSE_ON, PULSE_OFF, BWCAP):
+  // AXI0 (SRAM), and AXI1 (the "flash", DDR). Sram_Only builds of the kit program AXI1 like AXI0.
+  const std::array<std::string_view, 8> fields{"maxr", "maxw", "maxrw", "rlatency", "wlatency", "pulse_on", "pulse_off",
+                                                "bwcap"};
+  using Registers = std::array<std::string_view, 8>;
+  // What the kit sets up per NPU: the burst split and the adapters on SRAM and DDR.
+  struct KitNpu {
+    const arch::Architecture* npu;
+    std::string_view burstBytes;
+    Registers sram, ddr;
+  };
+  const KitNpu kit[] = {
+      {&arch::ethosU55(), "64", {"8", "8", "0", "32", "32", "3999", "1", "4000"},
+       {"2", "0", "0", "64", "0", "320", "80", "50"}},
+      {&arch::ethosU65(), "128", {"16", "16", "0", "32", "32", "3999", "1", "4000"},
+       {"24", "12", "0", "500", "250", "4000", "1000", "1172"}},
+  };
+  static std::deque<std::string> text; // PlatformValue holds views: a deque keeps each string in place
+  const auto keep = [](std::string s) -> std::string_view { return text.emplace_back(std::move(s)); };
+  const auto key = [&keep](std::string_view port, std::string_view field, bool adapter) {
+    return keep("npu." + std::string(port) + (adapter ? ".ta." : ".") + std::string(field));
+  };
   auto& v = p.platform;
-  v = {{"", "npu.axi0.max_outstanding_reads", "32"},
-       {"", "npu.axi0.max_outstanding_writes", "16"},
-       {"", "npu.axi1.max_outstanding_reads", "32"},
-       {"", "npu.axi1.max_outstanding_writes", "16"},
-       {"", "npu.axi0.ta.maxr", "8"},
-       {"", "npu.axi0.ta.maxw", "8"},
-       {"", "npu.axi0.ta.maxrw", "0"},
-       {"", "npu.axi0.ta.rlatency", "32"},
-       {"", "npu.axi0.ta.wlatency", "32"},
-       {"", "npu.axi0.ta.pulse_on", "3999"},
-       {"", "npu.axi0.ta.pulse_off", "1"},
-       {"", "npu.axi0.ta.bwcap", "4000"}};
-  // AXI1: the "flash" timing adapter; Sram_Only builds of the kit program it like AXI0's.
-  const std::pair<std::string_view, std::string_view> flash[] = {
-      {"npu.axi1.ta.maxr", "2"},       {"npu.axi1.ta.maxw", "0"},       {"npu.axi1.ta.maxrw", "0"},
-      {"npu.axi1.ta.rlatency", "64"},  {"npu.axi1.ta.wlatency", "0"},   {"npu.axi1.ta.pulse_on", "320"},
-      {"npu.axi1.ta.pulse_off", "80"}, {"npu.axi1.ta.bwcap", "50"}};
-  const std::pair<std::string_view, std::string_view> sram[] = {
-      {"npu.axi1.ta.maxr", "8"},         {"npu.axi1.ta.maxw", "8"},        {"npu.axi1.ta.maxrw", "0"},
-      {"npu.axi1.ta.rlatency", "32"},    {"npu.axi1.ta.wlatency", "32"},   {"npu.axi1.ta.pulse_on", "3999"},
-      {"npu.axi1.ta.pulse_off", "1"},    {"npu.axi1.ta.bwcap", "4000"}};
-  for (const auto& [key, value] : flash) {
-    v.push_back({"Shared_Sram", key, value});
-  }
-  for (const auto& [key, value] : sram) {
-    v.push_back({"Sram_Only", key, value});
+  v.push_back({"", "system.sram.separate_read_write", "true", nullptr});
+  v.push_back({"", "system.dram.separate_read_write", "true", nullptr});
+  for (const KitNpu& k : kit) {
+    // The driver's AXI limits (the architecture's AXI_LIMIT maxima) and the kit's burst split, on every port.
+    for (const arch::PortDesc& port : k.npu->ports) {
+      v.push_back({"", key(port.name, "max_outstanding_reads", false), keep(std::to_string(port.maxReads)), k.npu});
+      v.push_back({"", key(port.name, "max_outstanding_writes", false), keep(std::to_string(port.maxWrites)), k.npu});
+      v.push_back({"", key(port.name, "max_burst_bytes", false), k.burstBytes, k.npu});
+    }
+    for (size_t i = 0; i < fields.size(); ++i) {
+      v.push_back({"", key("axi0", fields[i], true), k.sram[i], k.npu});
+      v.push_back({"", key("axi1", fields[i], true), k.ddr[i], k.npu});
+    }
+    for (size_t i = 0; i < fields.size(); ++i) {
+      v.push_back({"Sram_Only", key("axi1", fields[i], true), k.sram[i], k.npu}); // applied after, so it wins
+    }
   }
   return p;
 }
@@ -85,24 +104,24 @@ std::vector<PresetSection> buildTable() {
     return v;
   };
   const auto vela = [](std::string_view name, std::string_view summary, V values,
-                       const arch::Architecture* architecture = nullptr) {
-    return PresetSection{name, summary, std::move(values), true, {}, architecture};
+                       std::vector<const arch::Architecture*> architectures = {}) {
+    return PresetSection{name, summary, std::move(values), true, {}, std::move(architectures)};
   };
   const arch::Architecture* u55 = &arch::ethosU55();
   const arch::Architecture* u65 = &arch::ethosU65();
   return {
       vela("System_Config.Ethos_U55_Deep_Embedded", "200 MHz; SRAM 1.6 GB/s on AXI0, off-chip flash 0.1 GB/s on AXI1",
-           flash("200e6", "0.0625"), u55),
+           flash("200e6", "0.0625"), {u55}),
       vela("System_Config.Ethos_U55_High_End_Embedded", "500 MHz; SRAM 4 GB/s on AXI0, off-chip flash 0.5 GB/s on AXI1",
-           flash("500e6", "0.125"), u55),
+           flash("500e6", "0.125"), {u55}),
       vela("System_Config.Ethos_U65_Embedded", "500 MHz; SRAM 8 GB/s on AXI0, off-chip flash 0.5 GB/s on AXI1",
-           flash("500e6", "0.0625"), u65),
+           flash("500e6", "0.0625"), {u65}),
       vela("System_Config.Ethos_U65_Mid_End", "500 MHz; SRAM 8 GB/s on AXI0, DRAM 3.75 GB/s on AXI1",
-           dram("500e6", "0.46875"), u65),
+           dram("500e6", "0.46875"), {u65}),
       vela("System_Config.Ethos_U65_High_End", "1 GHz; SRAM 16 GB/s on AXI0, DRAM 3.75 GB/s on AXI1",
-           dram("1e9", "0.234375"), u65),
+           dram("1e9", "0.234375"), {u65}),
       vela("System_Config.Ethos_U65_Client_Server", "1 GHz; SRAM 16 GB/s on AXI0, DRAM 12 GB/s on AXI1",
-           dram("1e9", "0.75"), u65),
+           dram("1e9", "0.75"), {u65}),
       corstone300Fvp(),
       vela("Memory_Mode.Sram_Only", "everything (constants, arena, cache) in SRAM on AXI0",
            {{"const_mem_area", "Axi0"}, {"arena_mem_area", "Axi0"}, {"cache_mem_area", "Axi0"}}),
@@ -111,13 +130,18 @@ std::vector<PresetSection> buildTable() {
       vela("Memory_Mode.Dedicated_Sram", "constants and arena on AXI1, 384 KiB NPU-only SRAM cache on AXI0",
            {{"const_mem_area", "Axi1"}, {"arena_mem_area", "Axi1"}, {"cache_mem_area", "Axi0"},
             {"arena_cache_size", "393216"}},
-           u65),
+           {u65}),
       vela("Memory_Mode.Dedicated_Sram_512KB", "Dedicated_Sram with a 512 KiB cache",
-           {{"inherit", "Memory_Mode.Dedicated_Sram"}, {"arena_cache_size", "524288"}}, u65),
+           {{"inherit", "Memory_Mode.Dedicated_Sram"}, {"arena_cache_size", "524288"}}, {u65}),
   };
 }
 
 } // namespace
+
+bool PresetSection::describes(const arch::Architecture& architecture) const {
+  return architectures.empty() ||
+         std::find(architectures.begin(), architectures.end(), &architecture) != architectures.end();
+}
 
 const PresetSection* findPreset(std::string_view name) {
   for (const PresetSection& preset : presetTable()) {

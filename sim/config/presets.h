@@ -14,11 +14,13 @@
 
 namespace npusim::config {
 
-// An npusim key a platform preset sets after the memory mode (so that it can depend on it).
+// An npusim key a platform preset sets after the memory mode (so that it can depend on it and on
+// the NPU the model was compiled for).
 struct PlatformValue {
   std::string_view memoryMode; // applies only with this memory mode; "" = with every one
   std::string_view key;        // dotted npusim key path
   std::string_view value;
+  const arch::Architecture* architecture = nullptr; // applies only to this NPU generation; null = to every one
 };
 
 // One built-in section: full vela.ini name, a one-line summary, its vela.ini keys, and for
@@ -29,7 +31,8 @@ struct PresetSection {
   std::vector<std::pair<std::string_view, std::string_view>> values;
   bool fromVela = true;
   std::vector<PlatformValue> platform;
-  const arch::Architecture* architecture = nullptr; // the NPU generation the section is for; null = any
+  std::vector<const arch::Architecture*> architectures; // the NPU generations the section describes; empty = any
+  bool describes(const arch::Architecture& architecture) const;
 };
 
 const std::vector<PresetSection>& presetTable();

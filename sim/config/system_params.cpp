@@ -28,9 +28,9 @@ bool TimingAdapterParams::transparent() const {
          pulseOn == 0 && pulseOff == 0 && bandwidthCap == 0;
 }
 
-double TimingAdapterParams::nominalBytesPerCycle() const {
+double TimingAdapterParams::nominalBytesPerCycle(uint32_t wordBytes) const {
   const double period = double(pulseOn) + double(pulseOff);
-  return bandwidthCap == 0 || period == 0 ? 0 : bandwidthCap * 8.0 / period;
+  return bandwidthCap == 0 || period == 0 ? 0 : bandwidthCap * double(wordBytes) / period;
 }
 
 const arch::Architecture& SystemParams::architecture() const {

@@ -46,11 +46,11 @@ struct TimingAdapterParams {
   uint32_t writeLatency = 0;   // WLATENCY: minimum cycles WVALID & WLAST -> BVALID
   uint32_t pulseOn = 0;        // PULSE_ON: cycles of a pulse cycle during which addresses pass
   uint32_t pulseOff = 0;       // PULSE_OFF: cycles during which addresses are blocked
-  uint32_t bandwidthCap = 0;   // BWCAP: 64-bit words admitted per pulse cycle, 0 = unlimited
+  uint32_t bandwidthCap = 0;   // BWCAP: bus words (data beats) admitted per pulse cycle, 0 = unlimited
   bool transparent() const;
-  // The adapter's nominal bandwidth, BWCAP words per pulse cycle (the ML evaluation kit's own
-  // reading of its values, timing doc 5.4); 0 when it sets no cap.
-  double nominalBytesPerCycle() const;
+  // The adapter's nominal bandwidth, BWCAP words of `wordBytes` (the port's data width) per pulse
+  // cycle (the ML evaluation kit's own reading of its values, timing doc 5.4); 0 when it sets no cap.
+  double nominalBytesPerCycle(uint32_t wordBytes) const;
 };
 
 // One NPU AXI manager port (npusim-only parameters, npu.<port>.*; Vela has no keys for them).

@@ -208,6 +208,7 @@ CopHeader parseCopHeader(const uint8_t* data, size_t size, const std::string& fi
   }
   CopHeader h;
   bool haveConfig = false, haveStream = false;
+  size_t configPos = 0;
   size_t pos = 4;
   while (pos < size) {
     const uint32_t word = loadWord(data + pos);
@@ -219,6 +220,7 @@ CopHeader parseCopHeader(const uint8_t* data, size_t size, const std::string& fi
       }
       h.configWord = loadWord(data + pos + 4);
       h.idWord = loadWord(data + pos + 8);
+      configPos = pos + 4;
       haveConfig = true;
       pos += 12;
       break;
@@ -257,47 +259,72 @@ CopHeader parseCopHeader(const uint8_t* data, size_t size, const std::string& fi
   if (!haveStream) {
     fail(4, "COP1 payload has no COMMAND_STREAM action");
   }
-  // CONFIG word: [3:0] log2 MACs, [7:4] command-stream version, [15:8] SHRAM KB, [27] custom DMA,
-  // [31:28] product.
-  const uint32_t log2Macs = h.configWord & 0xF, version = (h.configWord >> 4) & 0xF;
+  // CONFIG word: [31:28] product names the architecture, whose layout says where the other
+  // fields are (command-stream doc 8; ethos-u85.md 2.2).
+  h.configOffset = configPos == 0 ? fileOffset : fileOffset + configPos;
+  const auto failConfig = [&](const std::string& m) {
+    throwAtOffset(file, h.configOffset, "CONFIG word " + hex32(h.configWord) + " " + m);
+  };
   h.product = h.configWord >> 28;
-  h.shramKb = (h.configWord >> 8) & 0xFF;
-  h.macs = 1u << log2Macs;
   const arch::Architecture* architecture = arch::findArchitecture(h.product);
   if (architecture != nullptr && !architecture->loadable) {
-    fail(8, "CONFIG word " + hex32(h.configWord) + " is an " + std::string(architecture->name) + " model (product " +
-                std::to_string(h.product) + "); npusim does not support the " + std::string(architecture->name) +
-                " yet (it models products " + arch::loadableProducts() + ")");
+    failConfig("is an " + std::string(architecture->name) + " model (product " + std::to_string(h.product) +
+               "); npusim does not support the " + std::string(architecture->name) + " yet (it reads products " +
+               arch::loadableProducts() + ")");
   }
   if (architecture == nullptr) {
-    fail(8, "CONFIG word " + hex32(h.configWord) + " targets product " + std::to_string(h.product) +
-                "; npusim models products " + arch::loadableProducts());
+    failConfig("targets product " + std::to_string(h.product) + "; npusim reads products " + arch::loadableProducts());
   }
+  const arch::ConfigWordLayout& layout = architecture->configWord;
   const std::string variant(architecture->name);
+  h.macs = 1u << layout.log2Macs.read(h.configWord);
+  h.shramKb = layout.shramKb.read(h.configWord);
+  if (layout.log2SramPorts.present()) h.sramPorts = 1u << layout.log2SramPorts.read(h.configWord);
+  if (layout.log2ExtPorts.present()) h.extPorts = 1u << layout.log2ExtPorts.read(h.configWord);
+  h.weightDecoders = layout.log2WeightDecoders.present() ? 1u << layout.log2WeightDecoders.read(h.configWord) : 0;
   h.hardware = arch::findNpuConfig(*architecture, h.macs);
   if (h.hardware == nullptr) {
-    fail(8, "CONFIG word " + hex32(h.configWord) + " has " + std::to_string(h.macs) + " MACs/cycle; the " + variant +
-                " comes as " + arch::npuConfigNames(*architecture));
+    failConfig("has " + std::to_string(h.macs) + " MACs/cycle; the " + variant + " comes as " +
+               arch::npuConfigNames(*architecture));
   }
+  const uint32_t version = layout.streamVersion.read(h.configWord);
   if (version != architecture->commandStreamVersion) {
-    fail(8, "CONFIG word " + hex32(h.configWord) + " has command-stream version " + std::to_string(version) +
-                ", expected " + std::to_string(architecture->commandStreamVersion));
+    failConfig("has command-stream version " + std::to_string(version) + ", expected " +
+               std::to_string(architecture->commandStreamVersion) + " for the " + variant);
   }
-  if ((h.configWord >> 27) & 1) {
-    fail(8, "CONFIG word " + hex32(h.configWord) + " requires custom DMA, which npusim's " + variant +
-                " does not have");
+  if (layout.customDma.read(h.configWord) != 0) {
+    failConfig("requires custom DMA, which npusim's " + variant + " does not have");
   }
-  if (architecture->buffers == arch::BufferModel::Shram && h.shramKb != h.hardware->shramKb) {
-    fail(8, "CONFIG word " + hex32(h.configWord) + " has " + std::to_string(h.shramKb) + " KB SHRAM; " +
-                std::string(h.hardware->name) + " has " + std::to_string(h.hardware->shramKb) + " KB");
+  // Bits outside the layout's fields are reserved.
+  const uint32_t known = layout.log2Macs.place(~0u) | layout.streamVersion.place(~0u) | layout.shramKb.place(~0u) |
+                         layout.log2SramPorts.place(~0u) | layout.log2ExtPorts.place(~0u) |
+                         layout.log2WeightDecoders.place(~0u) | layout.customDma.place(~0u) | layout.product.place(~0u);
+  if ((h.configWord & ~known) != 0) {
+    failConfig("sets reserved bits " + hex32(h.configWord & ~known) + " of the " + variant + "'s CONFIG register");
   }
+  // The fields beside the MAC count must be those of the configuration the MAC count names.
+  const arch::NpuConfig& hw = *h.hardware;
+  const auto sameAs = [&](const arch::ConfigField& field, uint32_t found, uint32_t expected, const char* what,
+                          const char* unit) {
+    if (field.present() && found != expected) {
+      failConfig("has " + std::to_string(found) + " " + what + "; " + std::string(hw.name) + " has " +
+                 std::to_string(expected) + unit + " (the COP1 header and the configuration its MAC count names disagree)");
+    }
+  };
+  sameAs(layout.shramKb, h.shramKb, hw.shramKb, "KB of SHRAM", " KB");
+  sameAs(layout.log2SramPorts, h.sramPorts, hw.sramPorts, "AXI SRAM ports", "");
+  sameAs(layout.log2ExtPorts, h.extPorts, hw.extPorts, "AXI EXT ports", "");
+  sameAs(layout.log2WeightDecoders, h.weightDecoders, hw.weightDecoders, "weight decoders", "");
+  // The ID word's architecture must be the one the CONFIG word's product implements.
   h.archMajor = h.idWord >> 28;
   h.archMinor = (h.idWord >> 20) & 0xFF;
   h.archPatch = (h.idWord >> 16) & 0xF;
   if (h.archMajor != architecture->archMajor) {
-    fail(12, "ID word " + hex32(h.idWord) + " names architecture " + std::to_string(h.archMajor) + "." +
-                 std::to_string(h.archMinor) + "." + std::to_string(h.archPatch) + "; the " + variant +
-                 " implements architecture " + std::to_string(architecture->archMajor) + ".x");
+    throwAtOffset(file, h.configOffset + 4,
+                  "ID word " + hex32(h.idWord) + " names architecture " + std::to_string(h.archMajor) + "." +
+                      std::to_string(h.archMinor) + "." + std::to_string(h.archPatch) + ", but the CONFIG word " +
+                      hex32(h.configWord) + " names the " + variant + ", which implements architecture " +
+                      std::to_string(architecture->archMajor) + ".x: the COP1 header disagrees with itself");
   }
   return h;
 }
@@ -434,6 +461,7 @@ CompiledNetwork parseModel(std::vector<uint8_t> bytes, const std::string& displa
       }
     }
     info.data = bufferRange(bufferAt(t->buffer(), t), base, size, file);
+    info.isVariable = t->is_variable();
     net.tensors.push_back(std::move(info));
   }
   if (!net.offlineAllocation.empty()) {
@@ -520,6 +548,20 @@ CompiledNetwork parseModel(std::vector<uint8_t> bytes, const std::string& displa
 }
 
 } // namespace
+
+void requireModelled(const CompiledNetwork& net, bool arch::Architecture::*capability, const std::string& command) {
+  for (const Operator& op : net.operators) {
+    if (op.kind != OperatorKind::Npu) continue;
+    const arch::NpuConfig& hw = *op.npu.header.hardware;
+    if (hw.arch->*capability) continue;
+    const bool simulation = capability == &arch::Architecture::simulated;
+    throwAtOffset(net.path, op.npu.header.configOffset,
+                  std::string(hw.name) + " model (CONFIG word " + hex32(op.npu.header.configWord) + "): npusim " +
+                      command + " does not support the " + std::string(hw.arch->name) + " yet (its " +
+                      (simulation ? "simulator" : "estimator") + " models the " + arch::architectureNames(capability) +
+                      "; npusim inspect reads this model)");
+  }
+}
 
 CompiledNetwork loadNetwork(const std::string& path) { return parseModel(readModelFile(path), path, true); }
 

@@ -27,6 +27,7 @@ struct TensorInfo {
   std::vector<int64_t> zeroPoint;
   std::optional<int64_t> arenaOffset;  // from OfflineMemoryAllocation (-1 = not in arena)
   std::optional<FileRange> data;       // constant data inside the file
+  bool isVariable = false;             // state kept across inferences (e.g. an SVDF's activation state)
   uint64_t elements() const;
   uint64_t bytes() const { return elements() * elementBytes; }
 };
@@ -35,9 +36,11 @@ struct TensorInfo {
 struct CopHeader {
   uint32_t configWord = 0;   // CONFIG register value the stream was compiled for
   uint32_t idWord = 0;       // ID register value (architecture version)
-  uint32_t product = 0;      // 0 = Ethos-U55, 1 = Ethos-U65
+  uint64_t configOffset = 0; // file offset of the CONFIG word
+  uint32_t product = 0;      // 0 = Ethos-U55, 1 = Ethos-U65, 2 = Ethos-U85
   uint32_t macs = 0;         // MACs per cycle, all cores
-  uint32_t shramKb = 0;
+  uint32_t shramKb = 0;      // the CONFIG fields the architecture's layout has (0 otherwise)
+  uint32_t sramPorts = 0, extPorts = 0, weightDecoders = 0;
   const arch::NpuConfig* hardware = nullptr; // the configuration product and MAC count name
   uint32_t archMajor = 0, archMinor = 0, archPatch = 0;
   uint32_t streamWords = 0;  // command-stream length in 32-bit words
@@ -48,6 +51,10 @@ struct NpuOp {
   CopHeader header;
   FileRange commandStreamTensor; // the whole driver payload
   FileRange commands;            // the command words only
+  // Inputs 0-3: Vela 3.10 names them <sg>_cs, <sg>_flash, <sg>_scratch, <sg>_scratch_fast, Vela 5.0
+  // ethos_u_command_stream, read_only, scratch, scratch_fast; read by position. Without a fast
+  // scratch area (the staging area is the arena: Vela 5.0's U85 Shared_Sram, Sram_Only) input 3
+  // repeats input 2 and region 2 is the arena's tensor.
   int commandStreamTensorIndex = -1, flashTensorIndex = -1, scratchTensorIndex = -1, scratchFastTensorIndex = -1;
   FileRange flash;               // region 0 contents
   uint64_t flashSize = 0, scratchSize = 0, scratchFastSize = 0;
@@ -89,6 +96,11 @@ CompiledNetwork loadNetworkFromBytes(std::vector<uint8_t> bytes, const std::stri
 // Loads a TFLite model as above but also without an `ethos-u` operator (the source model Vela
 // compiled from, read for its operator and tensor names).
 CompiledNetwork loadSourceModel(const std::string& path);
+
+// Refuses a model compiled for an architecture npusim reads but does not yet model for `command`
+// ("run", "estimate", ...): throws the one-line InputError at the first ethos-u operator's CONFIG
+// word when that architecture lacks `capability` (&arch::Architecture::simulated or ::estimated).
+void requireModelled(const CompiledNetwork& net, bool arch::Architecture::*capability, const std::string& command);
 
 // Parses a COP1 driver payload; `fileOffset` locates it in `file` for error messages.
 CopHeader parseCopHeader(const uint8_t* data, size_t size, const std::string& file, uint64_t fileOffset,

@@ -93,11 +93,12 @@ BoundCycles splitOperation(const npu::OperationRecord& r, const BoundContext& co
     b[context.ofm] += share * write;
     b[Bound::Output] += share * (r.stallOutput + drain - write);
   }
-  // 2. Before it: the first block waiting for the previous operation's OFM (BLOCKDEP), and the
+  // 2. Before it: the first block waiting for the previous operation's OFM (BLOCKDEP) or SHRAM
+  //    (a new layout), and the
   //    command processor's waits since the previous kernel operation; what remains of the gap
   //    is command processing (fetch, parse, dispatch).
   const double gap = overlap(from, r.start);
-  double explained = overlap(r.start - r.stallBlockdep, r.start);
+  double explained = overlap(r.start - r.stallBlockdep - r.stallShramReconfig, r.start);
   b[Bound::Dependency] += explained;
   for (const BoundContext::Wait& w : context.waits) {
     const double c = std::min(overlap(w.from, std::min(w.to, r.start)), std::max(0.0, gap - explained));

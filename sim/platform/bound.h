@@ -91,7 +91,8 @@ std::vector<BoundCycles> boundCycles(const std::vector<npu::OperationRecord>& re
     case cmd::OpKind::Conv:
     case cmd::OpKind::Depthwise:
     case cmd::OpKind::Pool:
-    case cmd::OpKind::Elementwise: {
+    case cmd::OpKind::Elementwise:
+    case cmd::OpKind::Resize: {
       BoundContext context;
       context.chargeStart = charged[i].first;
       context.waits = std::move(waits);
@@ -104,6 +105,7 @@ std::vector<BoundCycles> boundCycles(const std::vector<npu::OperationRecord>& re
     }
     case cmd::OpKind::Irq:
     case cmd::OpKind::PmuMask:
+    case cmd::OpKind::Branch:
       break;
     }
   }

@@ -52,7 +52,20 @@ CompileTarget compileTarget(const io::CompiledNetwork& net, const std::vector<io
 }
 
 std::string describe(const CompileTarget& t) {
-  std::string s = std::string(t.hardware->name) + " (SHRAM " + std::to_string(t.hardware->shramKb) + " KiB); arena " +
+  const arch::NpuConfig& hw = *t.hardware;
+  std::string buffers;
+  switch (hw.arch->buffers) {
+  case arch::BufferModel::Shram: buffers = "SHRAM " + std::to_string(hw.shramKb) + " KiB"; break;
+  case arch::BufferModel::InternalBuffers: {
+    buffers = "IB " + std::to_string(hw.buffers.ifm) + ", AB " + std::to_string(hw.buffers.accumulator) + ", OB " +
+              std::to_string(hw.buffers.output) + ", CB " + std::to_string(hw.buffers.chaining) + ", LUT " +
+              std::to_string(hw.buffers.lut) + " B; " +
+              std::to_string(hw.sramPorts) + " SRAM and " + std::to_string(hw.extPorts) + " EXT ports, " +
+              std::to_string(hw.weightDecoders) + " weight decoder" + (hw.weightDecoders > 1 ? "s" : "");
+    break;
+  }
+  }
+  std::string s = std::string(hw.name) + " (" + buffers + "); arena " +
                   std::to_string(t.scratchBytes) + " B, fast arena " + std::to_string(t.scratchFastBytes) + " B";
   if (t.offlinePlanBytes > 0) s += ", offline plan " + std::to_string(t.offlinePlanBytes) + " B";
   return s + "; constants " + std::to_string(t.flashBytes) + " B, " +

@@ -53,6 +53,28 @@ Run simulate(const std::filesystem::path& model, const std::vector<std::string>&
   return run;
 }
 
+// Walks `key` over `values` (each step a worse memory) on one model.
+void walkModel(const std::filesystem::path& tflite, const std::string& name, const std::string& key,
+               const std::vector<std::string>& values, const std::vector<std::string>& base, bool allowDmaRelief) {
+  Run previous;
+  for (size_t i = 0; i < values.size(); ++i) {
+    std::vector<std::string> args = base;
+    args.insert(args.end(), {"--set", key + "=" + values[i]});
+    const Run run = simulate(tflite, args);
+    if (i > 0) {
+      INFO(name << ": " << key << " " << values[i - 1] << " -> " << values[i] << ": total " << previous.total << " -> "
+                << run.total);
+      if (allowDmaRelief && run.total < previous.total * (1 - kTolerance)) {
+        CHECK(run.dmaCycles < previous.dmaCycles);
+        CHECK(run.kernelCycles >= previous.kernelCycles);
+      } else {
+        CHECK(run.total >= previous.total * (1 - kTolerance));
+      }
+    }
+    previous = run;
+  }
+}
+
 // Walks `key` over `values` (each step a worse memory) on every model. With
 // `allowDmaRelief`, a drop is accepted only as the queueing mechanism: the weight DMA got faster
 // while the kernels got slower.
@@ -62,23 +84,21 @@ void walk(const std::string& key, const std::vector<std::string>& values, const 
   if (!root) return;
   for (const auto& [model, config] : kModels) {
     const auto folder = npusim::test::velaFolder(*root, model, config);
-    Run previous;
-    for (size_t i = 0; i < values.size(); ++i) {
-      std::vector<std::string> args = base;
-      args.insert(args.end(), {"--set", key + "=" + values[i]});
-      const Run run = simulate(folder.tflite, args);
-      if (i > 0) {
-        INFO(folder.name() << ": " << key << " " << values[i - 1] << " -> " << values[i] << ": total " << previous.total
-                           << " -> " << run.total);
-        if (allowDmaRelief && run.total < previous.total * (1 - kTolerance)) {
-          CHECK(run.dmaCycles < previous.dmaCycles);
-          CHECK(run.kernelCycles >= previous.kernelCycles);
-        } else {
-          CHECK(run.total >= previous.total * (1 - kTolerance));
-        }
-      }
-      previous = run;
-    }
+    walkModel(folder.tflite, folder.name(), key, values, base, allowDmaRelief);
+  }
+}
+
+// The Ethos-U65 on Corstone_300_FVP (Dedicated_Sram: the arena and the weights in DDR behind the
+// AXI1 adapter, the SRAM cache on AXI0): one model per core count, as the FVP points compiled them.
+const char* const kU65Models[] = {"fvp/vela5/kws_micronet_m/ethos-u65-256/kws_micronet_m_vela.tflite",
+                                  "fvp/vela5/vww4_128_128_INT8/ethos-u65-512/vww4_128_128_INT8_vela.tflite"};
+
+void walkU65(const std::string& key, const std::vector<std::string>& values) {
+  for (const char* model : kU65Models) {
+    const auto tflite = npusim::test::fixtureOrSkip(model);
+    if (!tflite) return;
+    walkModel(*tflite, model, key, values, {"--system-config", "Corstone_300_FVP", "--memory-mode", "Dedicated_Sram"},
+              false);
   }
 }
 
@@ -110,4 +130,16 @@ TEST_CASE("monotonicity: Corstone_300_FVP AXI1 timing-adapter BWCAP 400 -> 25 wo
 
 TEST_CASE("monotonicity: Corstone_300_FVP AXI0 timing-adapter BWCAP 8000 -> 500 words per pulse cycle") {
   walk("npu.axi0.ta.bwcap", {"8000", "4000", "2000", "1000", "500"}, {"--system-config", "Corstone_300_FVP"});
+}
+
+TEST_CASE("monotonicity: Ethos-U65 on Corstone_300_FVP, AXI1 timing-adapter RLATENCY 250 -> 2000 cycles") {
+  walkU65("npu.axi1.ta.rlatency", {"250", "500", "1000", "2000"});
+}
+
+TEST_CASE("monotonicity: Ethos-U65 on Corstone_300_FVP, AXI1 timing-adapter BWCAP 2344 -> 293 words per pulse cycle") {
+  walkU65("npu.axi1.ta.bwcap", {"2344", "1172", "586", "293"});
+}
+
+TEST_CASE("monotonicity: Ethos-U65 on Corstone_300_FVP, AXI0 (SRAM cache) outstanding reads 16 -> 1") {
+  walkU65("npu.axi0.ta.maxr", {"16", "8", "4", "2", "1"});
 }

@@ -51,6 +51,29 @@ TEST_CASE("timing adapter: 64-byte bursts under BWCAP 50 with pulse 320+80 admit
   CHECK(port.counters.readBeats == bursts * kBurst / kBeat);
 }
 
+TEST_CASE("timing adapter: the cap counter is read at the transaction's time: an earlier transaction booked late "
+          "is admitted, and the excess counts against the next pulse cycle") {
+  mem::TimingAdapterParams ta;
+  ta.pulseOn = 320;
+  ta.pulseOff = 80;
+  ta.bandwidthCap = 50;
+  mem::TimingAdapter adapter(ta);
+  const auto admit = [&adapter](double ready, uint64_t words) { return adapter.admit(mem::Direction::Read, ready, words); };
+  // One unit books 7 bursts of 8 words at 200..206 (56 words: the cap is reached at 206).
+  for (int k = 0; k < 7; ++k) {
+    CHECK(admit(200 + k, 8) == 200 + k);
+  }
+  // A burst ready at 10, booked afterwards by another unit: the counter held 0 words at 10.
+  CHECK(admit(10, 8) == 10);
+  // In time order the counter now reads 8 at 200 and 48 at 205, so the burst at 206 (56) would
+  // have waited: its 8 words count against the next cycle, which starts at 8 and admits 6 bursts
+  // (the sixth at 48 < 50 takes it to 56), the seventh waits for the cycle after.
+  for (int k = 0; k < 6; ++k) {
+    CHECK(admit(400 + k, 8) == 400 + k);
+  }
+  CHECK(admit(406, 8) == 800);
+}
+
 TEST_CASE("timing adapter: MAXR 2 with RLATENCY 64 bounds a stream to 2 bursts per latency + data time") {
   mem::TimingAdapterParams ta;
   ta.maxReads = 2;
@@ -63,6 +86,37 @@ TEST_CASE("timing adapter: MAXR 2 with RLATENCY 64 bounds a stream to 2 bursts p
   // second of a pair waits 8 more cycles for the data path: 2 x 64 B per 72 cycles.
   const double perPair = 64 + kBurst / kBusRate;
   CHECK(end == doctest::Approx(double(bursts / 2) * perPair + kBurst / kBusRate));
+}
+
+TEST_CASE("windowed transfer: at most `window` bytes in flight, so a stream behind a long latency runs at "
+          "window / (latency + data)") {
+  mem::MemoryTiming memory(kBusRate, 500, 0);
+  CountedLink port = portWith({});
+  // 64 bursts of 64 B through a 512-byte window: burst k is issued when burst k - 8 completes,
+  // 500 + 8 cycles after its own issue, so the window advances one burst per 508 cycles for
+  // 8 bursts at a time: 8 rounds, then the last round's other seven bursts' data.
+  const double end = port.transfer(memory, mem::Direction::Read, 0, {1, 64 * kBurst, 512});
+  const double data = kBurst / kBusRate;
+  CHECK(end == doctest::Approx(8 * (500 + data) + 7 * data));
+  // Without a window the port's own limit (32 reads) applies: burst 32 follows burst 0, then 32 bursts of data.
+  mem::MemoryTiming memory2(kBusRate, 500, 0);
+  CountedLink port2 = portWith({});
+  CHECK(port2.transfer(memory2, mem::Direction::Read, 0, {1, 64 * kBurst}) == doctest::Approx(500 + data + 500 + 32 * data));
+}
+
+TEST_CASE("data beats run from the beat holding a burst's first byte to the one holding its last") {
+  // Eight 10-byte rows, 10 bytes apart (a one-channel NHWC feature map), on a 128-bit bus: the
+  // rows start at offsets 0, 10, 4, 14, 8, 2, 12, 6 of a beat, and those past 6 spill into a
+  // second beat: 12 beats, where 10 bytes per row would round to 8.
+  mem::MemoryTiming memory(16.0, 0, 0);
+  CountedLink port{mem::AxiLinkTiming(16, 128, 64, 32), {}};
+  port.transfer(memory, mem::Direction::Read, 0, {8, 10, 0, 0, 10});
+  CHECK(port.counters.readBeats == 12);
+  // The same rows on a 64-bit bus: each spills into a second beat of 8 bytes whatever its start.
+  mem::MemoryTiming memory8(8.0, 0, 0);
+  CountedLink port8{mem::AxiLinkTiming(8, 64, 32, 16), {}};
+  port8.transfer(memory8, mem::Direction::Read, 0, {8, 10, 0, 0, 10});
+  CHECK(port8.counters.readBeats == 16);
 }
 
 TEST_CASE("timing adapter: PULSE_OFF blocks new addresses, not data already in flight") {

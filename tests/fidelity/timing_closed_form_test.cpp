@@ -148,6 +148,63 @@ TEST_CASE("a DMA overlaps a convolution instead of adding to it") {
   CHECK(std::max(dmaBoth, convBoth) < 0.8 * (dmaAlone + convAlone));
 }
 
+TEST_CASE("a new SHRAM layout waits for the previous operation's output unit, the same layout overlaps (BLOCKDEP)") {
+  const arch::NpuConfig& arch = test::u55(128);
+  // Two independent pointwise convolutions (the second reads another tensor), BLOCKDEP 3.
+  const auto second = [&](uint32_t abStart, double* firstAoEnd, npu::KernelTiming* t2) {
+    mem::MemoryTiming sram(8.0, 32, 32), flash(1.0, 64, 64);
+    StubTransport transport(sram, flash);
+    NoClock clock;
+    npu::KernelUnit unit(arch, transport, clock);
+    cmd::Operation a = pointwiseConv();
+    a.shram = cmd::ShramLayout{6, 6, 0};
+    cmd::Operation b = pointwiseConv();
+    b.ifm.base[0] = 32768;
+    b.blockDep = 3;
+    b.shram = cmd::ShramLayout{6, abStart, 0};
+    const npu::KernelTiming t1 = unit.execute(a, 0);
+    *firstAoEnd = t1.end - t1.writeTail;
+    *t2 = unit.execute(b, 0);
+  };
+  double aoEnd = 0;
+  npu::KernelTiming same, other;
+  second(6, &aoEnd, &same);
+  CHECK(same.stallShramReconfig == 0);
+  CHECK(same.start < aoEnd);                         // its first blocks run under the first op's tail
+  second(8, &aoEnd, &other);
+  CHECK(other.start == doctest::Approx(aoEnd));     // AB_START moved: after the last accumulators drained
+  CHECK(other.stallShramReconfig > 0);
+}
+
+TEST_CASE("IFM reads: blocks the IFM double buffer still holds are not fetched again at the next depth block") {
+  // 1x1 conv, OFM 25x5xD in 9x6x32 blocks: 3 (x, y) positions x D/32 depth blocks. IFM blocks are
+  // 32 channels deep (8-bit, depth-first), so 64 IFM channels are two IFM blocks, 96 three.
+  const arch::NpuConfig& arch = test::u55(128);
+  const auto axi0Reads = [&](uint32_t ifmDepth, uint32_t ofmDepth, uint32_t kernel) {
+    cmd::Operation op = pointwiseConv();
+    op.ifm = test::featureMap(0, {25, 5, ifmDepth}, cmd::DataFormat::Nhcwb16);
+    op.ofm = test::featureMap(16384, {25, 5, ofmDepth}, cmd::DataFormat::Nhcwb16);
+    op.kernel = {kernel, 1, 1, 1, 1, 1, false};
+    op.padding = {0, (kernel - 1) / 2, 0, kernel / 2};
+    op.weights[0] = {0, 0, 0}; // weights and scales from region 0 (AXI1): AXI0 reads are IFM only
+    op.scales[0] = {0, 4096, 640};
+    mem::MemoryTiming sram(8.0, 32, 32), flash(1.0, 64, 64);
+    StubTransport transport(sram, flash);
+    NoClock clock;
+    npu::KernelUnit unit(arch, transport, clock);
+    return unit.execute(op, 0).bytes.read(test::port("axi0"));
+  };
+  const uint64_t ifm64 = 25 * 5 * 64, ifm96 = 25 * 5 * 96;
+  // Two IFM blocks fit the double buffer: the IFM is read once whatever the OFM depth.
+  CHECK(axi0Reads(64, 32, 1) == ifm64);
+  CHECK(axi0Reads(64, 128, 1) == ifm64);
+  // Three do not: every depth block reads the whole IFM again.
+  CHECK(axi0Reads(96, 128, 1) == 4 * ifm96);
+  // A kernel wider than 8 (two sub-kernels, one IFM block) fetches its windows at every depth block.
+  const uint64_t once = axi0Reads(32, 32, 10);
+  CHECK(axi0Reads(32, 128, 10) == 4 * once);
+}
+
 TEST_CASE("output cycles per element follow Vela's tables (first matching rule)") {
   const arch::NpuConfig& arch = test::u55(128);
   cmd::Operation conv = pointwiseConv();
@@ -163,5 +220,8 @@ TEST_CASE("output cycles per element follow Vela's tables (first matching rule)"
   add.kind = cmd::OpKind::Elementwise;
   add.elementwiseMode = cmd::ElementwiseMode::Add;
   add.activation = cmd::Activation::clamp(-128, 127);
+  add.scaling.ifmScaleMode = 2;  // one operand with a 32-bit scale (input scales differ)
   CHECK(npu::outputCyclesPerElement(arch, npu::outputStageOf(add)) == doctest::Approx(1.5));   // O5
+  add.scaling.ifmScaleMode = 0;  // both operands with 16-bit scales (equal input scales)
+  CHECK(npu::outputCyclesPerElement(arch, npu::outputStageOf(add)) == doctest::Approx(1.0));   // O4
 }

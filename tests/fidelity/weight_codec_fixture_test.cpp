@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-// The weight-stream codec on every weight stream Vela wrote into the fixtures: each stream
+// The weight-stream codecs on every weight stream Vela wrote into the fixtures: each stream
 // decodes, holds at least the operation's kernel x IFM x OFM weights, and re-encodes to the
-// same bytes.
+// same bytes: the standard (mlw) streams, one per core or weight decoder, and the Ethos-U85's
+// fast-weight-decoder streams.
 
 #include <doctest/doctest.h>
 
@@ -14,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "sim/cmdstream/fast_weight_codec.h"
 #include "sim/cmdstream/weight_codec.h"
 #include "sim/cmdstream/weight_source.h"
 #include "sim/io/compiled_network.h"
@@ -45,6 +47,7 @@ std::vector<fs::path> compiledModels(const fs::path& tree) {
 
 struct Counts {
   size_t models = 0, streams = 0, identical = 0, bytes = 0, weights = 0;
+  size_t fastStreams = 0, sparseStreams = 0, untraced = 0;
 };
 
 void roundTripTree(const std::string& tree, npusim::cmd::WeightEncoder encoder) {
@@ -69,27 +72,37 @@ void roundTripTree(const std::string& tree, npusim::cmd::WeightEncoder encoder) 
         // Each core of a two-core NPU (U65-512) has its own stream with its share of the OFM channels.
         for (size_t core = 0; core < ops[i].weightStreamCount; ++core) {
           const std::optional<uint64_t> offset = npusim::cmd::weightStreamInConstants(ops, i, core);
+          if (!offset && npusim::cmd::hasWeightStream(ops[i]) && ops[i].weights[core].length > 0) {
+            ++counts.untraced;   // not read from, nor copied from, the constant region
+          }
           if (!offset || !seen.insert(*offset).second) {
             continue;
           }
           const uint64_t length = ops[i].weights[core].length;
           REQUIRE(*offset + length <= flash.size);
           const uint8_t* data = net.at(flash) + *offset;
-          const npusim::cmd::WeightValues values =
-              npusim::cmd::decodeWeightStream(data, length, net.path, flash.offset + *offset);
-          // The stream holds every weight of its channels (brick padding adds zeros).
           const auto& op = ops[i];
+          const bool fast = op.weightFormat == npusim::arch::WeightFormat::Fast;
+          // A fast stream is re-encoded with Vela's choice for 2:4-sparse weights (raw bytes):
+          // the operation says it, not the stream.
+          const npusim::cmd::WeightValues values =
+              fast ? npusim::cmd::decodeFastWeightStream(data, length, net.path, flash.offset + *offset).values
+                   : npusim::cmd::decodeWeightStream(data, length, net.path, flash.offset + *offset);
+          // The stream holds every weight of its channels (brick padding adds zeros).
           const uint64_t kernel = uint64_t{op.kernel.width} * op.kernel.height;
           const uint64_t needed = op.kind == npusim::cmd::OpKind::Depthwise
                                       ? kernel * op.ofm.shape.depth
                                       : kernel * op.ifm.shape.depth * op.ofm.shape.depth;
           CHECK_MESSAGE(values.size() * op.weightStreamCount >= needed, "stream at constant offset " << *offset);
-          const std::vector<uint8_t> encoded = npusim::cmd::encodeWeightStream(values, encoder);
+          const std::vector<uint8_t> encoded = fast ? npusim::cmd::encodeFastWeightStream(values, op.sparse)
+                                                    : npusim::cmd::encodeWeightStream(values, encoder);
           const bool same = encoded.size() == length && std::equal(encoded.begin(), encoded.end(), data);
           CHECK_MESSAGE(same, "stream at constant offset " << *offset << " (" << length
                                                            << " bytes) re-encodes to " << encoded.size()
                                                            << " different bytes");
           ++counts.streams;
+          counts.fastStreams += fast ? 1 : 0;
+          counts.sparseStreams += op.sparse ? 1 : 0;
           counts.identical += same ? 1 : 0;
           counts.bytes += length;
           counts.weights += values.size();
@@ -99,9 +112,11 @@ void roundTripTree(const std::string& tree, npusim::cmd::WeightEncoder encoder) 
     ++counts.models;
   }
   CHECK(counts.streams > 0);
+  CHECK(counts.untraced == 0);
   MESSAGE(tree << ": " << counts.models << " compiled models, " << counts.streams << " weight streams ("
-               << counts.bytes << " bytes, " << counts.weights << " weights), " << counts.identical
-               << " re-encoded byte for byte");
+               << counts.streams - counts.fastStreams << " standard, " << counts.fastStreams << " fast; "
+               << counts.sparseStreams << " 2:4-sparse; " << counts.bytes << " bytes, " << counts.weights
+               << " weights), " << counts.identical << " re-encoded byte for byte");
 }
 
 } // namespace
@@ -113,3 +128,7 @@ TEST_CASE("weight codec round-trips every weight stream of the vela-rnn fixtures
 TEST_CASE("weight codec round-trips every weight stream of the vela-u65 fixtures") { roundTripTree("vela-u65", npusim::cmd::WeightEncoder::Vela310); }
 
 TEST_CASE("weight codec round-trips every weight stream of the vela5 fixtures") { roundTripTree("vela5", npusim::cmd::WeightEncoder::Vela50); }
+
+TEST_CASE("weight codec round-trips every weight stream of the vela-u85 fixtures (a standard stream per weight decoder, and the fast format)") {
+  roundTripTree("vela-u85", npusim::cmd::WeightEncoder::Vela50);
+}

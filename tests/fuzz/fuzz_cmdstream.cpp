@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
-// libFuzzer target: raw command-stream bytes through the decoder (commands, register file,
-// Operation snapshots, region checks), the listing writers and the per-operation work
-// bounds; a stream that parses must re-encode to the same bytes.
+// libFuzzer target: raw command-stream bytes through the decoder of an Ethos-U55 or U85
+// configuration (commands, register file, Operation snapshots, region checks), the listing
+// writers and, for an architecture the simulator models, the per-operation work bounds; a
+// stream that parses must re-encode to the same bytes.
 
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <sstream>
 #include <vector>
 
+#include "harness/report/register_listing.h"
 #include "models/npu/npu_cost.h"
 #include "models/npu/work_bounds.h"
 #include "sim/cmdstream/builder.h"
@@ -36,7 +39,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string file = "fuzz.stream";
   const npusim::cmd::StreamOrigin origin{file, 0};
   const npusim::cmd::RegionLimits limits = limitsFor(data[0]);
-  const npusim::arch::NpuConfig& hardware = *npusim::arch::findNpuConfig(npusim::arch::ethosU55(), 128u << (data[0] >> 1 & 1));
+  const npusim::arch::NpuConfig& hardware = *npusim::arch::findNpuConfig(npusim::fuzz::kCmdstreamConfigs[data[0] >> 1 & 3]);
   const uint8_t* stream = data + 1;
   const size_t streamSize = size - 1;
   npusim::fuzz::acceptOnlyInputError(file, [&] {
@@ -48,10 +51,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
     for (const npusim::cmd::Command& c : commands) {
       npusim::cmd::velaLine(c);
+      npusim::report::vela5Line(c);
     }
-    for (const npusim::cmd::Operation& op : npusim::cmd::decodeOperations(hardware, commands, origin, limits)) {
-      npusim::cmd::describeOperation(op);
-      npusim::npu::operationWork(hardware, op, npusim::npu::BurstCost{});
+    npusim::cmd::Program program;
+    program.commands = commands;
+    program.operations = npusim::cmd::decodeOperations(hardware, commands, origin, limits);
+    std::ostringstream listing;
+    npusim::report::writeVela5Listing(listing, program, {&hardware, (data[0] & 8) != 0});
+    for (const npusim::cmd::Operation& op : program.operations) {
+      npusim::cmd::describeOperation(op, hardware);
+      if (hardware.arch->simulated) {
+        npusim::npu::operationWork(hardware, op, npusim::npu::BurstCost{});
+      }
     }
   });
   return 0;

@@ -12,6 +12,11 @@
 
 namespace npusim::fuzz {
 
+// The configurations fuzz_cmdstream decodes for, chosen by bits 1-2 of its first input byte
+// (make_seeds writes each seed stream with its model's): both command sets and both ways to
+// read weight streams (one per core, one per U85 weight decoder).
+constexpr const char* kCmdstreamConfigs[] = {"ethos-u55-128", "ethos-u55-256", "ethos-u85-256", "ethos-u85-1024"};
+
 // Runs `body`; an InputError is fine as long as its message is one line of printable text
 // that starts with `file`. Other exceptions escape to libFuzzer, which reports them.
 template <typename Body>

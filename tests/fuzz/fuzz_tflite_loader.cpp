@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // libFuzzer target: a .tflite file through everything `npusim inspect` and `npusim estimate`
 // and the pre-simulation checks of `npusim run` do with it: load (flatbuffer verification,
-// COP1 header), decode every command stream, write every inspect format, check the simulation
-// work, and estimate the network with the Vela-style model.
+// COP1 header), decode every command stream, write every inspect format (with the weight streams
+// decoded), refuse an architecture the simulator does not model as `run` does, check the
+// simulation work, and estimate the network with the Vela-style model.
 
 #include <cstddef>
 #include <cstdint>
@@ -40,6 +41,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                         npusim::report::InspectFormat::Json}) {
       npusim::report::writeInspect(sink, net, decoded, format);
     }
+    // The weight streams (`inspect --weights`): a bad one must not keep the checks below from running.
+    npusim::fuzz::acceptOnlyInputError(file, [&] {
+      npusim::report::writeInspect(sink, net, decoded, npusim::report::InspectFormat::Text, true);
+    });
+    npusim::io::requireModelled(net, &npusim::arch::Architecture::simulated, "run");
+    npusim::io::requireModelled(net, &npusim::arch::Architecture::estimated, "estimate");
     const npusim::config::SystemParams params = npusim::platform::resolveForModel({}, net);
     npusim::platform::checkSimulationWork(net, decoded, params);
     npusim::analytic::estimateNetwork(net, decoded, params, nullptr, npusim::analytic::compiledBy(net));

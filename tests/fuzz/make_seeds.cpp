@@ -5,11 +5,13 @@
 //                         elementwise model, and the fixtures' small compiled models
 // OUT_DIR/cmdstream       every command stream of those models (selector byte + stream words)
 // OUT_DIR/weight_stream   every distinct compressed weight stream of those models
+// OUT_DIR/fast_weight_stream  every distinct fast-format (Ethos-U85) weight stream of them
 // OUT_DIR/json_config     every config key alone with its default, all keys, configs/*.json
 // OUT_DIR/vela_ini        the built-in presets as a vela.ini, the fixtures' vela.ini, an
 //                         inheriting pair of sections
 // OUT_DIR/*.dict          libFuzzer dictionaries: config key names, values, vela.ini keys
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
@@ -33,6 +35,7 @@
 #include "sim/io/decoded_network.h"
 #include "sim/io/demo_network.h"
 #include "sim/io/tflite_writer.h"
+#include "tests/fuzz/fuzz_support.h"
 
 namespace fs = std::filesystem;
 using namespace npusim;
@@ -132,18 +135,21 @@ std::vector<uint8_t> elementwiseModel() {
 // 1. Models, and the command streams inside them.
 void modelSeeds(const fs::path& out, const std::optional<fs::path>& fixtures) {
   const fs::path models = out / "tflite_loader", streams = out / "cmdstream", weights = out / "weight_stream";
+  const fs::path fastWeights = out / "fast_weight_stream";
   fs::create_directories(models);
   fs::create_directories(streams);
   fs::create_directories(weights);
-  std::set<std::vector<uint8_t>> weightSeeds;
+  fs::create_directories(fastWeights);
+  std::set<std::vector<uint8_t>> weightSeeds, fastWeightSeeds;
   std::vector<std::pair<std::string, std::vector<uint8_t>>> all;
   for (uint32_t macs : {32u, 64u, 128u, 256u}) {
     all.emplace_back("demo_" + std::to_string(macs) + ".tflite", io::buildDemoNetworkTflite(macs));
   }
   all.emplace_back("elementwise.tflite", elementwiseModel());
-  if (fixtures && fs::is_directory(*fixtures / "vela")) {
+  for (const std::string tree : {"vela", "vela-u85"}) {
+    if (!fixtures || !fs::is_directory(*fixtures / tree)) continue;
     std::set<std::string> seen;
-    for (const auto& entry : fs::recursive_directory_iterator(*fixtures / "vela")) {
+    for (const auto& entry : fs::recursive_directory_iterator(*fixtures / tree)) {
       const std::string name = entry.path().filename().string();
       if (!entry.is_regular_file() || name.size() < 12 || name.substr(name.size() - 12) != "_vela.tflite" ||
           entry.file_size() > kMaxFixtureBytes) {
@@ -165,7 +171,12 @@ void modelSeeds(const fs::path& out, const std::optional<fs::path>& fixtures) {
         continue;
       }
       const uint8_t* words = net.at(op.npu.commands);
-      for (uint8_t selector : {uint8_t{0}, uint8_t{1}}) {
+      // fuzz_cmdstream's selector: bit 0 region checks, bits 1-2 the configuration.
+      const auto* config = std::find(std::begin(fuzz::kCmdstreamConfigs), std::end(fuzz::kCmdstreamConfigs),
+                                     op.npu.header.hardware->name);
+      const auto hardware = static_cast<uint8_t>(config == std::end(fuzz::kCmdstreamConfigs)
+                                                     ? 0 : config - std::begin(fuzz::kCmdstreamConfigs));
+      for (uint8_t selector : {uint8_t(hardware << 1), uint8_t(hardware << 1 | 1)}) {
         std::vector<uint8_t> seed{selector};
         seed.insert(seed.end(), words, words + op.npu.commands.size);
         write(streams / (name + "." + std::to_string(k) + "." + std::to_string(selector) + ".stream"), seed);
@@ -175,10 +186,14 @@ void modelSeeds(const fs::path& out, const std::optional<fs::path>& fixtures) {
     for (const io::DecodedNpuOp& decoded : io::decodeAll(net)) {
       const io::FileRange& flash = net.operators[decoded.operatorIndex].npu.flash;
       for (size_t i = 0; i < decoded.operations.size(); ++i) {
-        const std::optional<uint64_t> at = cmd::weightStreamInConstants(decoded.operations, i);
-        const uint64_t length = decoded.operations[i].weights[0].length;
-        if (at && *at + length <= flash.size) {
-          weightSeeds.insert(std::vector<uint8_t>(net.at(flash) + *at, net.at(flash) + *at + length));
+        const cmd::Operation& op = decoded.operations[i];
+        for (size_t s = 0; s < op.weightStreamCount; ++s) {
+          const std::optional<uint64_t> at = cmd::weightStreamInConstants(decoded.operations, i, s);
+          const uint64_t length = op.weights[s].length;
+          if (at && *at + length <= flash.size) {
+            (op.weightFormat == arch::WeightFormat::Fast ? fastWeightSeeds : weightSeeds)
+                .insert(std::vector<uint8_t>(net.at(flash) + *at, net.at(flash) + *at + length));
+          }
         }
       }
     }
@@ -187,7 +202,11 @@ void modelSeeds(const fs::path& out, const std::optional<fs::path>& fixtures) {
   for (const std::vector<uint8_t>& seed : weightSeeds) {
     write(weights / ("stream" + std::to_string(w++) + ".bin"), seed);
   }
-  std::cout << all.size() << " models, " << weightSeeds.size() << " weight streams\n";
+  for (const std::vector<uint8_t>& seed : fastWeightSeeds) {
+    write(fastWeights / ("stream" + std::to_string(w++) + ".bin"), seed);
+  }
+  std::cout << all.size() << " models, " << weightSeeds.size() << " weight streams, " << fastWeightSeeds.size()
+            << " fast weight streams\n";
 }
 
 // 2. JSON configs and their dictionary.

@@ -176,11 +176,14 @@ TempDir::~TempDir() {
   fs::remove_all(path_, ec);
 }
 
-ProcessResult runNpusim(const std::vector<std::string>& args) {
+ProcessResult runNpusim(const std::vector<std::string>& args) { return runNpusimIn({}, args); }
+
+ProcessResult runNpusimIn(const fs::path& cwd, const std::vector<std::string>& args) {
   // 1. Build the shell command; stderr goes to a file, stdout through the pipe.
   const TempDir tmp;
   const fs::path errFile = tmp.path() / "stderr.txt";
-  std::string command = shellQuote(NPUSIM_BINARY);
+  std::string command = cwd.empty() ? std::string() : "cd " + shellQuote(cwd.string()) + " && ";
+  command += shellQuote(NPUSIM_BINARY);
   for (const std::string& a : args) {
     command += ' ' + shellQuote(a);
   }

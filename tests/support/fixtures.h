@@ -79,6 +79,8 @@ struct ProcessResult {
 
 // Runs the npusim binary of this build (NPUSIM_BINARY) with `args` and captures its output.
 ProcessResult runNpusim(const std::vector<std::string>& args);
+// The same, run in working directory `cwd`.
+ProcessResult runNpusimIn(const std::filesystem::path& cwd, const std::vector<std::string>& args);
 
 // `text` split into lines, each with runs of whitespace collapsed to one space and trimmed;
 // empty lines dropped.

@@ -41,4 +41,10 @@ inline arch::AreaId area(std::string_view name) {
   throw std::invalid_argument("no Vela memory area " + std::string(name));
 }
 
+inline const arch::NpuConfig& u85(uint32_t macs) {
+  const arch::NpuConfig* c = arch::findNpuConfig(arch::ethosU85(), macs);
+  if (c == nullptr) throw std::invalid_argument("no ethos-u85-" + std::to_string(macs));
+  return *c;
+}
+
 } // namespace npusim::test

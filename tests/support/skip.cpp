@@ -58,8 +58,14 @@ void skip(const std::string& reason) {
   MESSAGE("skipped: " << reason);
 }
 
-int exitCode(int doctestResult) {
+int exitCode(int doctestResult, bool queryOnly) {
   const SkipState& s = state();
+  // A run of no test case is a filter that matches none (CTest cuts a test name at a ';'): it
+  // must not pass as if it had checked something. Queries (--list-test-cases) run none.
+  if (!queryOnly && s.casesRun == 0) {
+    std::cout << "[npusim] no test case matches the filters: nothing was checked\n";
+    return 1;
+  }
   if (s.casesSkipped > 0) {
     std::cout << "[npusim] " << s.casesSkipped << " of " << s.casesRun << " test cases checked nothing: skipped\n";
   }

@@ -16,8 +16,9 @@ namespace npusim::test {
 // Records that the running test case cannot check `reason` and prints it (a doctest MESSAGE).
 void skip(const std::string& reason);
 
-// The process exit code for a doctest run that returned `doctestResult`: the skip code when
-// the run passed and every test case it ran was skipped, else `doctestResult`.
-int exitCode(int doctestResult);
+// The process exit code for a doctest run that returned `doctestResult`: 1 when it ran no test
+// case (unless it only answered a query such as --list-test-cases: `queryOnly`), the skip code
+// when the run passed and every test case it ran was skipped, else `doctestResult`.
+int exitCode(int doctestResult, bool queryOnly);
 
 } // namespace npusim::test

@@ -18,5 +18,6 @@ int main(int argc, char** argv) {
 
 int sc_main(int argc, char** argv) {
   doctest::Context context(argc, argv);
-  return npusim::test::exitCode(context.run());
+  const int result = context.run();
+  return npusim::test::exitCode(result, context.shouldExit());
 }

@@ -5,10 +5,15 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 
 #include <nlohmann/json.hpp>
 
+#include "harness/report/inspect_report.h"
+#include "sim/io/decoded_network.h"
 #include "support/fixtures.h"
+#include "support/skip.h"
 
 namespace fs = std::filesystem;
 
@@ -45,8 +50,18 @@ std::vector<std::string> configOptions(const fs::path& model) {
 
 } // namespace
 
+// The one-line refusal of an Ethos-U85 model by an npusim command that does not model it yet.
+void checkU85Refusal(const npusim::test::ProcessResult& r, const std::string& model, const std::string& command) {
+  INFO(command << " " << model << ": " << r.err);
+  CHECK(r.exitCode == 2);
+  CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+  CHECK(r.err.rfind("npusim: error: ", 0) == 0);
+  CHECK(r.err.find(model + ": byte ") != std::string::npos);
+  CHECK(r.err.find("npusim " + command + " does not support the Ethos-U85 yet") != std::string::npos);
+}
+
 TEST_CASE("every compiled fixture model simulates to completion (Ethos-U65 models twice, byte for byte), "
-          "Ethos-U85 models are refused in one line") {
+          "Ethos-U85 models are refused in one line and inspected") {
   const auto root = npusim::test::fixturesDirOrSkip();
   if (!root) return;
   const auto models = compiledModels(*root);
@@ -59,12 +74,13 @@ TEST_CASE("every compiled fixture model simulates to completion (Ethos-U65 model
     // in one line naming the file, exit 2, until npusim models the U85.
     if (model.string().find("ethos-u85-") != std::string::npos) {
       const auto r = npusim::test::runNpusim({"run", model.string()});
-      INFO(model.string() << ": " << r.err);
-      CHECK(r.exitCode == 2);
       CHECK(r.out.empty());
-      CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
-      CHECK(r.err.rfind("npusim: error: " + model.string() + ": byte ", 0) == 0);
-      CHECK(r.err.find("does not support the Ethos-U85 yet") != std::string::npos);
+      checkU85Refusal(r, model.string(), "run");
+      // inspect reads it (in this process: the listing tests compare what it prints).
+      const npusim::io::CompiledNetwork net = npusim::io::loadNetwork(model.string());
+      std::ostringstream text;
+      npusim::report::writeInspect(text, net, npusim::io::decodeAll(net), npusim::report::InspectFormat::Text);
+      CHECK(text.str().find("(NPU) ethos-u85-") != std::string::npos);
       ++refused;
       continue;
     }
@@ -117,4 +133,38 @@ TEST_CASE("two runs give byte-identical JSON and CSV") {
     outputs[i] = npusim::test::readText(json) + npusim::test::readText(csv) + r.out;
   }
   CHECK(outputs[0] == outputs[1]);
+}
+
+TEST_CASE("an Ethos-U85 model: inspect reads it, and run, estimate, compare, sweep and regress refuse it in one line") {
+  const auto root = npusim::test::fixturesDirOrSkip();
+  if (!root) return;
+  const fs::path dir = *root / "vela-u85" / "kws_ref_model" / "ethos-u85-256_Ethos_U85_SYS_Flash_High_Shared_Sram";
+  if (!fs::is_directory(dir)) {
+    npusim::test::skip("no " + dir.string());
+    return;
+  }
+  const std::string model = fs::weakly_canonical(dir / "kws_ref_model_vela.tflite").string();
+  const auto inspect = npusim::test::runNpusim({"inspect", "--weights", model});
+  CHECK(inspect.exitCode == 0);
+  CHECK(inspect.err.empty());
+  CHECK(inspect.out.find("ethos-u85-256, arch 2.0.0") != std::string::npos);
+  CHECK(inspect.out.find("compiled for: ethos-u85-256 (IB 16384, AB 16384, OB 2048, CB 1536, LUT 2048 B; 2 SRAM and 1 "
+                         "EXT ports, 1 weight decoder)") != std::string::npos);
+  for (const std::string command : {"run", "estimate", "compare"}) {
+    checkU85Refusal(npusim::test::runNpusim({command, model}), model, command);
+  }
+  npusim::test::TempDir tmp;
+  const fs::path spec = tmp.path() / "spec.json";
+  std::ofstream(spec) << R"({"models": [{"path": ")" << model << R"("}], "points": [{}]})";
+  checkU85Refusal(npusim::test::runNpusim({"sweep", spec.string(), "--out", (tmp.path() / "out.jsonl").string()}),
+                  model, "sweep");
+  checkU85Refusal(npusim::test::runNpusim({"regress", "--update", "--spec", spec.string(), "--baseline",
+                                           (tmp.path() / "new.json").string()}),
+                  model, "sweep");   // the spec's models are read by the sweep loader
+  const fs::path baseline = tmp.path() / "baseline.json";
+  std::ofstream(baseline) <<  R"({"format_version": 2, "npusim_version": "0.1.0", "fixtures": "", "entries": [{"name": "u85", "model": ")"
+                          << model << R"(", "system_config": "Ethos_U85_SYS_Flash_High", "memory_mode": "Shared_Sram",
+      "params": {}, "npusim_version": "0.1.0", "accelerator": "ethos-u85-256", "total_cycles": 1,
+      "npu_active_cycles": 1, "pmu": {}}]})";
+  checkU85Refusal(npusim::test::runNpusim({"regress", "--baseline", baseline.string()}), model, "regress");
 }

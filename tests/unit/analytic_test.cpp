@@ -101,7 +101,7 @@ TEST_CASE("3.9(a): the same pointwise conv on U55-32 and U55-256") {
         3680);
 }
 
-TEST_CASE("3.9(b): depthwise 3x3 25x5x64 on U55-128; with no previous slack the whole DMA shows") {
+TEST_CASE("3.9(b): depthwise 3x3 25x5x64 on U55-128, with no previous slack the whole DMA shows") {
   const Run run = estimate({dma(0x2cf0, 0x3e80, 1328), depthwise3x3(0x3e80)}, 128);
   const LayerEstimate& e = run.estimates[0];
   CHECK(e.computeCycles == 8624);

@@ -8,6 +8,8 @@
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "sim/arch/command_set.h"
 #include "sim/arch/npu_config.h"
@@ -72,9 +74,13 @@ TEST_CASE("architectures: products, loadability and what each configuration refe
   REQUIRE(findArchitecture(1) == &ethosU65());
   REQUIRE(findArchitecture(2) == &ethosU85());
   CHECK(findArchitecture(3) == nullptr);
-  CHECK_FALSE(ethosU85().loadable);
-  CHECK(ethosU85().commands == nullptr);
-  CHECK(loadableProducts() == "0 (Ethos-U55), 1 (Ethos-U65)");
+  // The U85 is read (inspect), not yet simulated or estimated.
+  CHECK(ethosU85().loadable);
+  CHECK(ethosU85().commands == &ethosU85CommandSet());
+  CHECK_FALSE(ethosU85().simulated);
+  CHECK_FALSE(ethosU85().estimated);
+  CHECK(loadableProducts() == "0 (Ethos-U55), 1 (Ethos-U65), 2 (Ethos-U85)");
+  CHECK(architectureNames(&Architecture::simulated) == "Ethos-U55, Ethos-U65");
   for (const Architecture& a : architectures()) {
     INFO(a.name);
     if (!a.loadable) continue;
@@ -100,6 +106,97 @@ TEST_CASE("architectures: PMU events, per-port ones named after the port") {
   CHECK_THROWS_AS(ethosU55().pmuEvent("NO_SUCH_EVENT"), std::logic_error);
   CHECK_THROWS_AS(ethosU55().pmuPortEventName(PortId{0}, "NO_SUCH_EVENT"), std::logic_error);
   CHECK_THROWS_AS(ethosU55().pmuPortEventName(PortId{2}, "RD_DATA_BEAT_RECEIVED"), std::logic_error);
+}
+
+TEST_CASE("command set: the Ethos-U85's keys, and the numbers it reuses with other meanings (ethos-u85.md 3.2-3.5)") {
+  const CommandSet& set = ethosU85CommandSet();
+  CHECK(set.format() == CommandSet::Format::EthosU85);
+  struct Expect {
+    uint16_t key;
+    const char* name;
+    CommandId id;
+  };
+  const Expect expected[] = {
+      {0x0007, "NPU_OP_RESIZE", CommandId::OpResize},
+      {0x0108, "NPU_SET_IFM_BROADCAST", CommandId::IfmBroadcast},
+      {0x012D, "NPU_SET_RESIZE_Y_OFFSET", CommandId::ResizeYOffset},       // U55: AB_START
+      {0x012E, "NPU_SET_WEIGHT_FORMAT", CommandId::WeightFormat},
+      {0x0134, "NPU_SET_DMA0_IDX_REGION", CommandId::Dma0IdxRegion},
+      {0x4025, "NPU_SET_IFM_SCALE", CommandId::OpaScale},                 // U55: OPA_SCALE, the same meaning
+      {0x4026, "NPU_SET_IFM2_SCALE", CommandId::OpbScale},
+      {0x4027, "NPU_SET_OP_SCALAR", CommandId::OpScalar},
+      {0x4033, "NPU_SET_DMA0_SRC_STRIDE0", CommandId::Dma0SrcStride0},    // U55: DMA0_SKIP0
+      {0x4039, "NPU_SET_DMA0_IDX_SKIP1", CommandId::Dma0IdxSkip1},
+      {0x4092, "NPU_SET_WEIGHT2_BASE", CommandId::Weight2Base},           // U65: SCALE1_BASE
+      {0x4097, "NPU_SET_RESIZE_Y_STEP", CommandId::ResizeYStep},
+      {0x4100, "NPU_OP_BRANCH", CommandId::OpBranch},
+  };
+  for (const Expect& e : expected) {
+    INFO(e.name);
+    const CommandInfo* c = set.find(e.key);
+    REQUIRE(c != nullptr);
+    CHECK(c->name == e.name);
+    CHECK(c->id == e.id);
+    CHECK(set.find(e.id) == c);
+  }
+  // BRANCH is the one cmd1 operation; every other operation is a cmd0.
+  for (const CommandInfo& c : set.commands()) {
+    INFO(c.name);
+    CHECK(c.isOperation == (std::string(c.name).rfind("NPU_OP_", 0) == 0));
+    if (c.isOperation) CHECK(isCmd1(c.key) == (c.id == CommandId::OpBranch));
+  }
+  // Registers the U85 removed (IFM_IB_END, PARALLEL_MODE, IFM2_SCALAR, IFM2_IB_START, the user
+  // registers) are unknown keys, and the U55 set lacks the U85's new ones.
+  for (uint16_t key : std::initializer_list<uint16_t>{0x010D, 0x0123, 0x0181, 0x018D, 0x40A0}) {
+    INFO(key);
+    CHECK(set.find(key) == nullptr);
+    CHECK(ethosU55CommandSet().find(key) != nullptr);
+  }
+  for (CommandId id : {CommandId::OpResize, CommandId::OpBranch, CommandId::WeightFormat, CommandId::OpScalar}) {
+    CHECK(ethosU55CommandSet().find(id) == nullptr);
+  }
+}
+
+TEST_CASE("architectures: the Ethos-U85 configurations' CONFIG words are the ones Vela 5.0 writes") {
+  // ethos-u85.md 2.2, observed in every fixture of that configuration.
+  const std::pair<const char*, uint32_t> words[] = {{"ethos-u85-128", 0x20000117},
+                                                    {"ethos-u85-256", 0x20000118},
+                                                    {"ethos-u85-512", 0x20001119},
+                                                    {"ethos-u85-1024", 0x2000251A},
+                                                    {"ethos-u85-2048", 0x2000261B}};
+  for (const auto& [name, word] : words) {
+    INFO(name);
+    const NpuConfig* c = findNpuConfig(name);
+    REQUIRE(c != nullptr);
+    CHECK(c->arch == &ethosU85());
+    CHECK(configWord(*c) == word);
+    CHECK(c->shramKb == 0);
+    // MACs = micro-block elements x 8 for every micro-block (ethos-u85.md 1.1).
+    for (const Shape3& u : c->ofmUblocks) CHECK(u.elements() * 8 == c->macs);
+    CHECK(c->ofmUblockOf(c->ofmUblock.height, c->ofmUblock.width) == &c->ofmUblocks.front());
+    CHECK(c->weightDecoders <= ethosU85().maxWeightStreams);
+    CHECK(c->sramPorts + c->extPorts <= ethosU85().ports.size());
+  }
+}
+
+TEST_CASE("architectures: the Ethos-U85's PMU events (ethos-u85.md 6)") {
+  const Architecture& a = ethosU85();
+  CHECK(a.pmu.eventCounters == 8);
+  CHECK(a.pmuEvent("NPU_ACTIVE").number == 35);
+  CHECK(a.pmuEvent("MAC_ACTIVE").number == 48);
+  CHECK(a.pmuEvent("WD_TRANS_WB3").number == 123);
+  CHECK(a.pmuEvent("ECC_AO_LUT").number == 181);
+  // All SRAM ports' events are 128 + the per-port offset, all EXT ports' 384 + it.
+  for (const PmuEvent& e : a.pmu.portEvents) {
+    INFO(e.name);
+    CHECK(a.pmuEvent("SRAM_" + std::string(e.name)).number == 128 + e.number);
+    CHECK(a.pmuEvent("EXT_" + std::string(e.name)).number == 384 + e.number);
+  }
+  CHECK(a.pmuEvent("SRAM_RD_DATA_BEAT_RECEIVED").number == 130);
+  CHECK(a.pmuEvent("EXT_WR_DATA_BEAT_WRITTEN").number == 391);
+  CHECK(a.pmuPortEventName(PortId{1}, "RD_DATA_BEAT_RECEIVED") == "SRAM1_RD_DATA_BEAT_RECEIVED");
+  CHECK(a.pmuPortEventName(PortId{5}, "WR_DATA_BEAT_WRITTEN") == "EXT1_WR_DATA_BEAT_WRITTEN");
+  CHECK(a.pmu.portEventBase == std::vector<uint16_t>{512, 528, 544, 560, 640, 656});
 }
 
 } // namespace npusim::arch

@@ -4,6 +4,7 @@
 
 #include <doctest/doctest.h>
 
+#include <functional>
 #include <initializer_list>
 #include <optional>
 #include <string>
@@ -15,6 +16,7 @@
 #include "support/npu_model.h"
 #include "tflite_subset_generated.h"
 #include "support/hardware.h"
+#include "support/u85_streams.h"
 
 namespace npusim {
 namespace {
@@ -219,14 +221,25 @@ TEST_CASE("bad input: unsupported CONFIG word") {
     const char* text;
   };
   const Case cases[] = {
-      {0x20001807, "is an Ethos-U85 model (product 2); npusim does not support the Ethos-U85 yet"},
+      {0x20001807, "has command-stream version 0, expected 1 for the Ethos-U85"},
       {0x30001807, "targets product 3"},   // no Ethos-U product
       {0x10001807, "128 MACs/cycle; the Ethos-U65 comes as ethos-u65-256, ethos-u65-512"},
       {0x00001809, "512 MACs/cycle; the Ethos-U55 comes as ethos-u55-32, ethos-u55-64"},
-      {0x10001808, "24 KB SHRAM; ethos-u65-256 has 48 KB"},
+      {0x10001808, "24 KB of SHRAM; ethos-u65-256 has 48 KB"},
       {0x00001817, "command-stream version 1"},
       {0x08001807, "custom DMA"},
-      {0x00003007, "48 KB SHRAM"},         // U55-128 has 24 KB
+      {0x00003007, "48 KB of SHRAM"},      // U55-128 has 24 KB
+      {0x00401807, "reserved bits 0x00400000"},
+      // Ethos-U85 (ethos-u85.md 2.2): [9:8] log2 SRAM ports, [10] log2 EXT ports, [13:12] log2
+      // weight decoders, no SHRAM field; each must be the configuration's its MAC count names.
+      {0x2000011C, "4096 MACs/cycle; the Ethos-U85 comes as ethos-u85-128, ethos-u85-256"},
+      {0x20000218, "4 AXI SRAM ports; ethos-u85-256 has 2"},
+      {0x20000518, "2 AXI EXT ports; ethos-u85-256 has 1"},
+      {0x20001118, "2 weight decoders; ethos-u85-256 has 1"},
+      {0x2000251B, "2 AXI SRAM ports; ethos-u85-2048 has 4"},
+      {0x20000918, "reserved bits 0x00000800"},
+      {0x20008118, "reserved bits 0x00008000"},
+      {0x20003118, "8 weight decoders; ethos-u85-256 has 1"},
   };
   for (const Case& c : cases) {
     INFO("CONFIG word ", c.config);
@@ -419,6 +432,229 @@ TEST_CASE("bad input: reserved precision and upscale encodings") {
     const Model m = modelWithStream(b.bytes());
     checkRejected(m.file, m.commands + at.offset, at.index, c.text);
   }
+}
+
+} // namespace npusim
+
+namespace npusim {
+namespace {
+
+// An Ethos-U85 model (region 0 4096 bytes, regions 1 and 2 16384) whose stream `write` makes;
+// `write` returns where the command the decoder must refuse starts.
+struct U85Stream {
+  Model model;
+  Mark bad;
+};
+U85Stream u85Model(const std::function<Mark(CommandStreamBuilder&)>& write, uint32_t macs = 256) {
+  CommandStreamBuilder b = test::u85Builder();
+  const Mark bad = write(b);
+  test::u85Stop(b);
+  test::ModelLayout layout;
+  layout.macs = macs;
+  return {modelWithPayload(cmd::buildCop1Payload(test::u85(macs), b.bytes()), layout), bad};
+}
+
+void checkU85Rejected(const std::string& text, const std::function<Mark(CommandStreamBuilder&)>& write,
+                      uint32_t macs = 256) {
+  INFO("expecting: ", text);
+  const U85Stream s = u85Model(write, macs);
+  checkRejected(s.model.file, s.model.commands + s.bad.offset, s.bad.index, text);
+}
+
+// `registers` then NPU_OP_ELEMENTWISE ADD after the sample ADD's registers: the ADD is refused.
+void checkBadAdd(const std::string& text, const std::function<void(CommandStreamBuilder&)>& registers,
+                 uint16_t mode = 1) {
+  checkU85Rejected(text, [&](CommandStreamBuilder& b) {
+    test::u85AddRegisters(b);
+    registers(b);
+    const Mark m = nextCommand(b);
+    b.cmd0(arch::CommandId::OpElementwise, mode);
+    return m;
+  });
+}
+
+} // namespace
+
+TEST_CASE("sanity: the valid Ethos-U85 test model loads and decodes") {
+  const U85Stream s = u85Model([](CommandStreamBuilder& b) {
+    test::u85AddRegisters(b);
+    b.cmd0(arch::CommandId::OpElementwise, 1);
+    return Mark{};
+  });
+  const io::CompiledNetwork net = io::loadNetworkFromBytes(s.model.file, kFile);
+  CHECK(net.hardware() == &test::u85(256));
+  CHECK(io::decodeAll(net).at(0).operations.size() == 2);
+}
+
+TEST_CASE("bad input: a COP1 header whose ID word and CONFIG word name different architectures") {
+  for (const auto& [config, id] : {std::pair<uint32_t, uint32_t>{0x20000118, 0x10060000},
+                                   std::pair<uint32_t, uint32_t>{0x00001807, 0x20007000}}) {
+    INFO("CONFIG ", config, " ID ", id);
+    std::vector<uint8_t> payload = cmd::buildCop1Payload(test::u55(128), validStream());
+    storeWord(payload, 8, config);
+    storeWord(payload, 12, id);
+    const Model m = modelWithPayload(payload);
+    checkRejected(m.file, m.payload + 12, std::nullopt, "the COP1 header disagrees with itself");
+  }
+}
+
+TEST_CASE("bad input: an opcode the Ethos-U85 does not define (the U55's IFM_IB_END, PARALLEL_MODE)") {
+  for (uint32_t word : {0x0000010Du, 0x00000123u, 0x00004040u}) {
+    checkU85Rejected("unknown cmd", [word](CommandStreamBuilder& b) {
+      b.cmd0(arch::CommandId::OpKernelWait, 0);
+      const Mark m = nextCommand(b);
+      b.word(word);
+      return m;
+    });
+  }
+}
+
+TEST_CASE("bad input: a U85 branch outside the stream or into a command") {
+  checkU85Rejected("target byte 0x1000 lies outside the 20-byte stream", [](CommandStreamBuilder& b) {
+    b.cmd1(arch::CommandId::OpScalar, 1);
+    const Mark m = nextCommand(b);
+    b.cmd1(arch::CommandId::OpBranch, 0x1000);
+    return m;
+  });
+  checkU85Rejected("target byte 0x4 is not a command boundary (it lies inside NPU_SET_OP_SCALAR at byte 0x0)",
+                   [](CommandStreamBuilder& b) {
+                     b.cmd1(arch::CommandId::OpScalar, 1);
+                     const Mark m = nextCommand(b);
+                     b.cmd1(arch::CommandId::OpBranch, 4, 1);
+                     return m;
+                   });
+}
+
+TEST_CASE("bad input: a U85 chain that reads a chaining buffer no earlier operation of its group wrote") {
+  using Id = arch::CommandId;
+  const std::string text = "reads chaining buffer 1 (NPU_SET_IFM_REGION), which no earlier operation of its chained group wrote";
+  checkBadAdd(text, [](CommandStreamBuilder& b) {
+    b.cmd0(Id::IfmPrecision, 0x8001);
+    b.cmd0(Id::IfmRegion, 1);
+  });
+  // A group ends with the member whose OFM leaves the chaining buffers: the next one cannot read them.
+  checkU85Rejected(text, [](CommandStreamBuilder& b) {
+    test::u85AddRegisters(b);
+    b.cmd0(Id::OfmPrecision, 0x8001);
+    b.cmd0(Id::OfmRegion, 1);
+    b.cmd0(Id::OpElementwise, 0);          // writes chaining buffer 1
+    b.cmd0(Id::IfmPrecision, 0x8001);
+    b.cmd0(Id::IfmRegion, 1);
+    b.cmd0(Id::OfmPrecision, 0x0001);
+    b.cmd0(Id::OfmRegion, 1);
+    b.cmd0(Id::OpElementwise, 1);          // reads it, writes memory: the group ends
+    const Mark m = nextCommand(b);
+    b.cmd0(Id::OpElementwise, 2);          // reads it again
+    return m;
+  });
+}
+
+TEST_CASE("bad input: U85 encodings the interface reserves") {
+  using Id = arch::CommandId;
+  checkBadAdd("OFM transpose 4 (NPU_SET_OFM_PRECISION) is reserved",
+              [](CommandStreamBuilder& b) { b.cmd0(Id::OfmPrecision, 0x2001); });
+  checkBadAdd("OFM storage TILE3X1", [](CommandStreamBuilder& b) { b.cmd0(Id::OfmPrecision, 0x4001); });
+  checkBadAdd("IFM storage TILE3X1 (NPU_SET_IFM_PRECISION) is not supported",
+              [](CommandStreamBuilder& b) { b.cmd0(Id::IfmPrecision, 0x4001); });
+  checkBadAdd("IFM2 format 2 (NPU_SET_IFM2_PRECISION) is reserved",
+              [](CommandStreamBuilder& b) { b.cmd0(Id::Ifm2Precision, 0x0081); });
+  checkBadAdd("accumulator format 2 (NPU_SET_ACC_FORMAT) is reserved",
+              [](CommandStreamBuilder& b) { b.cmd0(Id::AccFormat, 0x0102); });
+  checkBadAdd("micro-block 6 (NPU_SET_ACC_FORMAT) is reserved", [](CommandStreamBuilder& b) { b.cmd0(Id::AccFormat, 0x0600); });
+  checkBadAdd("micro-block 4x4 (NPU_SET_ACC_FORMAT) is not one of ethos-u85-256's (1x2x16, 1x4x8, 2x2x8)",
+              [](CommandStreamBuilder& b) { b.cmd0(Id::AccFormat, 0x0500); });
+  checkBadAdd("activation function 2 (NPU_SET_ACTIVATION) is reserved",
+              [](CommandStreamBuilder& b) { b.cmd0(Id::Activation, 2); });
+  checkBadAdd("table 1 of 2048 bytes (NPU_SET_ACTIVATION) lies outside the 2048-byte LUT RAM",
+              [](CommandStreamBuilder& b) { b.cmd0(Id::Activation, 8 | 1u << 5); });
+  checkBadAdd("IFM2 broadcast 9 (NPU_SET_IFM2_BROADCAST) is reserved",
+              [](CommandStreamBuilder& b) { b.cmd0(Id::Ifm2Broadcast, 9); });
+  checkBadAdd("IFM2 is a SCALAR broadcast but its storage is not NONE",
+              [](CommandStreamBuilder& b) { b.cmd0(Id::Ifm2Broadcast, 8); });
+  checkBadAdd("OFM rounding 6 (NPU_SET_OFM_SCALE) is reserved",
+              [](CommandStreamBuilder& b) { b.cmd1(Id::OfmScale, 1, 6u << 13); });
+  checkBadAdd("elementwise mode 12 is reserved", [](CommandStreamBuilder&) {}, 12);
+  checkU85Rejected("reserved parameter bits 0x0004 set", [](CommandStreamBuilder& b) {
+    const Mark m = nextCommand(b);
+    b.cmd0(Id::OpDmaWait, 4);
+    return m;
+  });
+  checkU85Rejected("resize mode 3 is reserved", [](CommandStreamBuilder& b) {
+    test::u85Common(b);
+    const Mark m = nextCommand(b);
+    b.cmd0(Id::OpResize, 3);
+    return m;
+  });
+  checkU85Rejected("x offset 1 lies outside [-1, 1) for scale numerator 1", [](CommandStreamBuilder& b) {
+    test::u85Common(b);
+    b.cmd0(Id::ResizeXOffset, 1);
+    const Mark m = nextCommand(b);
+    b.cmd0(Id::OpResize, 0);
+    return m;
+  });
+  checkU85Rejected("DMA stride mode 3 (NPU_SET_DMA0_SRC_REGION) is reserved", [](CommandStreamBuilder& b) {
+    b.cmd0(Id::Dma0SrcRegion, 3u << 9);
+    const Mark m = nextCommand(b);
+    b.cmd0(Id::OpDmaStart, 0);
+    return m;
+  });
+  checkU85Rejected("both the source and the destination are indexed", [](CommandStreamBuilder& b) {
+    b.cmd0(Id::Dma0SrcRegion, 1u << 11);
+    b.cmd0(Id::Dma0DstRegion, 1 | 1u << 11);
+    const Mark m = nextCommand(b);
+    b.cmd0(Id::OpDmaStart, 0);
+    return m;
+  });
+}
+
+TEST_CASE("bad input: a U85 weight format the interface does not define") {
+  checkU85Rejected("weight format 0x0002 (NPU_SET_WEIGHT_FORMAT) sets reserved bits 0x0002", [](CommandStreamBuilder& b) {
+    test::u85ConvRegisters(b, 1, 1);
+    b.cmd0(arch::CommandId::WeightFormat, 0x0002);
+    const Mark m = nextCommand(b);
+    b.cmd0(arch::CommandId::OpConv, 0);
+    return m;
+  });
+}
+
+TEST_CASE("bad input: U85 addresses outside their region or the LUT RAM") {
+  using Id = arch::CommandId;
+  checkBadAdd("IFM bytes [0x4000, 0x4100) lie outside region 1 (16384 bytes)",
+              [](CommandStreamBuilder& b) { b.cmd1(Id::IfmBase0, 0x4000); });
+  checkU85Rejected("fourth weight decoder's weight stream bytes [0xff0, 0x1030) lie outside region 0 (4096 bytes)",
+                   [](CommandStreamBuilder& b) {
+                     test::u85ConvRegisters(b, 4, 3);   // ethos-u85-1024: four weight decoders, 2x2x32
+                     b.cmd1(Id::Weight3Base, 0xFF0);
+                     const Mark m = nextCommand(b);
+                     b.cmd0(Id::OpConv, 0);
+                     return m;
+                   },
+                   1024);
+  checkU85Rejected("DMA destination bytes [0x10, 0x7ff8) lie outside region 1 (16384 bytes)", [](CommandStreamBuilder& b) {
+    b.cmd0(Id::Dma0SrcRegion, 1u << 9);   // 2-D: 1024 rows of 8 bytes, 32 apart
+    b.cmd0(Id::Dma0DstRegion, 1);
+    b.cmd1(Id::Dma0Dst, 16);
+    b.cmd1(Id::Dma0Len, 8);
+    b.cmd0(Id::Dma0Size0, 1024);
+    b.cmd1(Id::Dma0DstStride0, 32);
+    const Mark m = nextCommand(b);
+    b.cmd0(Id::OpDmaStart, 0);
+    return m;
+  });
+  checkU85Rejected("DMA destination [0x600, 0xa00) lies outside the 2048-byte LUT RAM", [](CommandStreamBuilder& b) {
+    b.cmd0(Id::Dma0DstRegion, 3 | 0x100);
+    b.cmd1(Id::Dma0Dst, 0x600);
+    b.cmd1(Id::Dma0Len, 1024);
+    const Mark m = nextCommand(b);
+    b.cmd0(Id::OpDmaStart, 0);
+    return m;
+  });
+  checkU85Rejected("a DMA from internal memory is not supported", [](CommandStreamBuilder& b) {
+    b.cmd0(Id::Dma0SrcRegion, 0x100);
+    const Mark m = nextCommand(b);
+    b.cmd0(Id::OpDmaStart, 0);
+    return m;
+  });
 }
 
 } // namespace npusim

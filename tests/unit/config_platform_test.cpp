@@ -18,8 +18,10 @@ using namespace npusim::config;
 
 namespace {
 
-SystemParams corstone(const std::string& memoryMode, std::vector<std::string> overrides = {}) {
+SystemParams corstone(const std::string& memoryMode, std::vector<std::string> overrides = {},
+                      const std::string& accelerator = "") {
   ConfigRequest request;
+  request.accelerator = accelerator;
   request.systemConfig = "Corstone_300_FVP";
   request.memoryMode = memoryMode;
   request.overrides = std::move(overrides);
@@ -30,6 +32,31 @@ std::string errorText(std::vector<std::string> overrides) {
   return test::errorOf([&] { corstone("Shared_Sram", overrides); }).what();
 }
 
+// A timing adapter's registers as the kit programs them (ta_config_u55_high_end.cmake,
+// ta_config_u65_high_end.cmake): MAXR, MAXW, RLATENCY, WLATENCY, PULSE_ON, PULSE_OFF, BWCAP.
+struct Registers {
+  uint32_t maxr, maxw, rlatency, wlatency, pulseOn, pulseOff, bwcap;
+};
+
+void checkAdapter(const TimingAdapterParams& ta, const Registers& want) {
+  CHECK(ta.maxReads == want.maxr);
+  CHECK(ta.maxWrites == want.maxw);
+  CHECK(ta.readLatency == want.rlatency);
+  CHECK(ta.writeLatency == want.wlatency);
+  CHECK(ta.pulseOn == want.pulseOn);
+  CHECK(ta.pulseOff == want.pulseOff);
+  CHECK(ta.bandwidthCap == want.bwcap);
+}
+
+// The driver's AXI limits and the kit's burst split, on both ports.
+void checkPortLimits(const SystemParams& p, uint32_t reads, uint32_t writes, uint32_t burstBytes) {
+  for (const arch::PortId port : {test::port("axi0"), test::port("axi1")}) {
+    CHECK(p.port(port).maxOutstandingReads == reads);
+    CHECK(p.port(port).maxOutstandingWrites == writes);
+    CHECK(p.port(port).maxBurstBytes == burstBytes);
+  }
+}
+
 } // namespace
 
 TEST_CASE("Corstone_300_FVP + Shared_Sram: the kit's U55 high-end timing adapters and the driver's AXI limits") {
@@ -38,29 +65,40 @@ TEST_CASE("Corstone_300_FVP + Shared_Sram: the kit's U55 high-end timing adapter
   CHECK(p.memoryIn(test::area("Axi0")) == MemoryKind::Sram);
   CHECK(p.memoryIn(test::area("Axi1")) == MemoryKind::Dram);
   CHECK(p.commandStreamArea == test::area("Axi1"));
-  const TimingAdapterParams& sram = p.port(test::port("axi0")).adapter;
-  CHECK(sram.maxReads == 8);
-  CHECK(sram.maxWrites == 8);
-  CHECK(sram.readLatency == 32);
-  CHECK(sram.writeLatency == 32);
-  CHECK(sram.pulseOn == 3999);
-  CHECK(sram.pulseOff == 1);
-  CHECK(sram.bandwidthCap == 4000);
-  const TimingAdapterParams& ddr = p.port(test::port("axi1")).adapter;
-  CHECK(ddr.maxReads == 2);
-  CHECK(ddr.maxWrites == 0);
-  CHECK(ddr.readLatency == 64);
-  CHECK(ddr.pulseOn == 320);
-  CHECK(ddr.pulseOff == 80);
-  CHECK(ddr.bandwidthCap == 50);
-  for (const arch::PortId port : {test::port("axi0"), test::port("axi1")}) {
-    CHECK(p.port(port).maxOutstandingReads == 32);
-    CHECK(p.port(port).maxOutstandingWrites == 16);
-    CHECK(p.port(port).maxBurstBytes == 64);
-  }
-  // The memories answer at the full bus rate; the adapters supply latency and throttling.
+  checkAdapter(p.port(test::port("axi0")).adapter, {8, 8, 32, 32, 3999, 1, 4000});
+  checkAdapter(p.port(test::port("axi1")).adapter, {2, 0, 64, 0, 320, 80, 50});
+  checkPortLimits(p, 32, 16, 64);
+  // The memories answer at the full bus rate; the adapters supply latency and throttling. Reads
+  // and writes have separate data paths (the adapter's cap counts both).
   CHECK(p.bytesPerCycle(test::port("axi1")) == 8.0);
   CHECK(p.memory(MemoryKind::Dram).readLatency == 0);
+  CHECK(p.memory(MemoryKind::Sram).separateReadWrite);
+  CHECK(p.memory(MemoryKind::Dram).separateReadWrite);
+  CHECK_FALSE(builtinPreset("Ethos_U55_High_End_Embedded", "Shared_Sram").memory(MemoryKind::Sram).separateReadWrite);
+}
+
+TEST_CASE("Corstone_300_FVP with an Ethos-U65: the kit's U65 high-end timing adapters, 128-byte bursts") {
+  for (const char* accelerator : {"ethos-u65-256", "ethos-u65-512"}) {
+    CAPTURE(accelerator);
+    const SystemParams p = corstone("Dedicated_Sram", {}, accelerator);
+    CHECK(p.mode.arenaMemArea == test::area("Axi1"));
+    CHECK(p.mode.cacheMemArea == test::area("Axi0"));
+    CHECK(p.commandStreamArea == test::area("Axi1"));
+    checkAdapter(p.port(test::port("axi0")).adapter, {16, 16, 32, 32, 3999, 1, 4000});
+    checkAdapter(p.port(test::port("axi1")).adapter, {24, 12, 500, 250, 4000, 1000, 1172});
+    checkPortLimits(p, 64, 32, 128);
+    CHECK(p.port(test::port("axi0")).dataWidthBits == 128);
+    CHECK(p.port(test::port("axi1")).dataWidthBits == 128);
+    CHECK(p.bytesPerCycle(test::port("axi1")) == 16.0);
+  }
+  // The kit's nominal DDR bandwidth, 1172 words of 16 bytes per 5000 cycles (3.75 B/cycle, Vela's
+  // Ethos_U65_High_End DRAM).
+  const analytic::VelaSystem vela(corstone("Dedicated_Sram", {}, "ethos-u65-256"), test::u65(256));
+  CHECK(vela.timing(analytic::MemArea::Dram).bytesPerCycle == doctest::Approx(1172.0 * 16 / 5000));
+  // A U55 model gets the U55 values from the same preset.
+  CHECK(corstone("Shared_Sram", {}, "ethos-u55-64").port(test::port("axi1")).adapter.maxReads == 2);
+  // Without a model: the NPU an accelerator override names.
+  CHECK(corstone("Dedicated_Sram", {"accelerator=ethos-u65-256"}).port(test::port("axi0")).adapter.maxReads == 16);
 }
 
 TEST_CASE("Corstone_300_FVP + Sram_Only: everything on AXI0, AXI1's adapter programmed like AXI0's") {

@@ -249,8 +249,8 @@ TEST_CASE("config --set: wrong types name the key") {
   check("system.axi0_port=sram", "system.axi0_port", "did you mean 'Sram'");
   check("memory_mode.const_mem_area=AXI1", "memory_mode.const_mem_area", "is not one of Axi0 or Axi1");
   check("accelerator=ethos-u65-128", "accelerator",
-        "is not one of \"\" (as compiled), ethos-u55-32, ethos-u55-64, ethos-u55-128, ethos-u55-256, ethos-u65-256 or "
-        "ethos-u65-512");
+        "is not one of \"\" (as compiled), ethos-u55-32, ethos-u55-64, ethos-u55-128, ethos-u55-256, ethos-u65-256, "
+        "ethos-u65-512, ethos-u85-128, ethos-u85-256, ethos-u85-512, ethos-u85-1024 or ethos-u85-2048");
   check("no-equals-sign", "no-equals-sign", "expected key=value");
 }
 

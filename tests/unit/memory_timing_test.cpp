@@ -35,7 +35,7 @@ TEST_CASE("CompletionWindow: a slot frees when the limit-th latest transaction i
   CHECK(CompletionWindow::slotFree(8.5, 4, w) == 9);
 }
 
-TEST_CASE("CompletionWindow: two windows count together; retiring forgets completed ones only") {
+TEST_CASE("CompletionWindow: two windows count together, and retiring forgets completed ones only") {
   CompletionWindow reads, writes;
   reads.add(0, 10);
   reads.add(0, 30);

@@ -101,6 +101,7 @@ TEST_CASE("PMU: windows from the driver's PMCR writes, events under the architec
   k.stallWeights = 2;
   k.stallOutput = 0.25;
   k.stallBlockdep = 4;
+  k.stallShramReconfig = 6;
   pmu.kernelDone(k);
   pmu.port(test::port("axi1")).readBeats = 3;
   pmu.port(test::port("axi1")).writeLimitStall = 2.5;
@@ -125,11 +126,12 @@ TEST_CASE("PMU: windows from the driver's PMCR writes, events under the architec
   CHECK(c.at("MAC_STALLED_BY_WD") == 2);
   CHECK(c.at("MAC_STALLED_BY_ACC") == 0);
   CHECK(c.at("CC_STALLED_ON_BLOCKDEP") == 4);
+  CHECK(c.at("CC_STALLED_ON_SHRAM_RECONFIG") == 6);
   CHECK(c.at("AXI1_RD_DATA_BEAT_RECEIVED") == 3);
   CHECK(c.at("AXI1_WR_STALL_LIMIT") == 3);
   CHECK(c.at("AXI0_RD_DATA_BEAT_RECEIVED") == 0);
-  // Nine events plus six per port, each named by the architecture's table.
-  CHECK(c.size() == 9 + 6 * u55.ports.size());
+  // Ten events plus six per port, each named by the architecture's table.
+  CHECK(c.size() == 10 + 6 * u55.ports.size());
   for (const auto& [name, value] : c) {
     CAPTURE(name);
     const bool perPort = name.rfind("AXI", 0) == 0 && name.size() > 4 && name[4] == '_';

@@ -44,7 +44,7 @@ TEST_CASE("skip sample: an exception after the skip" * doctest::skip()) {
   throw std::runtime_error("sample failure");
 }
 
-TEST_CASE("skip sample: no skip, nothing checked" * doctest::skip()) {}
+TEST_CASE("skip sample: no skip and nothing checked" * doctest::skip()) {}
 
 TEST_CASE("skip: a test case that checks nothing after skip() exits with the skip code") {
   CHECK(runSamples("skip sample: nothing checked") == NPUSIM_TEST_SKIP_EXIT_CODE);
@@ -57,7 +57,7 @@ TEST_CASE("skip: a test case that checked something passes or fails on its check
 }
 
 TEST_CASE("skip: a run is skipped only when every test case it ran was") {
-  CHECK(runSamples("skip sample: no skip, nothing checked") == 0);
+  CHECK(runSamples("skip sample: no skip and nothing checked") == 0);
   CHECK(runSamples("skip sample: nothing checked,skip sample: something else checked") == 0);
   CHECK(runSamples("skip sample: nothing checked,skip sample: a failed check after the skip") == 1);
 }

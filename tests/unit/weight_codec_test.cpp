@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/cmdstream/fast_weight_codec.h"
 #include "sim/cmdstream/weight_codec.h"
 #include "sim/common/error.h"
 
@@ -44,6 +45,8 @@ public:
     }
     return bytes_;
   }
+  // The bytes so far (the last one zero-filled), without an end marker.
+  const std::vector<uint8_t>& bytes() const { return bytes_; }
 
 private:
   std::vector<uint8_t> bytes_;
@@ -234,4 +237,88 @@ TEST_CASE("brick order of a depthwise 3x3 kernel: OFM micro-block inside each pa
   CHECK(order[8] == 1);                // channel 0, element (0, 1)
   CHECK(order[8 * 8] == 8);            // channel 0, element (2, 2)
   CHECK(std::all_of(order.begin() + 72, order.end(), [](int64_t i) { return i == -1; }));
+}
+
+// ------------------------------------------------------------------------------------------
+// The Ethos-U85's fast weight decoder format (ethos-u85.md 4.3).
+
+namespace {
+
+// A fast stream assembled from the format: header flags, zero adjust, palette, body, padding.
+std::vector<uint8_t> fastStream(bool raw, bool small, int zeroAdjust, const std::vector<int>& palette,
+                                int indexBits, const std::vector<uint32_t>& body) {
+  Bits b;
+  b.put(1, raw ? 1 : 0).put(1, small ? 1 : 0);
+  for (int i = 2; i < 104; ++i) b.put(1, 0);
+  b.put(8, static_cast<uint32_t>(zeroAdjust) & 0xFF);
+  for (int i = 0; i < 16; ++i) {
+    const int v = i < static_cast<int>(palette.size()) ? palette[static_cast<size_t>(i)] : 0;
+    b.put(9, static_cast<uint32_t>(v < 0 ? (-v) << 1 | 1 : v << 1));
+  }
+  for (uint32_t code : body) b.put(indexBits, code);
+  std::vector<uint8_t> bytes = b.bytes();
+  bytes.resize((bytes.size() + 31) / 32 * 32, 0);
+  return bytes;
+}
+
+} // namespace
+
+TEST_CASE("fast weight codec: palette streams assembled from the format decode, and Vela's choices encode them") {
+  using npusim::cmd::FastWeightMode;
+  // Three distinct weights: a palette of up to 4, 2-bit indices, in order of first appearance.
+  const WeightValues weights{1, -1, 1, 0};
+  const std::vector<uint8_t> small = fastStream(false, true, 0, {1, -1, 0}, 2, {0, 1, 0, 2});
+  REQUIRE(small.size() == 64);
+  const npusim::cmd::FastWeights decoded = npusim::cmd::decodeFastWeightStream(small.data(), small.size(), "w.bin", 0);
+  CHECK(decoded.mode == FastWeightMode::Palette2);
+  REQUIRE(decoded.values.size() == 128);   // (64 - 32) bytes of 2-bit indices, padding included
+  CHECK(WeightValues(decoded.values.begin(), decoded.values.begin() + 4) == weights);
+  CHECK(std::all_of(decoded.values.begin() + 4, decoded.values.end(), [](int16_t v) { return v == 1; }));
+  CHECK(npusim::cmd::encodeFastWeightStream(weights, false) == small);
+  CHECK(npusim::cmd::encodeFastWeightStream(decoded.values, false) == small);
+  // Five distinct: 4-bit indices.
+  const WeightValues five{3, 2, 1, 0, -1, 3};
+  const std::vector<uint8_t> lut4 = fastStream(false, false, 0, {3, 2, 1, 0, -1}, 4, {0, 1, 2, 3, 4, 0});
+  CHECK(npusim::cmd::encodeFastWeightStream(five, false) == lut4);
+  CHECK(npusim::cmd::decodeFastWeightStream(lut4.data(), lut4.size(), "w.bin", 0).mode == FastWeightMode::Palette4);
+}
+
+TEST_CASE("fast weight codec: raw bytes with a zero adjust, and forced raw for 2:4-sparse weights") {
+  // 17 distinct weights from -200: raw, zero adjust -128 - (-200) = 72 brings them into int8.
+  WeightValues weights;
+  for (int i = 0; i < 17; ++i) weights.push_back(static_cast<int16_t>(-200 + 10 * i));
+  std::vector<uint32_t> bytes;
+  for (int16_t w : weights) bytes.push_back(static_cast<uint32_t>(w + 72) & 0xFF);
+  std::vector<int> palette(weights.begin(), weights.begin() + 16);
+  const std::vector<uint8_t> raw = fastStream(true, false, 72, palette, 8, bytes);
+  CHECK(npusim::cmd::encodeFastWeightStream(weights, false) == raw);
+  const npusim::cmd::FastWeights decoded = npusim::cmd::decodeFastWeightStream(raw.data(), raw.size(), "w.bin", 0);
+  CHECK(decoded.mode == npusim::cmd::FastWeightMode::Raw);
+  CHECK(decoded.zeroAdjust == 72);
+  CHECK(WeightValues(decoded.values.begin(), decoded.values.begin() + 17) == weights);
+  CHECK(decoded.values.back() == -72);   // a padding byte 0
+  // Forced raw (Vela's rule for 2:4-sparse weights): palette still the distinct weights, no adjust.
+  const WeightValues sparse{5, 0, 0, -3};
+  CHECK(npusim::cmd::encodeFastWeightStream(sparse, true) == fastStream(true, false, 0, {5, 0, -3}, 8, {5, 0, 0, 253}));
+  CHECK_THROWS_AS(npusim::cmd::encodeFastWeightStream({-256, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 255}, false),
+                  std::invalid_argument);
+}
+
+TEST_CASE("fast weight codec: malformed streams are InputErrors with the byte offset") {
+  const auto error = [](const std::vector<uint8_t>& s) -> std::string {
+    try {
+      npusim::cmd::decodeFastWeightStream(s.data(), s.size(), "w.bin", 1000);
+    } catch (const InputError& e) {
+      return e.what();
+    }
+    return "no error";
+  };
+  const std::vector<uint8_t> good = fastStream(false, true, 0, {1}, 2, {0});
+  CHECK(error({good.begin(), good.begin() + 16}).rfind("w.bin: byte 1000 (0x3e8): fast weight stream has 16 bytes", 0) == 0);
+  CHECK(error({good.begin(), good.begin() + 48}).find("byte 1032 (0x408): fast weight stream length 48 is not a multiple of 32") !=
+        std::string::npos);
+  CHECK(error(fastStream(true, true, 0, {}, 8, {})).find("sets both raw mode and the small palette") != std::string::npos);
+  std::vector<uint8_t> reserved = good;
+  reserved[7] |= 0x10;   // bit 60
+  CHECK(error(reserved).find("byte 1007 (0x3ef): fast weight stream header sets reserved bit 60") != std::string::npos);
 }

@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: Apache-2.0
+// Every measured Ethos-U55/U65 point of fixtures/fvp/points.csv (Corstone-300 FVP, timing adapters
+// on: the formal runs of the mps4 sweep and the himax runs), read from that file and simulated on
+// the platform it was measured on, Corstone_300_FVP, with the compile's memory mode (himax's
+// My_Mem_Mode_Parent is Shared_Sram: constants on AXI1, the arena on AXI0). Tolerances (issue 20):
+// NPU_ACTIVE within 5%, every AXI beat count the point gives within 2%, and the mean |error| of
+// NPU_ACTIVE per NPU within 3%. The points the model does not reach yet are listed in kOpen with
+// the reason (docs/validation.md has the evidence); they are held to the wider bound given there
+// so that they still catch a regression.
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "sim/common/csv.h"
+#include "support/fixtures.h"
+
+namespace {
+
+constexpr double kActiveTolerance = 0.05;
+constexpr double kBeatTolerance = 0.02;
+constexpr double kMeanTolerance = 0.03;
+
+// Known misses: model, accelerator, the count, the bound it is held to, why.
+struct OpenPoint {
+  const char* model;
+  const char* accelerator;
+  const char* count;  // "npu_active" or a beat column of points.csv
+  double tolerance;
+  const char* reason;
+};
+
+constexpr OpenPoint kOpen[] = {
+    {"vww4_128_128_INT8", "ethos-u55-32", "npu_active", 0.10,
+     "advanced-scaled ADDs slower on the FVP than the output table's O5 (docs/validation.md)"},
+    {"kws_micronet_m", "ethos-u55-256", "npu_active", 0.10,
+     "weight DMAs after the 10x4 convolution faster on the FVP than the one-chunk buffer the kit points need"},
+    {"rnnoise_INT8", "ethos-u65-512", "npu_active", 0.10,
+     "the two cores' weight streams slower on the FVP than two 1 KiB windows under the DDR cap"},
+    {"rnnoise_INT8", "ethos-u65-256", "axi0_wr_beats", 0.05, "5 of 179 write beats of 1x1 outputs unaccounted"},
+};
+
+const OpenPoint* openPoint(const std::string& model, const std::string& accelerator, const std::string& count) {
+  for (const OpenPoint& p : kOpen) {
+    if (model == p.model && accelerator == p.accelerator && count == p.count) return &p;
+  }
+  return nullptr;
+}
+
+struct Point {
+  std::map<std::string, std::string> fields;
+  const std::string& at(const std::string& column) const { return fields.at(column); }
+};
+
+// The rows of the NPU family `prefix` ("ethos-u55", "ethos-u65") measured with the adapters on.
+std::vector<Point> points(const std::filesystem::path& csv, const std::string& prefix) {
+  std::ifstream in(csv);
+  std::string line;
+  std::getline(in, line);
+  const std::vector<std::string> header = npusim::splitCsvLine(line);
+  std::vector<Point> rows;
+  while (std::getline(in, line)) {
+    const std::vector<std::string> fields = npusim::splitCsvLine(line);
+    Point p;
+    for (size_t i = 0; i < header.size() && i < fields.size(); ++i) p.fields[header[i]] = fields[i];
+    const std::string& run = p.at("run");
+    if (p.at("timing_adapter") != "ON" || p.at("accelerator").rfind(prefix, 0) != 0) continue;
+    if (p.at("source") == "mps4" && run.rfind("formal", 0) != 0) continue;  // probes repeat formal rows
+    rows.push_back(p);
+  }
+  return rows;
+}
+
+void checkFamily(const std::string& prefix) {
+  const auto csv = npusim::test::fixtureOrSkip("fvp/points.csv");
+  if (!csv) return;
+  const std::vector<Point> rows = points(*csv, prefix);
+  REQUIRE(!rows.empty());
+  double sumAbs = 0;
+  for (const Point& p : rows) {
+    const std::string& model = p.at("model");
+    const std::string& accelerator = p.at("accelerator");
+    const std::string mode =
+        p.at("memory_mode").rfind("My_Mem_Mode_Parent", 0) == 0 ? "Shared_Sram" : p.at("memory_mode");
+    const auto tflite = npusim::test::fixtureOrSkip("fvp/" + p.at("file"));
+    REQUIRE(tflite);
+    npusim::test::TempDir tmp;
+    const auto json = tmp.path() / "run.json";
+    const auto result = npusim::test::runNpusim({"run", tflite->string(), "--system-config", "Corstone_300_FVP",
+                                                 "--memory-mode", mode, "--json", json.string()});
+    REQUIRE(result.exitCode == 0);
+    const auto pmu = nlohmann::json::parse(npusim::test::readText(json)).at("pmu");
+    const std::pair<const char*, const char*> counts[] = {{"npu_active", "NPU_ACTIVE"},
+                                                          {"axi0_rd_beats", "AXI0_RD_DATA_BEAT_RECEIVED"},
+                                                          {"axi0_wr_beats", "AXI0_WR_DATA_BEAT_WRITTEN"},
+                                                          {"axi1_rd_beats", "AXI1_RD_DATA_BEAT_RECEIVED"}};
+    for (const auto& [column, event] : counts) {
+      if (p.at(column).empty()) continue;
+      const double fvp = std::stod(p.at(column));
+      const double got = pmu.at(event).get<double>();
+      const double error = (got - fvp) / fvp;
+      const OpenPoint* open = openPoint(model, accelerator, column);
+      const double tolerance = open ? open->tolerance : (column == std::string("npu_active") ? kActiveTolerance
+                                                                                            : kBeatTolerance);
+      INFO(model << " " << accelerator << " " << event << ": simulated " << got << ", FVP " << fvp << " ("
+                 << 100 * error << "%)" << (open ? std::string(", open: ") + open->reason : ""));
+      CHECK(std::abs(error) <= tolerance);
+      if (column == std::string("npu_active")) sumAbs += std::abs(error);
+    }
+  }
+  INFO(prefix << ": mean |error| of NPU_ACTIVE over " << rows.size() << " points");
+  CHECK(sumAbs / double(rows.size()) <= kMeanTolerance);
+}
+
+} // namespace
+
+TEST_CASE("FVP points: every Ethos-U55 point of fixtures/fvp/points.csv on Corstone_300_FVP") { checkFamily("ethos-u55"); }
+
+TEST_CASE("FVP points: every Ethos-U65 point of fixtures/fvp/points.csv on Corstone_300_FVP") { checkFamily("ethos-u65"); }
