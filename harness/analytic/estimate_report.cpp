@@ -95,10 +95,10 @@ std::string pythonFloat(double value) {
 }
 
 void writeEstimateTable(std::ostream& out, const NetworkEstimate& est) {
-  out << est.model << ": Vela " << velaVersionName(est.vela) << "'s model, " << est.hardware->name << ", "
+  out << est.model << ": Vela " << config::velaVersionName(est.vela) << "'s model, " << est.hardware->name << ", "
       << est.systemConfig << ", " << est.memoryMode << ", " << fixed(est.coreClockHz / 1e6, 0) << " MHz, rows "
       << (est.rowsFromDebugDb                  ? "from Vela's debug database"
-          : est.vela == VelaVersion::V5_0 ? "grouped from the command stream"
+          : est.vela == config::VelaVersion::V5_0 ? "grouped from the command stream"
                                           : "one per NPU kernel operation")
       << "\n";
   bool approximated = false;
@@ -159,7 +159,8 @@ void writeVela5PerLayerCsv(std::ostream& out, const NetworkEstimate& est) {
       const auto cycles = static_cast<int64_t>(e.totalCycles);
       const auto macs = static_cast<int64_t>(e.macs);
       out << csvField(l.tfliteOperator.empty() ? "N/A" : l.tfliteOperator) << ',' << csvField(l.nngOperator)
-          << ",NPU,,," << cycles << ',' << integerPercentage(cycles, total) << ','
+          << ",NPU," << e.sramUsage << ',' << integerPercentage(static_cast<int64_t>(e.sramUsage), static_cast<int64_t>(est.fastStorageBytes))
+          << ',' << cycles << ',' << integerPercentage(cycles, total) << ','
           << static_cast<int64_t>(e.npuCycles);
       for (double ac : e.accessCycles) {
         out << ',' << static_cast<int64_t>(ac);
@@ -173,7 +174,7 @@ void writeVela5PerLayerCsv(std::ostream& out, const NetworkEstimate& est) {
 } // namespace
 
 void writeVelaPerLayerCsv(std::ostream& out, const NetworkEstimate& est) {
-  if (est.vela == VelaVersion::V5_0) {
+  if (est.vela == config::VelaVersion::V5_0) {
     writeVela5PerLayerCsv(out, est);
     return;
   }
@@ -201,7 +202,7 @@ void writeVelaPerLayerCsv(std::ostream& out, const NetworkEstimate& est) {
 void writeEstimateJson(std::ostream& out, const NetworkEstimate& est) {
   nlohmann::json j;
   j["model"] = est.model;
-  j["vela"] = std::string(velaVersionName(est.vela));
+  j["vela"] = std::string(config::velaVersionName(est.vela));
   j["accelerator"] = std::string(est.hardware->name);
   j["system_config"] = est.systemConfig;
   j["memory_mode"] = est.memoryMode;
@@ -230,11 +231,12 @@ void writeEstimateJson(std::ostream& out, const NetworkEstimate& est) {
                          {"one_piece_weight_bytes", l.weights.onePieceBytes},
                          {"query", queryJson(l.query)}};
       if (!sub.vela5.empty()) {
-        // Vela 5.0: its own query and weight transfer instead of Vela 3.10's (no memory usage).
+        // Vela 5.0: its own query, weight transfer and staging-memory use instead of Vela 3.10's.
         for (const char* key : {"weight_buffering", "weight_depth_slices", "encoded_weight_bytes", "one_piece_weight_bytes",
                                 "query", "full_transfer_approximated", "sram_usage_bytes"}) {
           row.erase(key);
         }
+        row["staging_usage_bytes"] = e.sramUsage;
         row["vela5"] = vela5::scheduledOpJson(sub.vela5[i]);
       }
       for (size_t a = 0; a < kAccessAreas.size(); ++a) {
@@ -247,9 +249,7 @@ void writeEstimateJson(std::ostream& out, const NetworkEstimate& est) {
   }
   const EstimateTotals& t = est.totals;
   nlohmann::json totals{{"cycles_npu", t.npuCycles}, {"cycles_total", t.totalCycles}, {"nn_macs", t.macs}};
-  if (est.vela == VelaVersion::V3_10) {
-    totals["fast_storage_bytes"] = est.fastStorageBytes;   // Vela 5.0's Staging Usage is not modelled
-  }
+  totals[est.vela == config::VelaVersion::V3_10 ? "fast_storage_bytes" : "staging_allocated_bytes"] = est.fastStorageBytes;
   for (size_t a = 0; a < kAccessAreas.size(); ++a) {
     totals[kAccessKeys[a]] = t.accessCycles[a];
     totals["bytes"][kAreaKeys[a]] = trafficJson(t.traffic[a]);

@@ -30,7 +30,7 @@ struct LayerEstimate {
   uint64_t macs = 0;
   int64_t computeCycles = 0;       // NPU cycles before weight/LUT DMA terms
   double slackCycles = 0;          // cycles the next layer may hide its first DMA under
-  uint64_t sramUsage = 0;          // bytes of fast storage live during the layer (Vela's "SRAM Usage")
+  uint64_t sramUsage = 0;          // bytes live during the layer: Vela 3.10's fast storage ("SRAM Usage"), Vela 5.0's staging memory ("Staging Usage")
   // True when the NPU cycles depend on the DMA time of the whole weight stream encoded in one
   // piece and that size was not recomputed (no constant region given): the slices' total is
   // used instead, which differs by a few bytes per slice (see docs/estimator.md).

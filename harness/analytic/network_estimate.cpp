@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "harness/analytic/sram_usage.h"
+#include "harness/analytic/vela5_staging_usage.h"
 #include "sim/common/error.h"
 
 namespace npusim::analytic {
@@ -284,35 +285,6 @@ std::vector<std::vector<RowSpec>> rowsFromDebugDb(const io::CompiledNetwork& net
   return rows;
 }
 
-std::string_view velaVersionName(VelaVersion version) {
-  switch (version) {
-  case VelaVersion::V3_10: return "3.10";
-  case VelaVersion::V5_0: return "5.0";
-  }
-  return "?";
-}
-
-std::optional<VelaVersion> parseVelaVersion(std::string_view text) {
-  if (text == "3.10") return VelaVersion::V3_10;
-  if (text == "5.0") return VelaVersion::V5_0;
-  return std::nullopt;
-}
-
-VelaVersion compiledBy(const io::CompiledNetwork& net) {
-  if (!net.velaVersion.empty()) {
-    return VelaVersion::V3_10;
-  }
-  for (const io::Operator& op : net.operators) {
-    if (op.kind == io::OperatorKind::Npu) {
-      const int stream = op.npu.commandStreamTensorIndex;
-      const bool regor = stream >= 0 && static_cast<size_t>(stream) < net.tensors.size() &&
-                         net.tensors[static_cast<size_t>(stream)].name == "ethos_u_command_stream";
-      return regor ? VelaVersion::V5_0 : VelaVersion::V3_10;
-    }
-  }
-  return VelaVersion::V3_10;
-}
-
 namespace {
 
 // Vela 3.10's rows and estimates of one stream.
@@ -357,10 +329,19 @@ SubgraphEstimate estimateVela50(const io::CompiledNetwork& net, const io::Decode
   return sub;
 }
 
+// Puts each row's memory use (`perRow[subgraph][row]`) into its estimate.
+void setUsage(NetworkEstimate& result, const std::vector<std::vector<uint64_t>>& perRow) {
+  for (size_t s = 0; s < result.subgraphs.size() && s < perRow.size(); ++s) {
+    for (size_t i = 0; i < result.subgraphs[s].estimates.size() && i < perRow[s].size(); ++i) {
+      result.subgraphs[s].estimates[i].sramUsage = perRow[s][i];
+    }
+  }
+}
+
 } // namespace
 
 NetworkEstimate estimateNetwork(const io::CompiledNetwork& net, const std::vector<io::DecodedNpuOp>& decoded,
-                                const config::SystemParams& params, const VelaDebugDb* db, VelaVersion vela,
+                                const config::SystemParams& params, const VelaDebugDb* db, config::VelaVersion vela,
                                 const VelaSourceModel* source) {
   if (decoded.empty()) {
     throwAtOffset(net.path, 0, "the model has no ethos-u operator to estimate");
@@ -373,10 +354,10 @@ NetworkEstimate estimateNetwork(const io::CompiledNetwork& net, const std::vecto
   result.memoryMode = params.memoryMode;
   result.coreClockHz = params.coreClockHz;
   // Vela 5.0's rows need Vela 5.x's database; without it they are grouped from the stream.
-  result.rowsFromDebugDb = db != nullptr && (vela == VelaVersion::V3_10 || db->regorLayout());
+  result.rowsFromDebugDb = db != nullptr && (vela == config::VelaVersion::V3_10 || db->regorLayout());
   // Vela 5.x's database names its rows itself; Vela 3.x's rows are named from the source model.
-  result.rowsNamed = db != nullptr && (db->regorLayout() || (vela == VelaVersion::V3_10 && source != nullptr));
-  if (vela == VelaVersion::V5_0) {
+  result.rowsNamed = db != nullptr && (db->regorLayout() || (vela == config::VelaVersion::V3_10 && source != nullptr));
+  if (vela == config::VelaVersion::V5_0) {
     result.vela5System = std::make_shared<const vela5::System>(params, *result.hardware);
     const std::unique_ptr<vela5::ArchitecturePerformance> arch = vela5::makeArchitecturePerformance(*result.vela5System);
     const vela5::Estimator estimator(*result.vela5System, *arch);
@@ -392,6 +373,12 @@ NetworkEstimate estimateNetwork(const io::CompiledNetwork& net, const std::vecto
     for (size_t s = 0; s < decoded.size(); ++s) {
       result.subgraphs.push_back(estimateVela50(net, decoded[s], estimator, db, db != nullptr ? streamIds[s] : 0));
     }
+    // Staging-memory use at each scheduled operation, from regor's live ranges.
+    std::vector<const std::vector<vela5::ScheduledOp>*> scheduled;
+    for (const SubgraphEstimate& sub : result.subgraphs) scheduled.push_back(&sub.vela5);
+    const vela5::StagingUsage usage = vela5::stagingUsage(net, decoded, scheduled, *result.vela5System);
+    result.fastStorageBytes = usage.allocatedBytes;
+    setUsage(result, usage.perRow);
   } else {
     const VelaSystem system(params, *result.hardware);
     const std::vector<std::vector<RowSpec>> rows =
@@ -404,11 +391,7 @@ NetworkEstimate estimateNetwork(const io::CompiledNetwork& net, const std::vecto
     for (const SubgraphEstimate& sub : result.subgraphs) layers.push_back(&sub.layers);
     const SramUsage usage = sramUsage(net, decoded, layers, system);
     result.fastStorageBytes = usage.fastStorageBytes;
-    for (size_t s = 0; s < result.subgraphs.size() && s < usage.perLayer.size(); ++s) {
-      for (size_t i = 0; i < result.subgraphs[s].estimates.size() && i < usage.perLayer[s].size(); ++i) {
-        result.subgraphs[s].estimates[i].sramUsage = usage.perLayer[s][i];
-      }
-    }
+    setUsage(result, usage.perLayer);
   }
   for (const SubgraphEstimate& sub : result.subgraphs) {
     for (const LayerEstimate& e : sub.estimates) {

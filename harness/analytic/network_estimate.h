@@ -15,22 +15,10 @@
 #include "harness/analytic/vela_artifacts.h"
 #include "harness/analytic/vela_debug_db.h"
 #include "sim/config/system_params.h"
+#include "sim/config/vela_version.h"
 #include "sim/io/decoded_network.h"
 
 namespace npusim::analytic {
-
-// The Vela performance model an estimate reproduces.
-enum class VelaVersion : uint8_t { V3_10, V5_0 };
-std::string_view velaVersionName(VelaVersion version);   // "3.10", "5.0"
-std::optional<VelaVersion> parseVelaVersion(std::string_view text);
-
-// The Vela that compiled `net`, as far as the file tells: Vela's C++ back end (regor, which
-// compiles the Ethos-U55/U65 from Vela 5.0) names an `ethos-u` operator's command-stream input
-// "ethos_u_command_stream" and writes no `vela_version` metadata; the Python back end (Vela
-// 2.x to 4.x, and 5.x's legacy core) names it "<subgraph>_split_<n>_command_stream" (and from
-// 3.3 or so writes the version). The description is no signal: regor and Python Vela up to 3.2
-// both write "Vela Optimised". Anything else is taken for Vela 3.10.
-VelaVersion compiledBy(const io::CompiledNetwork& net);
 
 // Layers and estimates of one NPU subgraph (one ethos-u operator).
 struct SubgraphEstimate {
@@ -43,7 +31,7 @@ struct SubgraphEstimate {
 // The whole model's estimate and the configuration it was made for.
 struct NetworkEstimate {
   std::string model;
-  VelaVersion vela = VelaVersion::V3_10;   // the model this estimate reproduces
+  config::VelaVersion vela = config::VelaVersion::V3_10;   // the Vela whose performance model this estimate reproduces
   const arch::NpuConfig* hardware = nullptr; // the configuration the COP1 header names
   std::string systemConfig, memoryMode;
   double coreClockHz = 0;
@@ -51,8 +39,8 @@ struct NetworkEstimate {
   // Rows carry Vela's names (may be empty): from Vela 5.x's debug database, or from the
   // source model of Vela 3.x's.
   bool rowsNamed = false;
-  // Vela 3.10: the fast storage the network uses (Vela's "SRAM used"), Peak%'s whole; 0 for
-  // Vela 5.0, whose Staging Usage is not modelled.
+  // The whole the per-layer Peak% divides by: Vela 3.10's fast storage the network uses
+  // (its "SRAM used"); Vela 5.0's allocated size of the staging memory.
   uint64_t fastStorageBytes = 0;
   std::vector<SubgraphEstimate> subgraphs;
   EstimateTotals totals;
@@ -73,7 +61,7 @@ std::vector<std::vector<RowSpec>> rowsFromDebugDb(const io::CompiledNetwork& net
 // of a Vela 3.x database, for row names) may be null. Throws InputError for a network without
 // NPU operators or a MAC configuration the estimator does not know.
 NetworkEstimate estimateNetwork(const io::CompiledNetwork& net, const std::vector<io::DecodedNpuOp>& decoded,
-                                const config::SystemParams& params, const VelaDebugDb* db, VelaVersion vela,
+                                const config::SystemParams& params, const VelaDebugDb* db, config::VelaVersion vela,
                                 const VelaSourceModel* source = nullptr);
 
 } // namespace npusim::analytic

@@ -9,15 +9,17 @@
 #include "harness/process/process_pool.h"
 #include "harness/report/layer_map.h"
 #include "sim/io/decoded_network.h"
+#include "sim/platform/compile_target.h"
 #include "sim/platform/platform.h"
 
 namespace npusim::compare {
 
 ModelComparison compareModel(const io::CompiledNetwork& net, const std::string& modelPath, const std::string& velaCsv,
-                             const config::ConfigRequest& config, std::optional<analytic::VelaVersion> vela,
+                             const config::ConfigRequest& config, std::optional<config::VelaVersion> vela,
                              const std::function<void(const std::string&)>& warn) {
   const auto decoded = io::decodeAll(net);
   const config::SystemParams params = platform::resolveForModel(config, net);
+  for (const std::string& w : params.warnings) warn(w);
   // Layer names first: a debug database that does not describe the model only warns, and the
   // estimate then groups rows without it.
   std::vector<std::string> warnings;
@@ -27,7 +29,7 @@ ModelComparison compareModel(const io::CompiledNetwork& net, const std::string& 
   const bool grouped = names.fromDebugDb;
   const analytic::NetworkEstimate estimate =
       analytic::estimateNetwork(net, decoded, params, grouped ? &*artifacts.db : nullptr,
-                                vela.value_or(analytic::compiledBy(net)),
+                                vela.value_or(platform::compiledBy(net)),
                                 grouped && artifacts.source ? &*artifacts.source : nullptr);
   const platform::RunResult run = platform::simulate(net, decoded, params);
   std::optional<std::vector<VelaLayerRow>> rows;
@@ -46,7 +48,7 @@ ModelComparison compareModel(const io::CompiledNetwork& net, const std::string& 
 }
 
 TreeComparison compareTreeModels(const TreeListing& listing, const std::string& executable, unsigned jobs,
-                                 const std::string& velaIni, std::optional<analytic::VelaVersion> vela) {
+                                 const std::string& velaIni, std::optional<config::VelaVersion> vela) {
   std::vector<std::vector<std::string>> commands;
   for (const TreeModel& m : listing.models) {
     commands.push_back({executable, "compare", m.path, "--system-config", m.systemConfig, "--memory-mode",
@@ -55,7 +57,7 @@ TreeComparison compareTreeModels(const TreeListing& listing, const std::string& 
       commands.back().insert(commands.back().end(), {"--vela-ini", velaIni});
     }
     if (vela) {
-      commands.back().insert(commands.back().end(), {"--vela", std::string(analytic::velaVersionName(*vela))});
+      commands.back().insert(commands.back().end(), {"--vela", std::string(config::velaVersionName(*vela))});
     }
   }
   const std::vector<process::ChildResult> results = process::runAll(commands, jobs);

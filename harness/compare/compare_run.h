@@ -24,7 +24,7 @@ namespace npusim::compare {
 // rows are then grouped without it).
 // `vela` picks the Vela model the estimate reproduces (nullopt: the one that compiled `net`).
 ModelComparison compareModel(const io::CompiledNetwork& net, const std::string& modelPath, const std::string& velaCsv,
-                             const config::ConfigRequest& config, std::optional<analytic::VelaVersion> vela,
+                             const config::ConfigRequest& config, std::optional<config::VelaVersion> vela,
                              const std::function<void(const std::string&)>& warn);
 
 // Comparisons of a tree's models, in listing order, and the models that could not be compared.
@@ -37,6 +37,6 @@ struct TreeComparison {
 // model of `listing`, `jobs` at a time, and reads the comparisons the children print; with
 // `velaIni` the sections come from that file, with `vela` the children estimate with that model.
 TreeComparison compareTreeModels(const TreeListing& listing, const std::string& executable, unsigned jobs,
-                                 const std::string& velaIni, std::optional<analytic::VelaVersion> vela);
+                                 const std::string& velaIni, std::optional<config::VelaVersion> vela);
 
 } // namespace npusim::compare

@@ -17,7 +17,7 @@ ModelComparison buildComparison(const platform::RunResult& run, const analytic::
   c.model = run.model;
   c.accelerator = run.params.accelerator;
   c.systemConfig = run.params.systemConfig;
-  c.vela = std::string(analytic::velaVersionName(estimate.vela));
+  c.vela = std::string(config::velaVersionName(estimate.vela));
   c.memoryMode = run.params.memoryMode;
   c.simNpuActive = run.npuActive;
   c.simTotal = run.totalCycles;

@@ -291,11 +291,11 @@ ordered_json operationJson(const cmd::Operation& op, const arch::NpuConfig& hard
 }
 
 void writeInspect(std::ostream& os, const io::CompiledNetwork& net, const std::vector<io::DecodedNpuOp>& decoded,
-                  InspectFormat format, bool withWeights, analytic::VelaVersion listing) {
+                  InspectFormat format, bool withWeights, config::VelaVersion listing) {
   switch (format) {
   case InspectFormat::Vela:
     for (const auto& d : decoded) {
-      if (listing == analytic::VelaVersion::V5_0) {
+      if (listing == config::VelaVersion::V5_0) {
         const io::NpuOp& npu = net.operators[d.operatorIndex].npu;
         writeVela5Listing(os, d, {npu.header.hardware, npu.scratchFastTensorIndex == npu.scratchTensorIndex});
       } else {

@@ -21,7 +21,7 @@ enum class InspectFormat { Text, Vela, Json };
 // `listing` (Vela format only): whose register listing to write, Vela 3.10's or Vela 5.0's.
 void writeInspect(std::ostream& os, const io::CompiledNetwork& net, const std::vector<io::DecodedNpuOp>& decoded,
                   InspectFormat format, bool withWeights = false,
-                  analytic::VelaVersion listing = analytic::VelaVersion::V3_10);
+                  config::VelaVersion listing = config::VelaVersion::V3_10);
 
 // One decoded operation of a stream compiled for `hardware`.
 nlohmann::ordered_json operationJson(const cmd::Operation& op, const arch::NpuConfig& hardware);

@@ -21,6 +21,7 @@
 #include "sim/config/presets.h"
 #include "sim/config/text_file.h"
 #include "sim/io/demo_network.h"
+#include "sim/platform/compile_target.h"
 
 namespace npusim::sweep {
 namespace {
@@ -207,12 +208,14 @@ void addFixtureModels(const JsonNode& entry, const ModelRef& config, const fs::p
   }
 }
 
-// The accelerator `m`'s model was compiled for ("" when it has no ethos-u operator).
-std::string compiledAccelerator(const ModelRef& m) {
+// Fills in the accelerator `m`'s model was compiled for ("" when it has no ethos-u operator) and
+// the Vela that compiled it.
+void readCompileTarget(ModelRef& m) {
   const io::CompiledNetwork net = io::loadModelOrDemo(m.path);
   io::requireModelled(net, &arch::Architecture::simulated, "sweep");
   const arch::NpuConfig* hw = net.hardware();
-  return hw != nullptr ? std::string(hw->name) : std::string();
+  m.accelerator = hw != nullptr ? std::string(hw->name) : std::string();
+  m.vela = platform::velaReadingFor(net);
 }
 
 config::ConfigRequest requestFor(const ModelRef& m) {
@@ -221,6 +224,7 @@ config::ConfigRequest requestFor(const ModelRef& m) {
   request.memoryMode = m.memoryMode;
   request.velaIni = m.velaIni;
   request.accelerator = m.accelerator;
+  request.vela = m.vela;
   return request;
 }
 
@@ -264,7 +268,7 @@ std::vector<ModelRef> parseModels(const JsonNode& models, const fs::path& base) 
     for (size_t i = first; i < out.size(); ++i) {
       ModelRef& m = out[i];
       try {
-        m.accelerator = compiledAccelerator(m);
+        readCompileTarget(m);
         const auto [system, mode] = config::defaultSections(m.accelerator);
         if (m.systemConfig.empty()) m.systemConfig = system;
         if (m.memoryMode.empty()) m.memoryMode = mode;

@@ -32,6 +32,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sim/config/vela_version.h"
+
 namespace npusim::sweep {
 
 // One model at one system configuration.
@@ -42,6 +44,7 @@ struct ModelRef {
   std::string memoryMode;
   std::string accelerator;   // what the model was compiled for (its COP1 header)
   std::string velaIni;       // optional vela.ini the sections are read from
+  config::VelaReading vela;  // how velaIni is read: as the Vela that compiled the model
 };
 
 // One configuration override: a schema key with a checked value.

@@ -23,8 +23,8 @@ struct CompareOptions {
   config::ConfigRequest config;
 };
 
-std::optional<analytic::VelaVersion> velaChoice(const CompareOptions& o) {
-  return o.vela.empty() ? std::nullopt : analytic::parseVelaVersion(o.vela);
+std::optional<config::VelaVersion> velaChoice(const CompareOptions& o) {
+  return o.vela.empty() ? std::nullopt : config::parseVelaVersion(o.vela);
 }
 
 // One model (or the built-in demo network), simulated and estimated in this process.
@@ -32,8 +32,10 @@ int compareOne(const CompareOptions& o) {
   const io::CompiledNetwork net = io::loadModelOrDemo(o.model);
   io::requireModelled(net, &arch::Architecture::simulated, "compare");
   io::requireModelled(net, &arch::Architecture::estimated, "compare");
+  config::ConfigRequest request = o.config;
+  applyVelaOption(o.vela, request);
   const compare::ModelComparison c = compare::compareModel(
-      net, o.model, o.velaCsv, o.config, velaChoice(o),
+      net, o.model, o.velaCsv, request, velaChoice(o),
       [](const std::string& w) { std::cerr << "npusim: warning: " << w << '\n'; });
   compare::writeModelComparison(std::cout, c, o.format);
   return 0;

@@ -54,6 +54,7 @@ void addConfig(CLI::App& app, Registry& registry) {
     bool presets = false;
     bool sources = false;
     config::ConfigRequest request;
+    std::string vela;
   };
   auto opts = std::make_shared<Options>();
   auto* action = sub->add_option_group("action", "what to print (exactly one)");
@@ -63,6 +64,7 @@ void addConfig(CLI::App& app, Registry& registry) {
   action->require_option(1);
   sub->add_flag("--sources", opts->sources, "with --list: add where each default comes from");
   addConfigOptions(sub, opts->request);
+  addVelaOption(sub, opts->vela);
   sub->callback([opts, &registry] {
     registry.select([opts] {
       if (opts->list) {
@@ -70,7 +72,10 @@ void addConfig(CLI::App& app, Registry& registry) {
       } else if (opts->presets) {
         printPresets(std::cout);
       } else {
-        std::cout << config::toJson(config::resolveConfig(opts->request)).dump(2) << '\n';
+        applyVelaOption(opts->vela, opts->request);
+        const config::SystemParams params = config::resolveConfig(opts->request);
+        printConfigWarnings(params);
+        std::cout << config::toJson(params).dump(2) << '\n';
       }
       return 0;
     });

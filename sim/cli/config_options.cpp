@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "sim/cli/config_options.h"
 
+#include <iostream>
+
+#include "sim/platform/compile_target.h"
+
 namespace npusim::cli {
 
 void addConfigOptions(CLI::App* sub, config::ConfigRequest& request) {
@@ -24,17 +28,29 @@ void addConfigOptions(CLI::App* sub, config::ConfigRequest& request) {
 
 void addVelaOption(CLI::App* sub, std::string& vela) {
   sub->add_option("--vela", vela,
-                  "Vela performance model to reproduce: 3.10 or 5.0 [default: the Vela that compiled the model, "
-                  "5.0 when its C++ back end did (command stream tensor \"ethos_u_command_stream\", no vela_version)]")
+                  "Vela to follow, 3.10 or 5.0: the performance model an estimate reproduces and the values --vela-ini "
+                  "keys a section leaves out take [default: the Vela that compiled the model, 5.0 when its C++ back "
+                  "end did (command stream tensor \"ethos_u_command_stream\", no vela_version); without a model, "
+                  "5.0 when the ini sets a key only Vela's C++ back end reads]")
       ->check(CLI::Validator(
           [](std::string& text) -> std::string {
-            return analytic::parseVelaVersion(text) ? std::string() : "expected 3.10 or 5.0, got '" + text + "'";
+            return config::parseVelaVersion(text) ? std::string() : "expected 3.10 or 5.0, got '" + text + "'";
           },
           "3.10|5.0"));
 }
 
-analytic::VelaVersion chooseVela(const std::string& vela, const io::CompiledNetwork& net) {
-  return vela.empty() ? analytic::compiledBy(net) : *analytic::parseVelaVersion(vela);
+void applyVelaOption(const std::string& vela, config::ConfigRequest& request) {
+  if (const std::optional<config::VelaVersion> version = config::parseVelaVersion(vela)) {
+    request.vela = config::VelaReading{*version, "--vela " + vela};
+  }
+}
+
+void printConfigWarnings(const config::SystemParams& params) {
+  for (const std::string& w : params.warnings) std::cerr << "npusim: warning: " << w << '\n';
+}
+
+config::VelaVersion chooseVela(const std::string& vela, const io::CompiledNetwork& net) {
+  return vela.empty() ? platform::compiledBy(net) : *config::parseVelaVersion(vela);
 }
 
 } // namespace npusim::cli

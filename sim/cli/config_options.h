@@ -4,8 +4,8 @@
 
 #include <CLI/CLI.hpp>
 
-#include "harness/analytic/network_estimate.h"
 #include "sim/config/config.h"
+#include "sim/config/vela_version.h"
 #include "sim/io/compiled_network.h"
 
 namespace npusim::cli {
@@ -14,11 +14,17 @@ namespace npusim::cli {
 // writing into `request`, which must outlive parsing; resolve it with config::resolveConfig.
 void addConfigOptions(CLI::App* sub, config::ConfigRequest& request);
 
-// Adds --vela 3.10|5.0 (which Vela's performance model an estimate reproduces) to `sub`,
-// writing the word into `vela`; empty when not given.
+// Adds --vela 3.10|5.0 (which Vela to follow: the performance model an estimate reproduces
+// and the reading of --vela-ini) to `sub`, writing the word into `vela`; empty when not given.
 void addVelaOption(CLI::App* sub, std::string& vela);
 
+// The --vela word, when given, as the Vela whose reading of --vela-ini `request` asks for.
+void applyVelaOption(const std::string& vela, config::ConfigRequest& request);
+
+// Prints the configuration's warnings (config::SystemParams::warnings) to stderr.
+void printConfigWarnings(const config::SystemParams& params);
+
 // The model `vela` names, or the one matching the Vela that compiled `net` when it is empty.
-analytic::VelaVersion chooseVela(const std::string& vela, const io::CompiledNetwork& net);
+config::VelaVersion chooseVela(const std::string& vela, const io::CompiledNetwork& net);
 
 } // namespace npusim::cli

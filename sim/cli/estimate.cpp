@@ -39,7 +39,9 @@ void addEstimate(CLI::App& app, Registry& registry) {
       // 1. Model, command streams and the system it runs on (MACs from the COP1 header).
       const io::CompiledNetwork net = io::loadModelOrDemo(opts->model);
       io::requireModelled(net, &arch::Architecture::estimated, "estimate");
+      applyVelaOption(opts->vela, opts->request);
       const config::SystemParams params = platform::resolveForModel(opts->request, net);
+      printConfigWarnings(params);
       const auto decoded = decodeChecked(net, params);
       // 2. Vela's row grouping and names, when its debug database and source model are there.
       analytic::VelaArtifacts artifacts;

@@ -22,7 +22,7 @@ namespace npusim::cli {
 void addRun(CLI::App& app, Registry& registry) {
   auto* sub = app.add_subcommand("run", "Simulate a Vela-compiled network on the Cortex-M55 + Ethos-U55 system");
   struct Options {
-    std::string model, json, csv, trace;
+    std::string model, json, csv, trace, vela;
     std::string traceDetail = "block";
     config::ConfigRequest config;
     bool strict = false;
@@ -35,6 +35,7 @@ void addRun(CLI::App& app, Registry& registry) {
   sub->add_option("--trace-detail", opts->traceDetail, "op | block | burst (default block)")
       ->check(CLI::IsMember({"op", "block", "burst"}));
   addConfigOptions(sub, opts->config);
+  addVelaOption(sub, opts->vela);
   sub->add_flag("--strict", opts->strict,
                 "refuse (exit 2) a configuration that contradicts what the model was compiled for, instead of warning");
   sub->callback([opts, &registry] {
@@ -43,7 +44,9 @@ void addRun(CLI::App& app, Registry& registry) {
       const io::CompiledNetwork net = io::loadModelOrDemo(opts->model);
       io::requireModelled(net, &arch::Architecture::simulated, "run");
       const auto decoded = io::decodeAll(net);
+      applyVelaOption(opts->vela, opts->config);
       const config::SystemParams params = platform::resolveForModel(opts->config, net);
+      printConfigWarnings(params);
       for (const std::string& mismatch : platform::configMismatches(platform::compileTarget(net, decoded), params)) {
         if (opts->strict) {
           InputError::Location loc;

@@ -66,15 +66,22 @@ SystemParams resolveConfig(const ConfigRequest& request) {
   const std::string memoryMode = request.memoryMode.empty() ? internalMode : request.memoryMode;
   const VelaIni userIni = request.velaIni.empty() ? VelaIni() : VelaIni::read(request.velaIni);
   const VelaIni& ini = request.velaIni.empty() ? builtinPresets() : userIni;
+  //    The user's file is read as the Vela it is for (ConfigRequest::vela); the keys its sections
+  //    leave out that the two Velas read differently are reported. The built-in sections are
+  //    Vela 3.10's vela.ini and leave out none.
+  const VelaReading builtin{VelaVersion::V3_10, "npusim's built-in sections are Vela 3.10's vela.ini"};
+  const VelaReading reading = request.velaIni.empty() ? builtin : request.vela ? *request.vela : velaOfFile(userIni);
+  std::vector<std::string> warnings;
+  std::vector<std::string>* userWarnings = request.velaIni.empty() ? nullptr : &warnings;
   if (systemConfig == kVelaInternalDefault) {
-    applySystemConfig(builtinPresets(), internalSystem, builder);
+    applySystemConfig(builtinPresets(), internalSystem, builder, builtin);
   } else {
-    applySystemConfig(ini, systemConfig, builder);
+    applySystemConfig(ini, systemConfig, builder, reading, userWarnings);
   }
   if (memoryMode == kVelaInternalDefault) {
-    applyMemoryMode(builtinPresets(), internalMode, builder);
+    applyMemoryMode(builtinPresets(), internalMode, builder, builtin);
   } else {
-    applyMemoryMode(ini, memoryMode, builder);
+    applyMemoryMode(ini, memoryMode, builder, reading, userWarnings);
   }
   // 2. A built-in platform's npusim keys (after the memory mode: they may depend on it), for the
   //    NPU the model was compiled for (without a model: the one an accelerator override names,
@@ -138,7 +145,9 @@ SystemParams resolveConfig(const ConfigRequest& request) {
     check("--system-config", "System_Config.", systemConfig);
     check("--memory-mode", "Memory_Mode.", memoryMode);
   }
-  return builder.finish(systemConfig, memoryMode);
+  SystemParams params = builder.finish(systemConfig, memoryMode);
+  params.warnings = std::move(warnings);
+  return params;
 }
 
 } // namespace npusim::config

@@ -2,11 +2,13 @@
 #pragma once
 // Configuration resolution: built-in presets, vela.ini, npusim JSON, --set overrides.
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "sim/config/system_params.h"
+#include "sim/config/vela_version.h"
 
 namespace npusim::config {
 
@@ -17,6 +19,10 @@ struct ConfigRequest {
   std::string memoryMode;              // "" = likewise
   std::string accelerator;             // what the model was compiled for ("" = no model)
   std::string velaIni;                 // optional vela.ini path
+  // The Vela whose reading of velaIni applies (the values of keys a section leaves out); unset:
+  // the Vela that compiled the model (platform::resolveForModel), else the one the file's keys
+  // suggest (velaOfFile). The built-in sections are Vela 3.10's vela.ini and read as such.
+  std::optional<VelaReading> vela;
   std::string jsonFile;                // optional npusim JSON config path
   std::vector<std::string> overrides;  // "key=value"
 };

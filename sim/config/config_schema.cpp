@@ -38,6 +38,11 @@ constexpr std::string_view kSrcAxiLimitBurst = "Ethos-U driver AXI_LIMIT default
 constexpr std::string_view kSrcOneDataPath =
     "one data path per memory, as Vela's access cycles add reads and writes (timing doc 3.6.4)";
 constexpr std::string_view kSrcNoAdapter = "no timing adapter: 0 = transparent (timing doc 5.4)";
+// Vela 5.0's values for memory keys a System_Config section leaves out: its C++ back end
+// (regor.cpp, struct Memories::Memory) starts every memory at latency 1 and burst 64 bytes
+// (clock scale 1.0 and 1 port, as Vela 3.10, which has no port key).
+constexpr std::string_view kVela50Latency = "1";
+constexpr std::string_view kVela50BurstLength = "64";
 
 MemoryParams& mem(SystemParams& p, MemoryKind kind) { return p.memories[static_cast<size_t>(kind)]; }
 
@@ -263,10 +268,15 @@ void addMemoryPortKeys(std::vector<ConfigKey>& t) {
                     text("outstanding " + what + " " + velaName + " accepts; sets the AXI " + (reads ? "read" : "write") +
                          " limit of its port, capped at the NPU's AXI_LIMIT maximum; 0 = not given (" + velaName +
                          "_max_" + what + ")"),
-                    text("Vela 5.0 vela.ini; 0 = the port keeps its own default (npu.axi*.max_outstanding_" + what + ")"),
+                    text("Vela 5.0 vela.ini; 0 = the port keeps its own default (npu.axi*.max_outstanding_" + what +
+                         "), also when a section leaves the key out"),
                     reads ? ConfigKey::Accessor([](SystemParams& p) -> FieldRef { return &mem(p, M).maxReads; })
                           : ConfigKey::Accessor([](SystemParams& p) -> FieldRef { return &mem(p, M).maxWrites; }))
                     .range(0, 1024)
+                    // Left out: 0, no limit declared, in both Velas' readings. regor gives such a
+                    // key 1, but only its Ethos-U85 model reads it (ethos_u85_performance.cpp);
+                    // Vela 5.0's U55/U65 model ignores the key, so leaving it out says nothing
+                    // about the memory.
                     .vela(sys, text(velaName + "_max_" + what), "0", M));
   }
 }
@@ -301,15 +311,18 @@ std::vector<ConfigKey> buildTable() {
   t.push_back(key("system.sram.burst_length", "bytes", "32", "SRAM minimum efficient burst (Sram_burst_length)",
                   kSrcU55HighEnd, [](SystemParams& p) -> FieldRef { return &mem(p, M::Sram).burstLength; })
                   .pow2(8, 4096)
-                  .vela(sys, "Sram_burst_length", "1", M::Sram));
+                  .vela(sys, "Sram_burst_length", "1", M::Sram)
+                  .vela50(kVela50BurstLength));
   t.push_back(key("system.sram.read_latency", "cycles", "32", "SRAM read latency, NPU cycles (Sram_read_latency)",
                   kSrcU55HighEnd, [](SystemParams& p) -> FieldRef { return &mem(p, M::Sram).readLatency; })
                   .range(0, kU32Max)
-                  .vela(sys, "Sram_read_latency", "0", M::Sram));
+                  .vela(sys, "Sram_read_latency", "0", M::Sram)
+                  .vela50(kVela50Latency));
   t.push_back(key("system.sram.write_latency", "cycles", "32", "SRAM write latency, NPU cycles (Sram_write_latency)",
                   kSrcU55HighEnd, [](SystemParams& p) -> FieldRef { return &mem(p, M::Sram).writeLatency; })
                   .range(0, kU32Max)
-                  .vela(sys, "Sram_write_latency", "0", M::Sram));
+                  .vela(sys, "Sram_write_latency", "0", M::Sram)
+                  .vela50(kVela50Latency));
   t.push_back(key("system.sram.separate_read_write", "", "false",
                   "SRAM: reads and writes on separate data paths (true) or one shared path (false)",
                   kSrcOneDataPath, [](SystemParams& p) -> FieldRef { return &mem(p, M::Sram).separateReadWrite; }));
@@ -322,15 +335,18 @@ std::vector<ConfigKey> buildTable() {
   t.push_back(key("system.dram.burst_length", "bytes", "128", "DRAM minimum efficient burst (Dram_burst_length)", kSrcU65Dram,
                   [](SystemParams& p) -> FieldRef { return &mem(p, M::Dram).burstLength; })
                   .pow2(8, 4096)
-                  .vela(sys, "Dram_burst_length", "1", M::Dram));
+                  .vela(sys, "Dram_burst_length", "1", M::Dram)
+                  .vela50(kVela50BurstLength));
   t.push_back(key("system.dram.read_latency", "cycles", "500", "DRAM read latency, NPU cycles (Dram_read_latency)",
                   kSrcU65Dram, [](SystemParams& p) -> FieldRef { return &mem(p, M::Dram).readLatency; })
                   .range(0, kU32Max)
-                  .vela(sys, "Dram_read_latency", "0", M::Dram));
+                  .vela(sys, "Dram_read_latency", "0", M::Dram)
+                  .vela50(kVela50Latency));
   t.push_back(key("system.dram.write_latency", "cycles", "250", "DRAM write latency, NPU cycles (Dram_write_latency)",
                   kSrcU65Dram, [](SystemParams& p) -> FieldRef { return &mem(p, M::Dram).writeLatency; })
                   .range(0, kU32Max)
-                  .vela(sys, "Dram_write_latency", "0", M::Dram));
+                  .vela(sys, "Dram_write_latency", "0", M::Dram)
+                  .vela50(kVela50Latency));
   t.push_back(key("system.dram.separate_read_write", "", "false",
                   "DRAM: reads and writes on separate data paths (true) or one shared path (false)",
                   kSrcOneDataPath, [](SystemParams& p) -> FieldRef { return &mem(p, M::Dram).separateReadWrite; }));
@@ -345,17 +361,20 @@ std::vector<ConfigKey> buildTable() {
                   "on-chip flash minimum efficient burst (OnChipFlash_burst_length)", kSrcOnChipFlash,
                   [](SystemParams& p) -> FieldRef { return &mem(p, M::OnChipFlash).burstLength; })
                   .pow2(8, 4096)
-                  .vela(sys, "OnChipFlash_burst_length", "1", M::OnChipFlash));
+                  .vela(sys, "OnChipFlash_burst_length", "1", M::OnChipFlash)
+                  .vela50(kVela50BurstLength));
   t.push_back(key("system.on_chip_flash.read_latency", "cycles", "32",
                   "on-chip flash read latency, NPU cycles (OnChipFlash_read_latency)", kSrcOnChipFlash,
                   [](SystemParams& p) -> FieldRef { return &mem(p, M::OnChipFlash).readLatency; })
                   .range(0, kU32Max)
-                  .vela(sys, "OnChipFlash_read_latency", "0", M::OnChipFlash));
+                  .vela(sys, "OnChipFlash_read_latency", "0", M::OnChipFlash)
+                  .vela50(kVela50Latency));
   t.push_back(key("system.on_chip_flash.write_latency", "cycles", "32",
                   "on-chip flash write latency, NPU cycles (OnChipFlash_write_latency)", kSrcOnChipFlash,
                   [](SystemParams& p) -> FieldRef { return &mem(p, M::OnChipFlash).writeLatency; })
                   .range(0, kU32Max)
-                  .vela(sys, "OnChipFlash_write_latency", "0", M::OnChipFlash));
+                  .vela(sys, "OnChipFlash_write_latency", "0", M::OnChipFlash)
+                  .vela50(kVela50Latency));
   t.push_back(key("system.on_chip_flash.separate_read_write", "", "false",
                   "on-chip flash: reads and writes on separate data paths (true) or one shared path (false)",
                   kSrcOneDataPath, [](SystemParams& p) -> FieldRef { return &mem(p, M::OnChipFlash).separateReadWrite; }));
@@ -370,17 +389,20 @@ std::vector<ConfigKey> buildTable() {
                   "off-chip flash minimum efficient burst (OffChipFlash_burst_length)", kSrcU55HighEnd,
                   [](SystemParams& p) -> FieldRef { return &mem(p, M::OffChipFlash).burstLength; })
                   .pow2(8, 4096)
-                  .vela(sys, "OffChipFlash_burst_length", "1", M::OffChipFlash));
+                  .vela(sys, "OffChipFlash_burst_length", "1", M::OffChipFlash)
+                  .vela50(kVela50BurstLength));
   t.push_back(key("system.off_chip_flash.read_latency", "cycles", "64",
                   "off-chip flash read latency, NPU cycles (OffChipFlash_read_latency)", kSrcU55HighEnd,
                   [](SystemParams& p) -> FieldRef { return &mem(p, M::OffChipFlash).readLatency; })
                   .range(0, kU32Max)
-                  .vela(sys, "OffChipFlash_read_latency", "0", M::OffChipFlash));
+                  .vela(sys, "OffChipFlash_read_latency", "0", M::OffChipFlash)
+                  .vela50(kVela50Latency));
   t.push_back(key("system.off_chip_flash.write_latency", "cycles", "64",
                   "off-chip flash write latency, NPU cycles (OffChipFlash_write_latency)", kSrcU55HighEnd,
                   [](SystemParams& p) -> FieldRef { return &mem(p, M::OffChipFlash).writeLatency; })
                   .range(0, kU32Max)
-                  .vela(sys, "OffChipFlash_write_latency", "0", M::OffChipFlash));
+                  .vela(sys, "OffChipFlash_write_latency", "0", M::OffChipFlash)
+                  .vela50(kVela50Latency));
   t.push_back(key("system.off_chip_flash.separate_read_write", "", "false",
                   "off-chip flash: reads and writes on separate data paths (true) or one shared path (false)",
                   kSrcOneDataPath, [](SystemParams& p) -> FieldRef { return &mem(p, M::OffChipFlash).separateReadWrite; }));
@@ -596,8 +618,14 @@ ConfigKey ConfigKey::vela(VelaSection section, std::string_view name, std::strin
                           std::optional<MemoryKind> readIf) && {
   velaSection = section;
   velaKey = name;
-  velaFallback = fallback;
+  vela310Fallback = fallback;
+  vela50Fallback = fallback;
   velaReadIf = readIf;
+  return std::move(*this);
+}
+
+ConfigKey ConfigKey::vela50(std::string_view fallback) && {
+  vela50Fallback = fallback;
   return std::move(*this);
 }
 

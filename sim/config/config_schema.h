@@ -17,6 +17,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "sim/config/system_params.h"
+#include "sim/config/vela_version.h"
 
 namespace npusim::config {
 
@@ -64,7 +65,11 @@ struct ConfigKey {
   std::vector<std::string_view> choices;  // allowed values of std::string-backed enums
   VelaSection velaSection = VelaSection::None;
   std::string_view velaKey;               // vela.ini spelling (matched case-insensitively)
-  std::string_view velaFallback;          // Vela's value when a named section lacks the key
+  // The value Vela gives the key when a named section lacks it, per Vela (vela_version.h):
+  // Vela 3.10's Python front end and Vela 5.0's C++ back end differ for the memory latencies
+  // and burst lengths.
+  std::string_view vela310Fallback;
+  std::string_view vela50Fallback;
   std::optional<MemoryKind> velaReadIf;   // Vela reads the key only if this memory is on a port
   DerivedDefault derived = nullptr;       // default computed from other keys when not set
 
@@ -73,8 +78,14 @@ struct ConfigKey {
   ConfigKey rangeOpenLow(double lo, double hi) &&;  // (lo, hi]
   ConfigKey pow2(double lo, double hi) &&;           // power of two in [lo, hi]
   ConfigKey oneOf(std::vector<std::string_view> values) &&;
+  // A vela.ini key with the same fallback in both Velas (.vela50 then sets Vela 5.0's apart).
   ConfigKey vela(VelaSection section, std::string_view name, std::string_view fallback,
                  std::optional<MemoryKind> readIf = std::nullopt) &&;
+  ConfigKey vela50(std::string_view fallback) &&;
+  // The fallback of the Vela `version` names.
+  std::string_view velaFallback(VelaVersion version) const {
+    return version == VelaVersion::V5_0 ? vela50Fallback : vela310Fallback;
+  }
   ConfigKey derivedFrom(DerivedDefault rule) &&;
 };
 

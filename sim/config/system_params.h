@@ -98,6 +98,9 @@ struct SystemParams {
   arch::AreaId commandStreamArea{1};          // driver default QCONFIG (U55): AXI1
   HostParams host;
   uint64_t cycleLimit = 0;                    // simulated-cycle limit, 0 = none
+  // Not configuration: what the user should know about how it was read (one sentence each,
+  // e.g. vela.ini keys a section left out and the values they took); printed as warnings.
+  std::vector<std::string> warnings;
 
   // The configuration `accelerator` names; null while it is empty (not yet bound to a model).
   const arch::NpuConfig* hardware() const { return arch::findNpuConfig(accelerator); }

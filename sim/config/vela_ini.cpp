@@ -199,10 +199,14 @@ bool onAPort(const SystemParams& p, MemoryKind memory) {
   return std::any_of(arch::kAreas.begin(), arch::kAreas.end(), [&](arch::AreaId a) { return p.memoryIn(a) == memory; });
 }
 
-void applySection(const VelaIni& ini, VelaSection kind, const std::string& name, ConfigBuilder& builder) {
+void applySection(const VelaIni& ini, VelaSection kind, const std::string& name, ConfigBuilder& builder,
+                  const VelaReading& reading, std::vector<std::string>* warnings) {
   const std::string fullName = sectionKind(kind) + "." + name;
   SectionReader reader(ini, kind);
   const ResolvedKeys keys = reader.read(fullName);
+  const std::string vela = "Vela " + std::string(velaVersionName(reading.version));
+  // The keys left out that the two Velas read differently, as "key=value".
+  std::string differing;
   // Pass 1 sets the ports, pass 2 the memory timings, which Vela reads only for memories on a port.
   for (const bool memoryPass : {false, true}) {
     for (const auto& key : schema()) {
@@ -216,13 +220,26 @@ void applySection(const VelaIni& ini, VelaSection kind, const std::string& name,
         const Origin origin{ini.file(), "[" + r.section->name + "] " + r.entry->key,
                             line + "npusim key " + std::string(key.path)};
         builder.set(key, parseText(key, r.entry->value, origin), origin);
-      } else if (!key.velaReadIf || onAPort(builder.params(), *key.velaReadIf)) {
-        const Origin origin{ini.file(), "[" + fullName + "] " + std::string(key.velaKey),
-                            "missing, Vela's fallback " + std::string(key.velaFallback) + "; npusim key " +
-                                std::string(key.path)};
-        builder.set(key, parseText(key, key.velaFallback, origin), origin);
+        continue;
+      }
+      if (key.velaReadIf && !onAPort(builder.params(), *key.velaReadIf)) {
+        continue;
+      }
+      const std::string_view fallback = key.velaFallback(reading.version);
+      const Origin origin{ini.file(), "[" + fullName + "] " + std::string(key.velaKey),
+                          "missing, " + vela + "'s value " + std::string(fallback) + "; npusim key " +
+                              std::string(key.path)};
+      builder.set(key, parseText(key, fallback, origin), origin);
+      if (key.vela310Fallback != key.vela50Fallback) {
+        differing += (differing.empty() ? "" : ", ") + std::string(key.velaKey) + "=" + std::string(fallback);
       }
     }
+  }
+  if (warnings != nullptr && !differing.empty()) {
+    const std::string other(velaVersionName(reading.version == VelaVersion::V5_0 ? VelaVersion::V3_10 : VelaVersion::V5_0));
+    warnings->push_back(ini.file() + ": [" + fullName + "] leaves out keys Vela 3.10 and Vela 5.0 read differently; read as " +
+                        vela + " does (" + reading.why + "; --vela " + other + " for Vela " + other + "'s values): " +
+                        differing);
   }
 }
 
@@ -343,12 +360,28 @@ std::vector<std::string> VelaIni::names(std::string_view kind) const {
   return out;
 }
 
-void applySystemConfig(const VelaIni& ini, const std::string& name, ConfigBuilder& builder) {
-  applySection(ini, VelaSection::SystemConfig, name, builder);
+VelaReading velaOfFile(const VelaIni& ini) {
+  for (const VelaIni::Section& section : ini.sections()) {
+    for (const VelaIni::Entry& entry : section.entries) {
+      const std::string key = lower(entry.key);
+      for (std::string_view suffix : {"_ports_used", "_max_reads", "_max_writes"}) {
+        if (key.size() > suffix.size() && key.compare(key.size() - suffix.size(), suffix.size(), suffix) == 0) {
+          return {VelaVersion::V5_0, "[" + section.name + "] sets " + entry.key + ", a key only Vela's C++ back end reads"};
+        }
+      }
+    }
+  }
+  return {VelaVersion::V3_10, "it sets no key only Vela's C++ back end reads"};
 }
 
-void applyMemoryMode(const VelaIni& ini, const std::string& name, ConfigBuilder& builder) {
-  applySection(ini, VelaSection::MemoryMode, name, builder);
+void applySystemConfig(const VelaIni& ini, const std::string& name, ConfigBuilder& builder, const VelaReading& reading,
+                       std::vector<std::string>* warnings) {
+  applySection(ini, VelaSection::SystemConfig, name, builder, reading, warnings);
+}
+
+void applyMemoryMode(const VelaIni& ini, const std::string& name, ConfigBuilder& builder, const VelaReading& reading,
+                     std::vector<std::string>* warnings) {
+  applySection(ini, VelaSection::MemoryMode, name, builder, reading, warnings);
 }
 
 } // namespace npusim::config

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "sim/config/config_builder.h"
+#include "sim/config/vela_version.h"
 
 namespace npusim::config {
 
@@ -53,12 +54,22 @@ private:
 // Vela's reserved name for its built-in values (timing doc 2.1).
 constexpr std::string_view kVelaInternalDefault = "internal-default";
 
+// The Vela a file is for when nothing else says: Vela 5.0 when a section has a key only Vela's
+// C++ back end reads (<Mem>_ports_used, <Mem>_max_reads, <Mem>_max_writes: Vela 4.x's for the
+// Ethos-U85, Vela 5.x's for every NPU), else Vela 3.10.
+VelaReading velaOfFile(const VelaIni& ini);
+
 // Apply [System_Config.<name>] / [Memory_Mode.<name>] with Vela's semantics (timing doc 2.1):
 // `inherit=` recursion (parent first, child wins; self-inheritance and cycles are errors),
-// keys missing from the named section take Vela's fallback (1 or the equivalent), memory
+// keys missing from the named section take the fallback of the Vela `reading` names (Vela 3.10:
+// 1 or the equivalent, latencies 0; Vela 5.0: its C++ back end's latency 1 and burst 64), memory
 // timings are read only for memories on a port. Unknown keys are errors naming file, section,
-// key and the nearest valid key; an unknown section name is an error listing the available ones.
-void applySystemConfig(const VelaIni& ini, const std::string& name, ConfigBuilder& builder);
-void applyMemoryMode(const VelaIni& ini, const std::string& name, ConfigBuilder& builder);
+// key and the nearest valid key; an unknown section name is an error listing the available
+// ones. When `warnings` is given, adds one sentence naming the keys left out that the two
+// Velas read differently, and the values they took.
+void applySystemConfig(const VelaIni& ini, const std::string& name, ConfigBuilder& builder,
+                       const VelaReading& reading = {}, std::vector<std::string>* warnings = nullptr);
+void applyMemoryMode(const VelaIni& ini, const std::string& name, ConfigBuilder& builder,
+                     const VelaReading& reading = {}, std::vector<std::string>* warnings = nullptr);
 
 } // namespace npusim::config

@@ -101,4 +101,25 @@ std::vector<std::string> configMismatches(const CompileTarget& t, const config::
   return out;
 }
 
+config::VelaVersion compiledBy(const io::CompiledNetwork& net) {
+  if (!net.velaVersion.empty()) {
+    return config::VelaVersion::V3_10;
+  }
+  for (const io::Operator& op : net.operators) {
+    if (op.kind == io::OperatorKind::Npu) {
+      const int stream = op.npu.commandStreamTensorIndex;
+      const bool regor = stream >= 0 && static_cast<size_t>(stream) < net.tensors.size() &&
+                         net.tensors[static_cast<size_t>(stream)].name == "ethos_u_command_stream";
+      return regor ? config::VelaVersion::V5_0 : config::VelaVersion::V3_10;
+    }
+  }
+  return config::VelaVersion::V3_10;
+}
+
+config::VelaReading velaReadingFor(const io::CompiledNetwork& net) {
+  const config::VelaVersion vela = compiledBy(net);
+  return {vela, vela == config::VelaVersion::V5_0 ? "the model was compiled by Vela 5.x's C++ back end"
+                                                  : "the model was not compiled by Vela 5.x's C++ back end"};
+}
+
 } // namespace npusim::platform

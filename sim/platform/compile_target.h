@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "sim/config/system_params.h"
+#include "sim/config/vela_version.h"
 #include "sim/io/decoded_network.h"
 
 namespace npusim::platform {
@@ -29,6 +30,18 @@ struct CompileTarget {
 };
 
 CompileTarget compileTarget(const io::CompiledNetwork& net, const std::vector<io::DecodedNpuOp>& decoded);
+
+// The Vela that compiled `net`, as far as the file tells: Vela's C++ back end (regor, which
+// compiles the Ethos-U55/U65 from Vela 5.0) names an `ethos-u` operator's command-stream input
+// "ethos_u_command_stream" and writes no `vela_version` metadata; the Python back end (Vela
+// 2.x to 4.x, and 5.x's legacy core) names it "<subgraph>_split_<n>_command_stream" (and from
+// 3.3 or so writes the version). The description is no signal: regor and Python Vela up to 3.2
+// both write "Vela Optimised". Anything else is taken for Vela 3.10.
+config::VelaVersion compiledBy(const io::CompiledNetwork& net);
+
+// How a vela.ini the model was compiled with is read: as the Vela that compiled it
+// (compiledBy), with the reason said in messages.
+config::VelaReading velaReadingFor(const io::CompiledNetwork& net);
 
 // One line: "ethos-u55-128 (SHRAM 24 KiB); arena 22080 B, fast arena 22080 B, offline plan 22080 B;
 // constants 36832 B, in a memory slower than the arena (weights buffered into the arena by DMA)".

@@ -16,6 +16,7 @@
 #include "models/npu/work_bounds.h"
 #include "sim/common/error.h"
 #include "sim/common/int_math.h"
+#include "sim/platform/compile_target.h"
 #include "sim/platform/sanitizer_stack.h"
 #include "sim/platform/soc.h"
 
@@ -145,6 +146,9 @@ private:
 config::SystemParams resolveForModel(config::ConfigRequest request, const io::CompiledNetwork& net) {
   if (const arch::NpuConfig* hw = net.hardware()) {
     request.accelerator = hw->name;
+  }
+  if (!request.vela) {
+    request.vela = velaReadingFor(net);
   }
   config::SystemParams params = config::resolveConfig(request);
   for (const io::Operator& op : net.operators) {

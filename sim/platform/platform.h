@@ -17,7 +17,8 @@ namespace npusim::platform {
 
 // The configuration `request` asks for, for the accelerator the model was compiled for (its
 // COP1 headers): Vela's default sections for that accelerator when none are named, its AXI
-// width and limits. Naming another accelerator (--set accelerator=...) is an InputError.
+// width and limits, a --vela-ini read as the Vela that compiled the model reads it unless the
+// request says which. Naming another accelerator (--set accelerator=...) is an InputError.
 config::SystemParams resolveForModel(config::ConfigRequest request, const io::CompiledNetwork& net);
 
 // Refuses, before elaboration, a network whose simulation would take unreasonable time or

@@ -3,8 +3,8 @@
 // vela-rnn, vela-u65 and vela-extra compiled by Vela 3.10, vela5 by Vela 5.0), the model it
 // picks for the file is the Vela that compiled it, the per-layer CSV it writes has Vela's rows,
 // order, labels and names and matches `<model>_per-layer.csv` within 1% in every cell of every
-// row (Vela 3.10's SRAM Usage and Peak% included), and its totals and bytes per memory area
-// match `<model>_summary_<system_config>.csv` (0.5%).
+// row (Vela 3.10's SRAM Usage and Peak%, Vela 5.0's Staging Usage and Peak% (Staging) included),
+// and its totals and bytes per memory area match `<model>_summary_<system_config>.csv` (0.5%).
 
 #include <doctest/doctest.h>
 
@@ -30,6 +30,7 @@
 #include "sim/config/config.h"
 #include "sim/io/compiled_network.h"
 #include "sim/io/decoded_network.h"
+#include "sim/platform/compile_target.h"
 #include "support/fixtures.h"
 #include "support/skip.h"
 
@@ -41,13 +42,16 @@ namespace {
 constexpr double kRowTolerance = 0.01;
 constexpr double kTotalTolerance = 0.005;
 
-using npusim::analytic::VelaVersion;
+using npusim::config::VelaVersion;
 
-// Per-layer CSV columns compared, by name in Vela's header: Vela 3.10's memory-usage columns
-// and those both Velas have (Vela 5.0's Staging Usage is not modelled).
-constexpr std::array<const char*, 9> kColumns{"SRAM Usage", "Peak%",      "Op Cycles",   "NPU",      "SRAM AC",
-                                              "DRAM AC",    "OnFlash AC", "OffFlash AC", "MAC Count"};
-constexpr size_t kVela310OnlyColumns = 2;   // the first two
+// Per-layer CSV columns compared, by name in Vela's header: the memory-usage columns (Vela
+// 3.10's fast storage, Vela 5.0's staging memory), the cycles and the MACs.
+using Columns = std::array<const char*, 9>;
+constexpr Columns kColumns310{"SRAM Usage", "Peak%",      "Op Cycles",   "NPU",      "SRAM AC",
+                              "DRAM AC",    "OnFlash AC", "OffFlash AC", "MAC Count"};
+constexpr Columns kColumns50{"Staging Usage", "Peak% (Staging)", "Op Cycles",   "NPU",      "SRAM AC",
+                             "DRAM AC",       "OnFlash AC",      "OffFlash AC", "MAC Count"};
+const Columns& columnsOf(VelaVersion vela) { return vela == VelaVersion::V3_10 ? kColumns310 : kColumns50; }
 
 // One fixture tree: the Vela that compiled it, and whether its models are estimated with the
 // tree's own vela.ini (else the built-in presets, which are Vela 3.10's vela.ini).
@@ -102,7 +106,7 @@ double relativeError(double expected, double actual) {
 // Measured agreement over all folders, reported at the end.
 struct Stats {
   size_t folders = 0, rows = 0, exactRows = 0, rowsWithin = 0, namedRows = 0;
-  std::array<double, kColumns.size()> maxRowError{};
+  std::array<double, kColumns310.size()> maxRowError{};
   std::array<double, kTotals.size()> maxTotalError{};
   double maxBytesError = 0;
 };
@@ -142,7 +146,7 @@ bool checkFolder(const fs::path& dir, const Tree& tree, Stats& stats) {
   }
   const npusim::config::SystemParams params = npusim::config::resolveConfig(request);
   const npusim::io::CompiledNetwork net = npusim::io::loadNetwork(tflite->string());
-  CHECK(npusim::analytic::compiledBy(net) == tree.vela);
+  CHECK(npusim::platform::compiledBy(net) == tree.vela);
   const auto decoded = npusim::io::decodeAll(net);
   // The debug database, and for Vela 3.10 the source model (the rows' names), beside the folder.
   const npusim::analytic::VelaArtifacts vela = npusim::analytic::findVelaArtifacts(tflite->string(), "");
@@ -171,10 +175,10 @@ bool checkFolder(const fs::path& dir, const Tree& tree, Stats& stats) {
   // Labels: the source and Vela operator types, and the row's name.
   const size_t nameColumn = columnOf(header, "Name");
   const std::array<size_t, 3> labels{0, 1, nameColumn};
-  const size_t firstColumn = tree.vela == VelaVersion::V3_10 ? 0 : kVela310OnlyColumns;
-  std::array<size_t, kColumns.size()> index{};
-  for (size_t c = firstColumn; c < kColumns.size(); ++c) {
-    index[c] = columnOf(header, kColumns[c]);
+  const Columns& columns = columnsOf(tree.vela);
+  std::array<size_t, kColumns310.size()> index{};
+  for (size_t c = 0; c < columns.size(); ++c) {
+    index[c] = columnOf(header, columns[c]);
   }
   size_t layer = 0;
   for (size_t line = 0; line < theirs.size(); ++line) {
@@ -195,14 +199,14 @@ bool checkFolder(const fs::path& dir, const Tree& tree, Stats& stats) {
     // Every layer's full-transfer size is known (depth-sliced weights re-encoded in one piece).
     CHECK_MESSAGE(!layers[layer]->fullTransferApproximated, "row " << layer);
     bool exact = true, within = true;
-    for (size_t c = firstColumn; c < kColumns.size(); ++c) {
+    for (size_t c = 0; c < columns.size(); ++c) {
       const double expected = std::stod(t[index[c]]);
       const double actual = std::stod(o[index[c]]);
       const double err = relativeError(expected, actual);
       exact = exact && err == 0;
       within = within && err <= kRowTolerance;
       stats.maxRowError[c] = std::max(stats.maxRowError[c], err);
-      CHECK_MESSAGE(err <= kRowTolerance, "row " << layer << " (" << t[1] << ") " << kColumns[c] << ": Vela "
+      CHECK_MESSAGE(err <= kRowTolerance, "row " << layer << " (" << t[1] << ") " << columns[c] << ": Vela "
                                                  << expected << ", estimator " << actual);
     }
     stats.exactRows += exact ? 1 : 0;
@@ -280,8 +284,9 @@ void checkTree(const Tree& tree) {
   report << tree.name << ": " << stats.folders << " folders, " << stats.rows << " rows, " << stats.namedRows
          << " with Vela's name, " << stats.rowsWithin << " within 1% in every column, " << stats.exactRows
          << " exact; max relative error per column:";
-  for (size_t c = tree.vela == VelaVersion::V3_10 ? 0 : kVela310OnlyColumns; c < kColumns.size(); ++c) {
-    report << ' ' << kColumns[c] << ' ' << stats.maxRowError[c] * 100 << '%';
+  const Columns& columns = columnsOf(tree.vela);
+  for (size_t c = 0; c < columns.size(); ++c) {
+    report << ' ' << columns[c] << ' ' << stats.maxRowError[c] * 100 << '%';
   }
   report << "; totals:";
   for (size_t k = 0; k < kTotals.size(); ++k) {
@@ -363,7 +368,7 @@ TEST_CASE("the Vela a compile is detected as: Python Vela's (2.1 to 3.10) as 3.1
       const npusim::io::CompiledNetwork net = npusim::io::loadNetwork(path);
       const std::string within = fs::relative(entry.path(), *root).string();
       const bool regor = within.rfind("vela5/", 0) == 0;
-      CHECK(npusim::analytic::compiledBy(net) == (regor ? VelaVersion::V5_0 : VelaVersion::V3_10));
+      CHECK(npusim::platform::compiledBy(net) == (regor ? VelaVersion::V5_0 : VelaVersion::V3_10));
       ++checked;
     }
     MESSAGE(std::string(tree) << ": " << checked << " compiles");
@@ -401,7 +406,7 @@ TEST_CASE("estimator reproduces Vela 5.0's summary totals of the FVP compiles wi
       request.accelerator = name;
       const npusim::config::SystemParams params = npusim::config::resolveConfig(request);
       const npusim::io::CompiledNetwork net = npusim::io::loadNetwork(tflite->string());
-      CHECK(npusim::analytic::compiledBy(net) == VelaVersion::V5_0);
+      CHECK(npusim::platform::compiledBy(net) == VelaVersion::V5_0);
       const NetworkEstimate est =
           npusim::analytic::estimateNetwork(net, npusim::io::decodeAll(net), params, nullptr, VelaVersion::V5_0);
       const auto summary = readCsv(*summaryPath);

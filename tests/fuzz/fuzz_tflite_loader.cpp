@@ -15,6 +15,7 @@
 #include "harness/report/inspect_report.h"
 #include "sim/config/config.h"
 #include "sim/io/decoded_network.h"
+#include "sim/platform/compile_target.h"
 #include "sim/platform/platform.h"
 #include "tests/fuzz/fuzz_support.h"
 
@@ -49,7 +50,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     npusim::io::requireModelled(net, &npusim::arch::Architecture::estimated, "estimate");
     const npusim::config::SystemParams params = npusim::platform::resolveForModel({}, net);
     npusim::platform::checkSimulationWork(net, decoded, params);
-    npusim::analytic::estimateNetwork(net, decoded, params, nullptr, npusim::analytic::compiledBy(net));
+    npusim::analytic::estimateNetwork(net, decoded, params, nullptr, npusim::platform::compiledBy(net));
   });
   return 0;
 }

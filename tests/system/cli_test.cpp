@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <fstream>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -133,6 +134,42 @@ TEST_CASE("cli: a missing subcommand gives exit code 2") {
   CHECK(run.exitCode == 2);
   CHECK(run.out.empty());
   CHECK(run.err.rfind("npusim: error: ", 0) == 0);
+}
+
+TEST_CASE("cli: a --vela-ini section that leaves out keys is read as the Vela that compiled the model, said in a warning") {
+  const auto model = test::fixtureOrSkip(
+      "vela5/kws_ref_model/ethos-u55-128_Ethos_U55_High_End_Embedded_Shared_Sram/kws_ref_model_vela.tflite");
+  if (!model) {
+    return;
+  }
+  // A section without latencies or outstanding limits, which Vela 3.10 and 5.0 read differently.
+  const test::TempDir dir;
+  const std::string ini = (dir.path() / "sparse.ini").string();
+  std::ofstream(ini) << "[System_Config.Sparse]\ncore_clock=500e6\naxi0_port=Sram\naxi1_port=OffChipFlash\n"
+                        "Sram_burst_length=32\nOffChipFlash_clock_scale=0.125\nOffChipFlash_burst_length=128\n"
+                        "[Memory_Mode.Shared]\nconst_mem_area=Axi1\narena_mem_area=Axi0\ncache_mem_area=Axi0\n";
+  const std::vector<std::string> args{"estimate", model->string(), "--vela-ini", ini, "--system-config", "Sparse",
+                                      "--memory-mode", "Shared"};
+  // The model is Vela 5.0's: its reading, said on stderr.
+  const test::ProcessResult as50 = test::runNpusim(args);
+  REQUIRE(as50.exitCode == 0);
+  INFO("stderr: ", as50.err);
+  CHECK(as50.err.rfind("npusim: warning: " + ini + ": [System_Config.Sparse] leaves out keys", 0) == 0);
+  CHECK(as50.err.find("read as Vela 5.0 does (the model was compiled by Vela 5.x's C++ back end; --vela 3.10") !=
+        std::string::npos);
+  CHECK(as50.err.find("Sram_read_latency=1") != std::string::npos);
+  // --vela 3.10: Vela 3.10's model and reading.
+  std::vector<std::string> with310 = args;
+  with310.insert(with310.end(), {"--vela", "3.10"});
+  const test::ProcessResult as310 = test::runNpusim(with310);
+  REQUIRE(as310.exitCode == 0);
+  CHECK(as310.err.find("read as Vela 3.10 does (--vela 3.10; --vela 5.0") != std::string::npos);
+  CHECK(as310.err.find("Sram_read_latency=0") != std::string::npos);
+  // config --show without a model: Vela 3.10's reading unless --vela says otherwise.
+  const test::ProcessResult show = test::runNpusim({"config", "--show", "--vela-ini", ini, "--system-config", "Sparse",
+                                                    "--memory-mode", "Shared", "--vela", "5.0"});
+  REQUIRE(show.exitCode == 0);
+  CHECK(nlohmann::json::parse(show.out)["system"]["sram"]["read_latency"] == 1);
 }
 
 } // namespace npusim

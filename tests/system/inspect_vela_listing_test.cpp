@@ -14,6 +14,7 @@
 #include <utility>
 
 #include "harness/report/inspect_report.h"
+#include "sim/platform/compile_target.h"
 #include "support/fixtures.h"
 #include "support/skip.h"
 
@@ -49,7 +50,7 @@ std::string libraryListing(const test::VelaFolder& folder, size_t* npuOperators)
   const std::vector<io::DecodedNpuOp> decoded = io::decodeAll(net);
   *npuOperators = net.npuOperatorCount();
   std::ostringstream os;
-  report::writeInspect(os, net, decoded, report::InspectFormat::Vela, false, analytic::compiledBy(net));
+  report::writeInspect(os, net, decoded, report::InspectFormat::Vela, false, platform::compiledBy(net));
   return os.str();
 }
 
@@ -230,7 +231,7 @@ void checkVela5Tree(const std::string& tree,
     const std::string velaText = test::readText(folder.listing);
     const io::CompiledNetwork net = test::loadModel(folder);
     std::ostringstream os;
-    report::writeInspect(os, net, io::decodeAll(net), report::InspectFormat::Vela, false, analytic::VelaVersion::V5_0);
+    report::writeInspect(os, net, io::decodeAll(net), report::InspectFormat::Vela, false, config::VelaVersion::V5_0);
     CHECK(test::vela5Listings(velaText).size() == net.npuOperatorCount());
     lines += checkVela5Listings(velaText, os.str());
     checkVela5Annotations(velaText, os.str(), *net.hardware()->arch->commands, annotations);

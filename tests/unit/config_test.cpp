@@ -52,6 +52,15 @@ SystemParams fromJson(const std::string& text) {
   return builder.finish("Ethos_U55_High_End_Embedded", "Shared_Sram");
 }
 
+// A request for the sections named `name` of `ini`.
+ConfigRequest iniRequest(const TempFile& ini, const std::string& name) {
+  ConfigRequest request;
+  request.velaIni = ini.path();
+  request.systemConfig = name;
+  request.memoryMode = name;
+  return request;
+}
+
 void checkSameKeys(const SystemParams& a, const SystemParams& b) {
   for (const auto& key : schema()) {
     CAPTURE(key.path);
@@ -443,10 +452,7 @@ TEST_CASE("config layers: --vela-ini sections, internal-default, then --set") {
                                    "Sram_burst_length=32\nDram_burst_length=64\nDram_clock_scale=0.5\n"
                                    "[Memory_Mode.Mine]\ninherit=Memory_Mode.Base\n"
                                    "[Memory_Mode.Base]\nconst_mem_area=Axi1\narena_mem_area=Axi1\n");
-  ConfigRequest request;
-  request.velaIni = ini.path();
-  request.systemConfig = "Mine";
-  request.memoryMode = "Mine";
+  ConfigRequest request = iniRequest(ini, "Mine");
   request.overrides = {"accelerator=ethos-u55-64", "accelerator="};
   const SystemParams p = resolveConfig(request);
   CHECK(p.coreClockHz == 250e6);
@@ -461,6 +467,33 @@ TEST_CASE("config layers: --vela-ini sections, internal-default, then --set") {
   const InputError e = test::errorOf([&] { resolveConfig(request); });
   CHECK(e.where().file == ini.path());
   CHECK(std::string(e.what()).find("available Memory_Mode sections: Mine, Base") != std::string::npos);
+}
+
+TEST_CASE("config layers: --vela-ini read as the Vela the request names, else as the file's keys suggest") {
+  const TempFile ini("sparse.ini", "[System_Config.Mine]\ncore_clock=250e6\naxi0_port=Sram\naxi1_port=Dram\n"
+                                   "Sram_burst_length=32\nDram_burst_length=64\n"
+                                   "[Memory_Mode.Mine]\nconst_mem_area=Axi1\narena_mem_area=Axi1\ncache_mem_area=Axi0\n");
+  ConfigRequest request = iniRequest(ini, "Mine");
+  // No Vela named and no key only Vela's C++ back end reads: Vela 3.10's reading (latency 0), said in
+  // a warning.
+  const SystemParams guessed = resolveConfig(request);
+  CHECK(guessed.memory(MemoryKind::Dram).readLatency == 0);
+  REQUIRE(guessed.warnings.size() == 1);
+  CHECK(guessed.warnings[0].find("read as Vela 3.10 does (it sets no key only Vela's C++ back end reads; --vela 5.0") !=
+        std::string::npos);
+  // Named: Vela 5.0's reading (latency 1).
+  request.vela = VelaReading{VelaVersion::V5_0, "--vela 5.0"};
+  const SystemParams named = resolveConfig(request);
+  CHECK(named.memory(MemoryKind::Dram).readLatency == 1);
+  REQUIRE(named.warnings.size() == 1);
+  CHECK(named.warnings[0].find("Dram_read_latency=1") != std::string::npos);
+  // The built-in sections are Vela 3.10's complete file: read as such, nothing to warn about.
+  request.velaIni.clear();
+  request.systemConfig = "Ethos_U55_High_End_Embedded";
+  request.memoryMode = "Shared_Sram";
+  const SystemParams builtin = resolveConfig(request);
+  CHECK(builtin.memory(MemoryKind::Sram).readLatency == 32);
+  CHECK(builtin.warnings.empty());
 }
 
 TEST_CASE("config files: errors name the file") {

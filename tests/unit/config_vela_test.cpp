@@ -143,7 +143,7 @@ TEST_CASE("vela.ini: missing keys take Vela's fallbacks, memory timings only for
   // Vela's burst-length fallback of 1 byte is not a possible AXI burst.
   const InputError e = test::errorOf([] { resolveText("[System_Config.S]\n[Memory_Mode.M]\n", "S", "M"); });
   CHECK(e.where().key == "[System_Config.S] Sram_burst_length");
-  CHECK(std::string(e.what()).find("1 is out of range [8, 4096] bytes (missing, Vela's fallback 1") != std::string::npos);
+  CHECK(std::string(e.what()).find("1 is out of range [8, 4096] bytes (missing, Vela 3.10's value 1") != std::string::npos);
 }
 
 TEST_CASE("vela.ini: values are checked like any other key") {
@@ -250,4 +250,84 @@ TEST_CASE("vela.ini: a misspelt Vela 5.0 key is still an error naming the neares
   const InputError e = test::errorOf([&] { resolveText(text, "Typo", "Shared"); });
   CHECK(e.where().key == "[System_Config.Typo] Sram_max_read");
   CHECK(std::string(e.what()).find("did you mean 'Sram_max_reads'") != std::string::npos);
+}
+
+TEST_CASE("vela.ini: keys a section leaves out take the values of the Vela it is read as") {
+  // A section without latencies, ports or outstanding limits.
+  const VelaIni ini = VelaIni::parse(R"([System_Config.Sparse]
+core_clock=500e6
+axi0_port=Sram
+axi1_port=OffChipFlash
+Sram_clock_scale=1.0
+Sram_burst_length=32
+OffChipFlash_clock_scale=0.125
+OffChipFlash_burst_length=128
+
+[System_Config.NoBurst]
+axi0_port=Sram
+axi1_port=OffChipFlash
+OffChipFlash_burst_length=128
+
+[Memory_Mode.Shared]
+const_mem_area=Axi1
+arena_mem_area=Axi0
+cache_mem_area=Axi0
+)",
+                                     "sparse.ini");
+  const auto read = [&](const std::string& system, VelaVersion version, std::vector<std::string>& warnings) {
+    ConfigBuilder builder;
+    const VelaReading reading{version, "a test"};
+    applySystemConfig(ini, system, builder, reading, &warnings);
+    applyMemoryMode(ini, "Shared", builder, reading, &warnings);
+    builder.setText("accelerator", "ethos-u55-128", {"--set", "", ""});
+    return builder.finish(system, "Shared");
+  };
+  // Vela 3.10 (Python front end): latencies 0.
+  std::vector<std::string> warnings310;
+  const SystemParams v310 = read("Sparse", VelaVersion::V3_10, warnings310);
+  CHECK(v310.memory(MemoryKind::Sram).readLatency == 0);
+  CHECK(v310.memory(MemoryKind::OffChipFlash).writeLatency == 0);
+  // Vela 5.0 (regor.cpp's Memory defaults): latencies 1.
+  std::vector<std::string> warnings50;
+  const SystemParams v50 = read("Sparse", VelaVersion::V5_0, warnings50);
+  CHECK(v50.memory(MemoryKind::Sram).readLatency == 1);
+  CHECK(v50.memory(MemoryKind::OffChipFlash).writeLatency == 1);
+  // Either way: keys given keep their values, one port per memory, and no outstanding limit
+  // declared (regor's 1 for a left-out max_reads is read by its U85 model only), so the ports
+  // keep their own limits (U55: AXI0 8 reads and writes, AXI1 2 reads).
+  for (const SystemParams* p : {&v310, &v50}) {
+    CHECK(p->memory(MemoryKind::Sram).burstLength == 32);
+    CHECK(p->memory(MemoryKind::OffChipFlash).clockScale == 0.125);
+    CHECK(p->memory(MemoryKind::Sram).portsUsed == 1);
+    CHECK(p->memory(MemoryKind::Sram).maxReads == 0);
+    CHECK(p->port(test::port("axi0")).maxOutstandingReads == 8);
+    CHECK(p->port(test::port("axi0")).maxOutstandingWrites == 8);
+    CHECK(p->port(test::port("axi1")).maxOutstandingReads == 2);
+  }
+  // One warning per section that leaves out keys the two Velas read differently, naming
+  // exactly those keys with the values taken (the memory mode's keys read the same in both: no
+  // warning).
+  const std::string differing50 = "Sram_read_latency=1, Sram_write_latency=1, OffChipFlash_read_latency=1, "
+                                  "OffChipFlash_write_latency=1";
+  REQUIRE(warnings50.size() == 1);
+  CHECK(warnings50[0] == "sparse.ini: [System_Config.Sparse] leaves out keys Vela 3.10 and Vela 5.0 read differently; "
+                         "read as Vela 5.0 does (a test; --vela 3.10 for Vela 3.10's values): " + differing50);
+  REQUIRE(warnings310.size() == 1);
+  CHECK(warnings310[0].find("read as Vela 3.10 does (a test; --vela 5.0 for Vela 5.0's values): Sram_read_latency=0, "
+                            "Sram_write_latency=0, OffChipFlash_read_latency=0, OffChipFlash_write_latency=0") !=
+        std::string::npos);
+  // A left-out burst length: Vela 5.0's 64 bytes; Vela 3.10's 1 is below any AXI burst npusim
+  // models, an error naming the key.
+  std::vector<std::string> ignored;
+  CHECK(read("NoBurst", VelaVersion::V5_0, ignored).memory(MemoryKind::Sram).burstLength == 64);
+  const InputError e = test::errorOf([&] { read("NoBurst", VelaVersion::V3_10, ignored); });
+  CHECK(e.where().key == "[System_Config.NoBurst] Sram_burst_length");
+}
+
+TEST_CASE("vela.ini: without a model or --vela, a file with a key only Vela's C++ back end reads is Vela 5.0's") {
+  CHECK(velaOfFile(VelaIni::parse(kSystem, "a.ini")).version == VelaVersion::V3_10);
+  const VelaReading reading =
+      velaOfFile(VelaIni::parse(std::string(kSystem) + "[System_Config.U85]\nSram_MAX_READS=8\n", "b.ini"));
+  CHECK(reading.version == VelaVersion::V5_0);
+  CHECK(reading.why == "[System_Config.U85] sets Sram_MAX_READS, a key only Vela's C++ back end reads");
 }

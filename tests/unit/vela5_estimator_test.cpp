@@ -15,6 +15,7 @@
 #include "sim/cmdstream/builder.h"
 #include "sim/cmdstream/weight_codec.h"
 #include "sim/config/config.h"
+#include "sim/platform/compile_target.h"
 #include "support/hardware.h"
 #include "support/streams.h"
 
@@ -162,21 +163,21 @@ TEST_CASE("the Vela that compiled a model: its C++ back end names the command st
   npuOp.npu.commandStreamTensorIndex = 1;
   net.operators = {io::Operator{}, npuOp};
   net.description = "Vela Optimised";
-  CHECK(compiledBy(net) == VelaVersion::V5_0);
+  CHECK(platform::compiledBy(net) == config::VelaVersion::V5_0);
   // Python Vela up to 3.2 also wrote "Vela Optimised" without a version; its stream tensor names
   // the split subgraph.
   net.tensors[1].name = "main_split_1_command_stream";
-  CHECK(compiledBy(net) == VelaVersion::V3_10);
+  CHECK(platform::compiledBy(net) == config::VelaVersion::V3_10);
   net.description = "Vela 5.0.0 Optimised";   // Vela 5's legacy Python core
   net.velaVersion = "5.0.0";
-  CHECK(compiledBy(net) == VelaVersion::V3_10);
+  CHECK(platform::compiledBy(net) == config::VelaVersion::V3_10);
   net.tensors[1].name = "ethos_u_command_stream";   // a version in the metadata: the Python writer
-  CHECK(compiledBy(net) == VelaVersion::V3_10);
+  CHECK(platform::compiledBy(net) == config::VelaVersion::V3_10);
   net.operators.clear();   // no NPU operator (npusim's builder, other tools)
   net.velaVersion.clear();
-  CHECK(compiledBy(net) == VelaVersion::V3_10);
-  CHECK(parseVelaVersion("5.0") == VelaVersion::V5_0);
-  CHECK_FALSE(parseVelaVersion("4.0").has_value());
+  CHECK(platform::compiledBy(net) == config::VelaVersion::V3_10);
+  CHECK(config::parseVelaVersion("5.0") == config::VelaVersion::V5_0);
+  CHECK_FALSE(config::parseVelaVersion("4.0").has_value());
 }
 
 TEST_CASE("weight encoder: Vela 5.0 codes single zeros as weights where Vela 3.10 codes zero runs") {
