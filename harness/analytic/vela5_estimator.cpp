@@ -395,15 +395,7 @@ const cmd::Operation* groupOf(const std::vector<cmd::Operation>& ops, const cmd:
         if (fm.storage == cmd::Storage::Chained) {
           continue;
         }
-        // An elementwise input is read at the OFM's extent, 1 along its broadcast axes: a chained
-        // member keeps the IFM depth register of the operation before it (mobilenet_v2: a
-        // residual Add after a 192-deep convolution adds 32-deep tensors with IFM_DEPTH 192).
-        Shape3 shape = fm.shape;
-        if (op.kind == cmd::OpKind::Elementwise) {
-          shape = {fm.broadcast.height ? 1 : op.ofm.shape.height, fm.broadcast.width ? 1 : op.ofm.shape.width,
-                   fm.broadcast.depth ? 1 : op.ofm.shape.depth};
-        }
-        q.external.push_back({i, q.group[i].type, false, input, tensor(fm, shape)});
+        q.external.push_back({i, q.group[i].type, false, input, tensor(fm, fm.shape)});
       }
     }
     if (!q.group[i].onChipOutput) {

@@ -34,10 +34,12 @@ System::System(const config::SystemParams& params, const arch::NpuConfig& hardwa
     mem.maxWrites = m.maxWrites > 0 ? static_cast<int>(m.maxWrites) : 1;
   }
   //    A timing adapter on a port shows through as for Vela 3.10 (vela_system.cpp): its nominal
-  //    bandwidth and minimum latencies bound the memory behind it.
-  for (config::AxiPort port : {config::AxiPort::Axi0, config::AxiPort::Axi1}) {
+  //    bandwidth and minimum latencies bound the memory behind it (an area's first port: the
+  //    U55's and U65's only one).
+  for (arch::AreaId area : arch::kAreas) {
+    const arch::PortId port = params.portsIn(area).at(0);
     const config::TimingAdapterParams& ta = params.port(port).adapter;
-    Memory& mem = memories_[static_cast<size_t>(memAreaOf(params.memoryOn(port)))];
+    Memory& mem = memories_[static_cast<size_t>(memAreaOf(params.memoryIn(area)))];
     const double nominal = ta.nominalBytesPerCycle(params.port(port).dataWidthBits / 8);
     if (nominal > 0) {
       mem.bandwidth = std::min(mem.bandwidth, static_cast<float>(nominal));
@@ -49,8 +51,8 @@ System::System(const config::SystemParams& params, const arch::NpuConfig& hardwa
   //    per cycle, no latency, burst 1, 1000 transactions outstanding either way.
   const bool shram = hardware.arch->buffers == arch::BufferModel::Shram;
   memories_[kShram] = Memory{shram ? "shram" : "lutram", MemArea::Shram, 1.0f, 0, 0, 1, 1, 1000, 1000};
-  // 3. Roles from the memory mode's ports.
-  const auto on = [&](config::AxiPort port) { return static_cast<size_t>(memAreaOf(params.memoryOn(port))); };
+  // 3. Roles from the memory mode's areas.
+  const auto on = [&](arch::AreaId area) { return static_cast<size_t>(memAreaOf(params.memoryIn(area))); };
   readonly_ = on(params.mode.constMemArea);
   featureMaps_ = on(params.mode.arenaMemArea);
   staging_ = on(params.mode.cacheMemArea);

@@ -54,7 +54,7 @@ public:
 private:
   const arch::NpuConfig* accel_;
   config::RegionMap regions_;
-  std::array<MemArea, 2> portArea_{};     // by AxiPort, after the Sram_Only quirk
+  std::array<MemArea, arch::kAreaCount> portArea_{};  // by arch::AreaId, after the Sram_Only quirk
   std::array<AreaTiming, 5> timing_{};
   MemArea constArea_ = MemArea::OffChipFlash;
   MemArea arenaArea_ = MemArea::Sram;

@@ -64,7 +64,7 @@ void addRun(CLI::App& app, Registry& registry) {
       std::unique_ptr<report::TraceRecorder> recorder;
       if (!opts->trace.empty()) {
         traceFile = std::make_unique<report::TraceFile>(opts->trace);
-        recorder = std::make_unique<report::TraceRecorder>();
+        recorder = std::make_unique<report::TraceRecorder>(params.ports.size());
       }
       const platform::RunResult result =
           platform::simulate(net, decoded, params, recorder ? recorder->observers() : platform::RunObservers{});

@@ -3,9 +3,16 @@
 // The field names of `npusim run --json` (docs/outputs.md): the one spelling shared by the
 // writer (run_report) and its readers (sweep, regress, compare-runs).
 
+#include <cstdint>
+
 namespace npusim::report::run_json {
 
+// The format this npusim writes: 2 lists the NPU ports (ports[].name, operations[].bytes.read[]);
+// format 1 (no format_version member) named them ports[].port and operations[].bytes.axiN_*.
+constexpr int64_t kFormat = 2;
+
 // Top level.
+constexpr char kFormatVersion[] = "format_version";
 constexpr char kModel[] = "model";
 constexpr char kConfig[] = "config";
 constexpr char kTotalCycles[] = "total_cycles";
@@ -26,8 +33,7 @@ constexpr char kSystemConfig[] = "system_config";
 constexpr char kMemoryMode[] = "memory_mode";
 constexpr char kCoreClock[] = "core_clock";
 
-// ports[].
-constexpr char kPort[] = "port";
+// ports[] (also kName).
 constexpr char kMemory[] = "memory";
 constexpr char kReadBytes[] = "read_bytes";
 constexpr char kWriteBytes[] = "write_bytes";
@@ -66,11 +72,9 @@ constexpr char kChargedCycles[] = "charged_cycles";
 constexpr char kBound[] = "bound";
 constexpr char kBoundCycles[] = "bound_cycles";
 
-// operations[].bytes.
-constexpr char kAxi0Read[] = "axi0_read";
-constexpr char kAxi0Write[] = "axi0_write";
-constexpr char kAxi1Read[] = "axi1_read";
-constexpr char kAxi1Write[] = "axi1_write";
+// operations[].bytes: bytes read and written per port, each an array in ports[] order.
+constexpr char kRead[] = "read";
+constexpr char kWrite[] = "write";
 
 // operations[].stall_cycles.
 constexpr char kStallIfm[] = "ifm";

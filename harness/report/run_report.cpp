@@ -141,6 +141,7 @@ ordered_json runJson(const platform::RunResult& r, const LayerMap& layers) {
   using namespace run_json;
   const auto& p = r.params;
   ordered_json j;
+  j[kFormatVersion] = kFormat;
   j[kModel] = r.model;
   j[kConfig] = {{kAccelerator, p.accelerator}, {kSystemConfig, p.systemConfig}, {kMemoryMode, p.memoryMode},
                 {kCoreClock, p.coreClockHz}};
@@ -155,7 +156,7 @@ ordered_json runJson(const platform::RunResult& r, const LayerMap& layers) {
   j[kPmu] = pmu;
   ordered_json ports = ordered_json::array();
   for (const auto& pr : r.ports) {
-    ports.push_back({{kPort, pr.name}, {kMemory, pr.memory}, {kReadBytes, pr.readBytes},
+    ports.push_back({{kName, pr.name}, {kMemory, pr.memory}, {kReadBytes, pr.readBytes},
                      {kWriteBytes, pr.writeBytes}, {kReadBeats, pr.readBeats}, {kWriteBeats, pr.writeBeats},
                      {kReadBursts, pr.readBursts}, {kWriteBursts, pr.writeBursts},
                      {kReadLimitStallCycles, cyc(pr.readLimitStall)},
@@ -177,14 +178,18 @@ ordered_json runJson(const platform::RunResult& r, const LayerMap& layers) {
   ordered_json ops = ordered_json::array();
   for (const auto& o : r.operations) {
     const auto& rec = o.record;
+    ordered_json read = ordered_json::array(), write = ordered_json::array();
+    for (uint8_t i = 0; i < r.ports.size(); ++i) {
+      read.push_back(rec.bytes.read({i}));
+      write.push_back(rec.bytes.write({i}));
+    }
     ops.push_back({{kNetworkOperator, o.networkOp}, {kIndex, rec.index}, {kLayer, layerName(layers, o)},
                    {kSourceOperator, sourceOperator(layers, o)},
                    {kKind, std::string(cmd::opKindName(rec.kind))}, {kCommandOffset, rec.commandOffset},
                    {kIssueCycle, cyc(rec.issue)}, {kStartCycle, cyc(rec.start)}, {kEndCycle, cyc(rec.end)},
                    {kMacCycles, cyc(rec.macCycles)}, {kOutputCycles, cyc(rec.outputCycles)},
                    {kBlocks, rec.blocks}, {kMacs, rec.macs},
-                   {kBytes, {{kAxi0Read, rec.bytes.read[0]}, {kAxi0Write, rec.bytes.write[0]},
-                             {kAxi1Read, rec.bytes.read[1]}, {kAxi1Write, rec.bytes.write[1]}}},
+                   {kBytes, {{kRead, std::move(read)}, {kWrite, std::move(write)}}},
                    {kStallCycles, {{kStallIfm, cyc(rec.stallIfm)}, {kStallWeights, cyc(rec.stallWeights)},
                                    {kStallAccumulator, cyc(rec.stallOutput)}, {kStallBlockdep, cyc(rec.stallBlockdep)},
                                    {kStallCommandProcessor, cyc(rec.ccWait)}, {kStallCommandFetch, cyc(rec.fetchWait)}}},
@@ -206,16 +211,22 @@ ordered_json runJson(const platform::RunResult& r, const LayerMap& layers) {
 
 void writeRunCsv(std::ostream& os, const platform::RunResult& r, const LayerMap& layers) {
   os << "network_operator,layer,source_operator,index,kind,command_offset,issue_cycle,start_cycle,end_cycle,cycles,mac_cycles,output_cycles,"
-        "blocks,macs,axi0_read_bytes,axi0_write_bytes,axi1_read_bytes,axi1_write_bytes,stall_ifm,stall_weights,"
-        "stall_accumulator,stall_blockdep,stall_command_processor,stall_command_fetch,charged_cycles,bound\n";
+        "blocks,macs,";
+  for (const auto& pr : r.ports) {
+    os << pr.name << "_read_bytes," << pr.name << "_write_bytes,";
+  }
+  os << "stall_ifm,stall_weights,stall_accumulator,stall_blockdep,stall_command_processor,stall_command_fetch,"
+        "charged_cycles,bound\n";
   for (const auto& o : r.operations) {
     const auto& rec = o.record;
     os << o.networkOp << ',' << csvField(layerName(layers, o)) << ',' << csvField(sourceOperator(layers, o)) << ','
        << rec.index << ',' << cmd::opKindName(rec.kind) << ',' << rec.commandOffset << ','
        << cyc(rec.issue) << ',' << cyc(rec.start) << ',' << cyc(rec.end) << ',' << cyc(rec.end - rec.start) << ','
-       << cyc(rec.macCycles) << ',' << cyc(rec.outputCycles) << ',' << rec.blocks << ',' << rec.macs << ','
-       << rec.bytes.read[0] << ',' << rec.bytes.write[0] << ',' << rec.bytes.read[1] << ',' << rec.bytes.write[1]
-       << ',' << cyc(rec.stallIfm) << ',' << cyc(rec.stallWeights) << ',' << cyc(rec.stallOutput) << ','
+       << cyc(rec.macCycles) << ',' << cyc(rec.outputCycles) << ',' << rec.blocks << ',' << rec.macs << ',';
+    for (uint8_t i = 0; i < r.ports.size(); ++i) {
+      os << rec.bytes.read({i}) << ',' << rec.bytes.write({i}) << ',';
+    }
+    os << cyc(rec.stallIfm) << ',' << cyc(rec.stallWeights) << ',' << cyc(rec.stallOutput) << ','
        << cyc(rec.stallBlockdep) << ',' << cyc(rec.ccWait) << ',' << cyc(rec.fetchWait) << ','
        << cyc(o.chargedCycles) << ',' << o.bound << '\n';
   }

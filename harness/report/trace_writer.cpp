@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <cmath>
 #include <cstring>
 #include <cerrno>
@@ -20,8 +21,9 @@ namespace {
 // needs under 10^4 points per counter.
 constexpr double kWindowCycles = 1000;
 
-// Process ids, in the order the tracks are shown.
-enum Pid : int { kHost = 1, kCommandProcessor, kKernel, kDma, kAxi0, kAxi1 };
+// Process ids, in the order the tracks are shown; the NPU ports follow the DMA unit, in
+// arch::PortId order.
+enum Pid : int { kHost = 1, kCommandProcessor, kKernel, kDma, kFirstPort };
 
 std::string quoted(const std::string& s) { return nlohmann::json(s).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace); }
 
@@ -40,10 +42,10 @@ std::string number(double v) {
 // The args object of one event, built field by field.
 class Args {
 public:
-  Args& add(const char* key, const std::string& text) { return raw(key, quoted(text)); }
-  Args& add(const char* key, uint64_t v) { return raw(key, std::to_string(v)); }
-  Args& add(const char* key, double v) { return raw(key, number(v)); }
-  Args& raw(const char* key, const std::string& json) {
+  Args& add(std::string_view key, const std::string& text) { return raw(key, quoted(text)); }
+  Args& add(std::string_view key, uint64_t v) { return raw(key, std::to_string(v)); }
+  Args& add(std::string_view key, double v) { return raw(key, number(v)); }
+  Args& raw(std::string_view key, const std::string& json) {
     text_ += (text_.empty() ? "{\"" : ",\"") + std::string(key) + "\":" + json;
     return *this;
   }
@@ -179,6 +181,13 @@ std::string shape(const Shape3& s) {
 
 } // namespace
 
+platform::RunObservers TraceRecorder::observers() {
+  platform::RunObservers o;
+  o.npu = this;
+  for (PortRecorder& p : ports_) o.ports.push_back(&p);
+  return o;
+}
+
 TraceFile::TraceFile(const std::string& path) : path_(path) {
   const bool gz = path.size() > 3 && path.compare(path.size() - 3, 3, ".gz") == 0;
   InputError::Location loc;
@@ -248,6 +257,12 @@ void writeTrace(TraceFile& file, TraceDetail detail, const platform::RunResult& 
     const LayerInfo* l = layers.find(networkOp, index);
     return l == nullptr ? std::string() : l->name;
   };
+  // Bytes per NPU port: <port>_read_bytes, <port>_write_bytes.
+  const auto addPortBytes = [&](Args& a, const npu::OperationRecord& r) {
+    for (uint8_t i = 0; i < run.ports.size(); ++i) {
+      a.add(run.ports[i].name + "_read_bytes", r.bytes.read({i})).add(run.ports[i].name + "_write_bytes", r.bytes.write({i}));
+    }
+  };
   const auto operationArgs = [&](const platform::OperationReport& o) {
     Args a;
     a.add("operation", uint64_t{o.record.index}).add("command_offset", hex(o.record.commandOffset));
@@ -294,8 +309,7 @@ void writeTrace(TraceFile& file, TraceDetail detail, const platform::RunResult& 
       Args a = operationArgs(o);
       a.add("kind", std::string(cmd::opKindName(r.kind))).add("bound", o.bound).add("blocks", r.blocks);
       a.add("mac_cycles", r.macCycles).add("output_cycles", r.outputCycles).add("mac_operations", r.macs);
-      a.add("axi0_read_bytes", r.bytes.read[0]).add("axi0_write_bytes", r.bytes.write[0]);
-      a.add("axi1_read_bytes", r.bytes.read[1]).add("axi1_write_bytes", r.bytes.write[1]);
+      addPortBytes(a, r);
       a.add("stall_ifm_cycles", r.stallIfm).add("stall_weights_cycles", r.stallWeights);
       a.add("stall_accumulator_cycles", r.stallOutput).add("stall_blockdep_cycles", r.stallBlockdep);
       kernelOps.push_back({e.ns(r.start), e.ns(r.end),
@@ -305,8 +319,7 @@ void writeTrace(TraceFile& file, TraceDetail detail, const platform::RunResult& 
       Args a = operationArgs(o);
       a.add("bytes", d.length).add("source_region", uint64_t{d.srcRegion});
       a.add("destination", d.dstInternal ? std::string("SHRAM") : "region " + std::to_string(d.dstRegion));
-      a.add("axi0_read_bytes", r.bytes.read[0]).add("axi0_write_bytes", r.bytes.write[0]);
-      a.add("axi1_read_bytes", r.bytes.read[1]).add("axi1_write_bytes", r.bytes.write[1]);
+      addPortBytes(a, r);
       dmaOps.push_back({e.ns(r.start), e.ns(r.end), "DMA " + std::to_string(d.length) + " B", a.str()});
     }
   }
@@ -349,15 +362,16 @@ void writeTrace(TraceFile& file, TraceDetail detail, const platform::RunResult& 
   // 5. AXI ports: bandwidth and outstanding bursts per direction; (burst detail) every burst.
   //    A burst's bytes count over its data phase: the last bytes / (bytes per cycle) cycles
   //    before it completes; it is outstanding from address acceptance to completion.
-  for (uint8_t port = 0; port < 2; ++port) {
-    const int pid = port == 0 ? kAxi0 : kAxi1;
-    const config::AxiPort axi = port == 0 ? config::AxiPort::Axi0 : config::AxiPort::Axi1;
-    const std::string portName = port == 0 ? "AXI0" : "AXI1";
-    e.processName(pid, portName + " (" + std::string(config::memoryKindName(p.memoryOn(axi))) + ")");
+  for (size_t port = 0; port < run.ports.size(); ++port) {
+    const int pid = kFirstPort + static_cast<int>(port);
+    std::string portName = run.ports[port].name;
+    std::transform(portName.begin(), portName.end(), portName.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+    e.processName(pid, portName + " (" + run.ports[port].memory + ")");
     std::array<std::vector<double>, 2> bytes{std::vector<double>(windows, 0.0), std::vector<double>(windows, 0.0)};
     std::array<std::vector<double>, 2> outstanding = bytes;
     std::array<std::vector<Slice>, 2> transfers;
-    const double bytesPerCycle = p.bytesPerCycle(axi);
+    const double bytesPerCycle = run.ports[port].bytesPerCycle;
     for (const mem::BurstEvent& b : recorder.bursts(port)) {
       const size_t d = b.dir == mem::Direction::Read ? 0 : 1;
       spread(bytes[d], std::max(b.issue, b.done - double(b.bytes) / bytesPerCycle), b.done, double(b.bytes));

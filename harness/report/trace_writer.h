@@ -4,7 +4,6 @@
 // chrome://tracing) of one run, plain JSON or gzip-compressed (FILE ends in .gz). Tracks and
 // fields: docs/outputs.md, "Timeline trace".
 
-#include <array>
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -27,6 +26,9 @@ enum class TraceDetail : uint8_t {
 // Collects what the NPU and its AXI ports report during a run (pass observers() to simulate()).
 class TraceRecorder : public npu::NpuObserver {
 public:
+  // For an NPU with `ports` AXI ports (SystemParams::ports).
+  explicit TraceRecorder(size_t ports) : ports_(ports) {}
+
   // Bursts of one AXI port.
   class PortRecorder : public mem::BurstObserver {
   public:
@@ -49,12 +51,12 @@ public:
 
   const std::vector<Block>& blocks() const { return blocks_; }
   const std::vector<mem::BurstEvent>& bursts(size_t port) const { return ports_[port].bursts(); }
-  platform::RunObservers observers() { return {this, {&ports_[0], &ports_[1]}}; }
+  platform::RunObservers observers();
   const std::vector<FetchWait>& fetchWaits() const { return fetchWaits_; }
 
 private:
   std::vector<Block> blocks_;
-  std::array<PortRecorder, 2> ports_;
+  std::vector<PortRecorder> ports_;  // arch::PortId order
   std::vector<FetchWait> fetchWaits_;
 };
 

@@ -32,10 +32,17 @@ struct Run {
   ordered_json operations;           // `npusim run --json` only: the NPU operations; else null
 };
 
-// An `npusim run --json` result.
+// An `npusim run --json` result of any format up to this npusim's (what it reads is the same in
+// all of them).
 Run readRunJson(const std::string& file) {
   const ordered_json json = parseJsonText(config::readTextFile(file, "npusim run result"), file);
   const JsonNode node(json, file);
+  if (node.has(run_json::kFormatVersion) && node.member(run_json::kFormatVersion).integer() > run_json::kFormat) {
+    node.member(run_json::kFormatVersion)
+        .fail("format " + std::to_string(node.member(run_json::kFormatVersion).integer()) +
+              " was written by a newer npusim; this npusim (" + NPUSIM_VERSION + ") reads formats 1 to " +
+              std::to_string(run_json::kFormat));
+  }
   for (const char* key : {run_json::kModel, run_json::kConfig, run_json::kTotalCycles, run_json::kNetworkOperators,
                           run_json::kOperations}) {
     node.member(key);

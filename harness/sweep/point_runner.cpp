@@ -34,7 +34,7 @@ bool isRunResult(const nlohmann::ordered_json& j) {
     }
   }
   return std::all_of(j[run_json::kPorts].begin(), j[run_json::kPorts].end(), [](const nlohmann::ordered_json& p) {
-    return p.contains(run_json::kPort) && p.contains(run_json::kMemory) && p.contains(run_json::kReadBytes) &&
+    return p.contains(run_json::kName) && p.contains(run_json::kMemory) && p.contains(run_json::kReadBytes) &&
            p.contains(run_json::kWriteBytes);
   });
 }

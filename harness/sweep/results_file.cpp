@@ -101,7 +101,7 @@ std::string resultLine(const Point& point, size_t sweepPoints, const PointOutcom
   ordered_json ports = ordered_json::array();
   if (outcome.ok) {
     for (const auto& p : r.at(run_json::kPorts)) {
-      ports.push_back({{rj::kPort, p.at(run_json::kPort)}, {rj::kMemory, p.at(run_json::kMemory)},
+      ports.push_back({{rj::kName, p.at(run_json::kName)}, {rj::kMemory, p.at(run_json::kMemory)},
                        {rj::kReadBytes, p.at(run_json::kReadBytes)}, {rj::kWriteBytes, p.at(run_json::kWriteBytes)}});
     }
   }

@@ -22,7 +22,8 @@
 namespace npusim::sweep {
 
 // The member names of a result line: the one spelling shared by its writer and its readers
-// (sweep report, compare-runs). Members copied from `npusim run --json` keep its names.
+// (sweep report, compare-runs). Members copied from `npusim run --json` keep its names (those of
+// its format 2: lines written before it name a port "port", which readers still accept).
 namespace results_json {
 constexpr char kId[] = "id";
 constexpr char kIndex[] = "index";
@@ -42,11 +43,12 @@ constexpr char kError[] = "error";
 constexpr char kCyclesByType[] = "cycles_by_type";
 constexpr char kCyclesByBound[] = "cycles_by_bound";
 constexpr char kWallSeconds[] = "wall_s";   // timing lines only
+constexpr char kPortBeforeFormat2[] = "port"; // ports[].name in lines written before run format 2
 using report::run_json::kAccelerator;
 using report::run_json::kMemory;
 using report::run_json::kNpuActiveCycles;
 using report::run_json::kPmu;
-using report::run_json::kPort;
+using report::run_json::kName;
 using report::run_json::kPorts;
 using report::run_json::kReadBytes;
 using report::run_json::kTimeSeconds;

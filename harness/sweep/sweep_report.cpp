@@ -38,6 +38,11 @@ std::string field(const ordered_json& j, const char* key) {
   return j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : std::string();
 }
 
+// The name of an entry of a line's ports[] (lines written before run format 2 call it "port").
+std::string portName(const ordered_json& port) {
+  return port.contains(rj::kName) ? field(port, rj::kName) : field(port, rj::kPortBeforeFormat2);
+}
+
 std::optional<double> number(const std::string& text) {
   if (text.empty()) return std::nullopt;
   char* end = nullptr;
@@ -346,7 +351,7 @@ void writeReportCsv(std::ostream& os, const MergedResults& results, const Report
     }
     if (r.json.contains(rj::kPorts) && r.json[rj::kPorts].is_array()) {
       for (const auto& p : r.json[rj::kPorts]) {
-        const std::string name = field(p, rj::kPort);
+        const std::string name = portName(p);
         if (std::find(ports.begin(), ports.end(), name) == ports.end()) ports.push_back(name);
       }
     }
@@ -376,7 +381,7 @@ void writeReportCsv(std::ostream& os, const MergedResults& results, const Report
     for (const std::string& name : ports) {
       ordered_json port;
       for (const auto& p : j.value(rj::kPorts, ordered_json::array())) {
-        if (field(p, rj::kPort) == name) port = p;
+        if (portName(p) == name) port = p;
       }
       cells.push_back(port.is_null() ? "" : jsonCell(port.value(rj::kReadBytes, ordered_json())));
       cells.push_back(port.is_null() ? "" : jsonCell(port.value(rj::kWriteBytes, ordered_json())));

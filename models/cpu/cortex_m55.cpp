@@ -20,12 +20,21 @@ CortexM55::CortexM55(sc_core::sc_module_name name, const CortexM55Params& params
 }
 
 void CortexM55::writeRegister(uint64_t address, uint32_t value, sc_core::sc_time& delay) {
+  delay += hostPeriod_ * kApbWriteCycles;
+  transportRegister(address, value, delay);
+}
+
+void CortexM55::writePmuControl(uint32_t value) {
+  sc_core::sc_time now = sc_core::SC_ZERO_TIME;
+  transportRegister(params_.pmuControl, value, now);
+}
+
+void CortexM55::transportRegister(uint64_t address, uint32_t value, sc_core::sc_time& delay) {
   tlm::tlm_generic_payload trans;
   trans.set_command(tlm::TLM_WRITE_COMMAND);
   trans.set_address(address);
   trans.set_data_ptr(reinterpret_cast<unsigned char*>(&value));
   trans.set_data_length(4);
-  delay += hostPeriod_ * kApbWriteCycles;
   apb->b_transport(trans, delay);
 }
 
@@ -56,7 +65,7 @@ void CortexM55::run() {
       // 1. Driver: reserve, parse COP1, check config, power/reset (first use) and cache maintenance.
       wait(hostPeriod_ * double(params_.host.driverOverheadCycles));
       // 2. inference_begin callback starts the PMU; program QBASE, QSIZE, BASEP[i], then CMD.start.
-      rec.pmuStart = sc_core::sc_time_stamp() / npuPeriod_;
+      writePmuControl(1);
       sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
       writeRegister(npu::reg::kQbase, static_cast<uint32_t>(step.qbase), delay);
       writeRegister(npu::reg::kQsize, step.qsize, delay);
@@ -69,7 +78,7 @@ void CortexM55::run() {
       //    inference_end callback stops the PMU.
       wait(npuIrq_);
       wait(hostPeriod_ * double(params_.host.irqOverheadCycles));
-      rec.pmuEnd = sc_core::sc_time_stamp() / npuPeriod_;
+      writePmuControl(0);
     }
     rec.end = sc_core::sc_time_stamp() / npuPeriod_;
     records_.push_back(rec);

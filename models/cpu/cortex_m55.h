@@ -30,14 +30,14 @@ struct HostStep {
 struct HostRecord {
   size_t networkOp = 0;
   double start = 0, end = 0;              // NPU clock cycles
-  double pmuStart = 0, pmuEnd = 0;        // inference_begin / inference_end callbacks (ethos-u)
 };
 
-// What the host model needs of the system: the NPU clock its times are counted in, and the
-// host's own parameters (clock, driver overheads).
+// What the host model needs of the system: the NPU clock its times are counted in, the host's
+// own parameters (clock, driver overheads) and where the NPU's PMU control register is.
 struct CortexM55Params {
   double npuClockHz = 500e6;
   config::HostParams host;
+  uint64_t pmuControl = 0;                // PMCR offset (arch::PmuDesc)
 };
 
 class CortexM55 : public sc_core::sc_module {
@@ -54,7 +54,12 @@ public:
 private:
   SC_HAS_PROCESS(CortexM55);
   void run();
+  // One NPU register write over APB, charged its bus cycles.
   void writeRegister(uint64_t address, uint32_t value, sc_core::sc_time& delay);
+  // The profiler's PMCR write in the driver's inference_begin / inference_end callback, now: its
+  // cost is part of the driver and interrupt overheads.
+  void writePmuControl(uint32_t value);
+  void transportRegister(uint64_t address, uint32_t value, sc_core::sc_time& delay);
   void dataTransfer(uint64_t address, uint64_t bytes, bool write, sc_core::sc_time& delay);
   CortexM55Params params_;
   sc_core::sc_event& npuIrq_;

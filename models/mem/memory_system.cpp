@@ -5,52 +5,41 @@
 
 namespace npusim::mem {
 
-uint64_t memoryBase(config::MemoryKind kind) {
-  switch (kind) {
-  case config::MemoryKind::Sram: return 0x2000'0000;
-  case config::MemoryKind::Dram: return 0x6000'0000;
-  case config::MemoryKind::OnChipFlash: return 0x0000'0000;
-  case config::MemoryKind::OffChipFlash: return 0x1000'0000;
-  }
-  return 0;
+namespace {
+
+AxiLinkTiming linkTiming(const LinkParams& p) {
+  return AxiLinkTiming(p.bytesPerBeat, p.maxBurstBytes, p.maxReads, p.maxWrites, p.adapter);
 }
 
+} // namespace
+
 MemorySystem::MemorySystem(sc_core::sc_module_name name, const MemorySystemParams& params)
-    : sc_module(name), npuAxi0("npu_axi0"), npuAxi1("npu_axi1"), cpu("cpu"),
-      period_(sc_core::sc_time(1.0 / params.clockHz, sc_core::SC_SEC)) {
-  const auto memoryOn = [&params](config::AxiPort p) { return params.ports[static_cast<size_t>(p)].memory; };
-  const auto port = [&params](config::AxiPort p) -> const config::AxiPortParams& {
-    return params.ports[static_cast<size_t>(p)];
-  };
-  // A memory's bandwidth follows Vela: bytes/cycle = AXI width / 8 x clock scale, using the
-  // width of the port it sits on (AXI0 when it is on both or neither).
-  for (config::MemoryKind kind : config::kMemoryKinds) {
-    const config::AxiPort on = memoryOn(config::AxiPort::Axi1) == kind && memoryOn(config::AxiPort::Axi0) != kind
-                                   ? config::AxiPort::Axi1
-                                   : config::AxiPort::Axi0;
-    const config::MemoryParams& m = params.memories[static_cast<size_t>(kind)];
-    memories_[static_cast<size_t>(kind)] = std::make_unique<MemoryTiming>(
-        port(on).dataWidthBits / 8.0 * m.clockScale, m.readLatency, m.writeLatency, m.separateReadWrite);
+    : sc_module(name), npuPorts("npu"), cpu("cpu"), period_(sc_core::sc_time(1.0 / params.clockHz, sc_core::SC_SEC)) {
+  // 1. One address range and timing per memory instance, one link per initiator port.
+  memories_.reserve(params.memories.size());
+  for (const MemoryInstanceParams& m : params.memories) {
+    ranges_.push_back({m.base, m.base + m.size});
+    memories_.emplace_back(m.bytesPerCycle, m.readLatency, m.writeLatency, m.separateReadWrite);
   }
-  auto linkFor = [&](config::AxiPort p) {
-    const config::AxiPortParams& a = port(p);
-    return std::make_unique<AxiPortTiming>(a.dataWidthBits / 8, a.maxBurstBytes, a.maxOutstandingReads,
-                                           a.maxOutstandingWrites, a.adapter);
-  };
-  links_[0] = linkFor(config::AxiPort::Axi0);
-  links_[1] = linkFor(config::AxiPort::Axi1);
-  // The Cortex-M55 data port: 64-bit, kCpuBurstBytes bursts, a few outstanding accesses.
-  links_[2] = std::make_unique<AxiPortTiming>(8, kCpuBurstBytes, 4, 4);
-  npuAxi0.register_b_transport(this, &MemorySystem::transport, static_cast<int>(Link::NpuAxi0));
-  npuAxi1.register_b_transport(this, &MemorySystem::transport, static_cast<int>(Link::NpuAxi1));
-  cpu.register_b_transport(this, &MemorySystem::transport, static_cast<int>(Link::Cpu));
+  links_.reserve(params.npuPorts.size() + 1);
+  for (const LinkParams& p : params.npuPorts) {
+    links_.push_back(linkTiming(p));
+  }
+  links_.push_back(linkTiming(params.cpu));
+  // 2. One socket per link, named after its port; the tag is the link's index.
+  npuPorts.init(params.npuPorts.size(), [&params](const char*, size_t i) {
+    return new Socket(("npu_" + params.npuPorts[i].name).c_str());
+  });
+  for (size_t i = 0; i < npuPorts.size(); ++i) {
+    npuPorts[i].register_b_transport(this, &MemorySystem::transport, static_cast<int>(i));
+  }
+  cpu.register_b_transport(this, &MemorySystem::transport, static_cast<int>(params.npuPorts.size()));
 }
 
 MemoryTiming& MemorySystem::route(uint64_t address, uint64_t bytes) {
-  for (config::MemoryKind kind : config::kMemoryKinds) {
-    const uint64_t base = memoryBase(kind);
-    if (address >= base && address + bytes <= base + kMemoryWindow) {
-      return *memories_[static_cast<size_t>(kind)];
+  for (size_t i = 0; i < ranges_.size(); ++i) {
+    if (address >= ranges_[i].base && address + bytes <= ranges_[i].end) {
+      return memories_[i];
     }
   }
   throw std::out_of_range("address " + std::to_string(address) + " is not mapped to a memory");
@@ -63,9 +52,10 @@ void MemorySystem::transport(int link, tlm::tlm_generic_payload& trans, sc_core:
   MemoryTiming& memory = route(trans.get_address(), shape.bytes());
   const Direction dir = trans.is_write() ? Direction::Write : Direction::Read;
   const double start = (sc_core::sc_time_stamp() + delay) / period_;
+  AxiLinkTiming& l = links_[static_cast<size_t>(link)];
   memory.retire(sc_core::sc_time_stamp() / period_);
-  links_[static_cast<size_t>(link)]->retire(sc_core::sc_time_stamp() / period_);
-  const double done = links_[static_cast<size_t>(link)]->transfer(memory, dir, start, shape);
+  l.retire(sc_core::sc_time_stamp() / period_);
+  const double done = l.transfer(memory, dir, start, shape, ext ? ext->counters : nullptr);
   delay += period_ * (done - start);
   trans.set_response_status(tlm::TLM_OK_RESPONSE);
 }

@@ -1,66 +1,58 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// The AXI memory system: SRAM, DRAM and flash devices behind an address-routing interconnect
-// with one target socket per initiator link (NPU AXI0, NPU AXI1, CPU).
+// The AXI memory system: memory instances behind an address-routing interconnect, with one
+// target socket per initiator link (each NPU port, the CPU).
 
-#include <array>
+#include <cstdint>
 #include <memory>
-#include <string>
+#include <vector>
 
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/simple_target_socket.h>
 
+#include "models/mem/memory_system_params.h"
 #include "models/mem/memory_timing.h"
-#include "sim/config/system_params.h"
+#include "sim/arch/architecture.h"
 
 namespace npusim::mem {
 
-// Burst split of the Cortex-M55 data port (64-bit, 32-byte bursts).
-constexpr uint32_t kCpuBurstBytes = 32;
-
-// Address windows of the memory devices (256 MiB each).
-uint64_t memoryBase(config::MemoryKind kind);
-constexpr uint64_t kMemoryWindow = 0x1000'0000;
-
-// Carries a transfer's shape (runs x run bytes) on a TLM generic payload; timing-only
-// transactions carry no data.
+// Carries a transfer's shape (runs x run bytes) on a TLM generic payload, and the counters of
+// the initiator port the transfer's bursts are added to; timing-only transactions carry no data.
 struct TransferExtension : tlm::tlm_extension<TransferExtension> {
   TransferShape shape;
+  PortCounters* counters = nullptr;
   tlm_extension_base* clone() const override { return new TransferExtension(*this); }
   void copy_from(const tlm_extension_base& other) override {
-    shape = static_cast<const TransferExtension&>(other).shape;
+    const auto& e = static_cast<const TransferExtension&>(other);
+    shape = e.shape;
+    counters = e.counters;
   }
-};
-
-enum class Link : uint8_t { NpuAxi0, NpuAxi1, Cpu };
-
-// What the memory system needs of the system: the clock, each memory's timing and the two NPU
-// ports (which memory each reaches, width, limits, timing adapter).
-struct MemorySystemParams {
-  double clockHz = 500e6;
-  std::array<config::MemoryParams, 4> memories{};   // indexed by MemoryKind
-  std::array<config::AxiPortParams, 2> ports{};     // indexed by AxiPort
 };
 
 class MemorySystem : public sc_core::sc_module {
 public:
-  tlm_utils::simple_target_socket_tagged<MemorySystem> npuAxi0;
-  tlm_utils::simple_target_socket_tagged<MemorySystem> npuAxi1;
-  tlm_utils::simple_target_socket_tagged<MemorySystem> cpu;
+  using Socket = tlm_utils::simple_target_socket_tagged<MemorySystem>;
+  sc_core::sc_vector<Socket> npuPorts;   // one per NPU port, in arch::PortId order
+  Socket cpu;
 
   MemorySystem(sc_core::sc_module_name name, const MemorySystemParams& params);
 
-  const PortCounters& counters(Link link) const { return links_[static_cast<size_t>(link)]->counters(); }
-  // Reports every burst of `link` to `observer` (null: none). Call before running.
-  void setBurstObserver(Link link, BurstObserver* observer) { links_[static_cast<size_t>(link)]->setObserver(observer); }
+  // Reports every burst of NPU port `port` to `observer` (null: none). Call before running.
+  void setBurstObserver(arch::PortId port, BurstObserver* observer) { links_.at(port.index).setObserver(observer); }
 
 private:
   void transport(int link, tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
+  // The memory instance holding [address, address + bytes).
   MemoryTiming& route(uint64_t address, uint64_t bytes);
+  // An instance's address range [base, end).
+  struct Range {
+    uint64_t base, end;
+  };
   sc_core::sc_time period_;
-  std::array<std::unique_ptr<MemoryTiming>, 4> memories_;
-  std::array<std::unique_ptr<AxiPortTiming>, 3> links_;
+  std::vector<Range> ranges_;            // per instance: the address map
+  std::vector<MemoryTiming> memories_;   // per instance
+  std::vector<AxiLinkTiming> links_;     // the NPU ports', then the CPU's
 };
 
 } // namespace npusim::mem

@@ -209,19 +209,19 @@ void TimingAdapter::retire(double horizon) {
   compact(admissions_, admissionsHead_);
 }
 
-AxiPortTiming::AxiPortTiming(uint32_t bytesPerBeat, uint32_t maxBurstBytes, uint32_t maxReads, uint32_t maxWrites,
+AxiLinkTiming::AxiLinkTiming(uint32_t bytesPerBeat, uint32_t maxBurstBytes, uint32_t maxReads, uint32_t maxWrites,
                              const TimingAdapterParams& adapter)
     : bytesPerBeat_(bytesPerBeat), maxBurstBytes_(maxBurstBytes), limit_{maxReads, maxWrites},
       hasAdapter_(!adapter.transparent()), adapter_(adapter) {}
 
-double AxiPortTiming::issueBurst(MemoryTiming& memory, Direction dir, double ready, uint64_t address, uint64_t bytes,
-                                 double* issued) {
+double AxiLinkTiming::issueBurst(MemoryTiming& memory, Direction dir, double ready, uint64_t address, uint64_t bytes,
+                                 double* issued, PortCounters& counters) {
   const size_t d = static_cast<size_t>(dir);
   // 1. With the port's limit of bursts of this direction in flight at `ready` (booked earlier,
   //    possibly by another unit), issue when enough of them have completed.
   double issue = CompletionWindow::slotFree(ready, limit_[d], inflight_[d]);
   if (issue > ready) {
-    (dir == Direction::Read ? counters_.readLimitStall : counters_.writeLimitStall) += issue - ready;
+    (dir == Direction::Read ? counters.readLimitStall : counters.writeLimitStall) += issue - ready;
   }
   // Data beats are aligned to the bus width: from the beat holding the first byte to the one
   // holding the last.
@@ -230,29 +230,29 @@ double AxiPortTiming::issueBurst(MemoryTiming& memory, Direction dir, double rea
   double done = 0;
   if (hasAdapter_) {
     const double admitted = adapter_.admit(dir, issue, beats);
-    counters_.adapterStall += admitted - issue;
+    counters.adapterStall += admitted - issue;
     issue = admitted;
     if (dir == Direction::Read) {
       const double latency = std::max(adapter_.minimumLatency(dir), memory.latency(dir));
-      done = memory.occupy(dir, admitted + latency, bytes, &counters_.contention);
+      done = memory.occupy(dir, admitted + latency, bytes, &counters.contention);
     } else {
-      done = memory.occupy(dir, admitted + memory.latency(dir), bytes, &counters_.contention) +
+      done = memory.occupy(dir, admitted + memory.latency(dir), bytes, &counters.contention) +
              adapter_.minimumLatency(dir);
     }
     adapter_.complete(dir, admitted, done);
   } else {
-    done = memory.occupy(dir, issue + memory.latency(dir), bytes, &counters_.contention);
+    done = memory.occupy(dir, issue + memory.latency(dir), bytes, &counters.contention);
   }
   *issued = issue;
   inflight_[d].add(issue, done);
   if (dir == Direction::Read) {
-    counters_.readBytes += bytes;
-    counters_.readBeats += beats;
-    ++counters_.readBursts;
+    counters.readBytes += bytes;
+    counters.readBeats += beats;
+    ++counters.readBursts;
   } else {
-    counters_.writeBytes += bytes;
-    counters_.writeBeats += beats;
-    ++counters_.writeBursts;
+    counters.writeBytes += bytes;
+    counters.writeBeats += beats;
+    ++counters.writeBursts;
   }
   if (observer_ != nullptr) {
     observer_->burst({dir, bytes, beats, ready, issue, done});
@@ -260,13 +260,16 @@ double AxiPortTiming::issueBurst(MemoryTiming& memory, Direction dir, double rea
   return done;
 }
 
-void AxiPortTiming::retire(double horizon) {
+void AxiLinkTiming::retire(double horizon) {
   inflight_[0].retire(horizon);
   inflight_[1].retire(horizon);
   adapter_.retire(horizon);
 }
 
-double AxiPortTiming::transfer(MemoryTiming& memory, Direction dir, double start, const TransferShape& shape) {
+double AxiLinkTiming::transfer(MemoryTiming& memory, Direction dir, double start, const TransferShape& shape,
+                               PortCounters* counters) {
+  PortCounters uncounted;
+  PortCounters& into = counters != nullptr ? *counters : uncounted;
   double last = start;
   double ready = start;
   // A windowed transfer: burst k waits for burst k - window/burst (at least one burst in flight).
@@ -280,7 +283,7 @@ double AxiPortTiming::transfer(MemoryTiming& memory, Direction dir, double start
         ready = std::max(ready, windowDone_[windowDone_.size() - window]);
       }
       double issued = ready;
-      const double done = issueBurst(memory, dir, ready, shape.address + r * stride + offset, bytes, &issued);
+      const double done = issueBurst(memory, dir, ready, shape.address + r * stride + offset, bytes, &issued, into);
       last = std::max(last, done);
       if (window > 0) {
         windowDone_.push_back(done);

@@ -143,7 +143,8 @@ private:
   size_t wordsHead_ = 0, admissionsHead_ = 0;
 };
 
-// Counters one initiator port keeps (AXI beats, bursts, stall cycles).
+// Counters one initiator port keeps (AXI beats, bursts, stall cycles); the links add each burst
+// to the counters of the port it came from.
 struct PortCounters {
   uint64_t readBytes = 0, writeBytes = 0;
   uint64_t readBeats = 0, writeBeats = 0;
@@ -162,26 +163,27 @@ struct BurstEvent {
   double done = 0;    // last data beat (read) or write response
 };
 
-// Sees every burst of a port; AxiPortTiming calls it only when one is attached.
+// Sees every burst of a link; AxiLinkTiming calls it only when one is attached.
 class BurstObserver {
 public:
   virtual ~BurstObserver() = default;
   virtual void burst(const BurstEvent& event) = 0;
 };
 
-// One AXI manager port of an initiator: splits transfers into bursts at the burst-split
-// alignment, limits outstanding reads and writes, passes each burst through the port's timing
-// adapter (when it has one) and times it on the memory.
-class AxiPortTiming {
+// The link from one AXI manager port of an initiator into the memory system: splits transfers
+// into bursts at the burst-split alignment, limits outstanding reads and writes, passes each
+// burst through the link's timing adapter (when it has one) and times it on the memory.
+class AxiLinkTiming {
 public:
-  AxiPortTiming(uint32_t bytesPerBeat, uint32_t maxBurstBytes, uint32_t maxReads, uint32_t maxWrites,
+  AxiLinkTiming(uint32_t bytesPerBeat, uint32_t maxBurstBytes, uint32_t maxReads, uint32_t maxWrites,
                 const TimingAdapterParams& adapter = {});
 
   // Times a transfer that may start issuing at `start`; returns the completion time of its
-  // last burst. Contract: calls are made in non-decreasing simulation time per caller.
-  double transfer(MemoryTiming& memory, Direction dir, double start, const TransferShape& shape);
+  // last burst and adds its bursts to `counters` (the initiator port's; null: nobody counts).
+  // Contract: calls are made in non-decreasing simulation time per caller.
+  double transfer(MemoryTiming& memory, Direction dir, double start, const TransferShape& shape,
+                  PortCounters* counters);
 
-  const PortCounters& counters() const { return counters_; }
   // Reports every burst to `observer` (null: none, the default).
   void setObserver(BurstObserver* observer) { observer_ = observer; }
   // Forgets bursts that completed before `horizon`.
@@ -189,7 +191,7 @@ public:
 
 private:
   double issueBurst(MemoryTiming& memory, Direction dir, double ready, uint64_t address, uint64_t bytes,
-                    double* issued);
+                    double* issued, PortCounters& counters);
   std::vector<double> windowDone_; // completions of the current windowed transfer's bursts
   uint32_t bytesPerBeat_;
   uint32_t maxBurstBytes_;
@@ -197,7 +199,6 @@ private:
   bool hasAdapter_;
   TimingAdapter adapter_;
   CompletionWindow inflight_[2]; // booked bursts (issue -> done) not yet retired
-  PortCounters counters_;
   BurstObserver* observer_ = nullptr;
 };
 

@@ -20,6 +20,7 @@ public:
     mem::TransferExtension ext;
     ext.shape = shape;
     ext.shape.address = address;
+    ext.counters = &npu_.pmu_.port(port);
     trans.set_extension(&ext);
     // The payload deletes the extensions still set when it is destroyed: detach this stack
     // object on every path, also when b_transport throws (it used to free a stack address).
@@ -33,15 +34,14 @@ public:
     trans.set_data_length(static_cast<unsigned int>(std::min<uint64_t>(shape.bytes(), UINT32_MAX)));
     trans.set_data_ptr(nullptr);
     sc_core::sc_time delay = npu_.period_ * std::max(0.0, start - npu_.now());
-    npu_.socket(port)->b_transport(trans, delay);
+    npu_.ports[port.index]->b_transport(trans, delay);
     return (sc_core::sc_time_stamp() + delay) / npu_.period_;
   }
 
   double transfer(uint8_t region, uint64_t offset, mem::Direction dir, const mem::TransferShape& shape, double start,
-                  uint8_t* port) override {
-    const arch::PortId p = npu_.params_.regions.port(region);
-    *port = p.index;
-    return send(p, npu_.basep_[region & 7] + offset, dir, shape, start);
+                  arch::PortId* port) override {
+    *port = npu_.regionPort_[region & 7];
+    return send(*port, npu_.basep_[region & 7] + offset, dir, shape, start);
   }
 
 private:
@@ -69,24 +69,52 @@ private:
   EthosU& npu_;
 };
 
-EthosU::EthosU(sc_core::sc_module_name name, const NpuModuleParams& params)
-    : sc_module(name), axi0("axi0"), axi1("axi1"), apb("apb"), params_(params),
-      period_(sc_core::sc_time(1.0 / params.clockHz, sc_core::SC_SEC)) {
+namespace {
+
+// The hardware configuration, checked before anything is built from it.
+const arch::NpuConfig& checkedHardware(const NpuModuleParams& params) {
   if (params.hardware == nullptr) {
     throw std::logic_error("EthosU: no hardware configuration");
   }
+  return *params.hardware;
+}
+
+} // namespace
+
+EthosU::EthosU(sc_core::sc_module_name name, const NpuModuleParams& params)
+    : sc_module(name), ports("port"), apb("apb"), params_(params),
+      period_(sc_core::sc_time(1.0 / params.clockHz, sc_core::SC_SEC)), pmu_(checkedHardware(params)) {
+  const std::vector<arch::PortDesc>& descs = params.hardware->ports();
+  if (descs.size() > PortBytes::kMaxPorts) {
+    throw std::logic_error("EthosU: " + std::to_string(descs.size()) + " ports, more than the " +
+                           std::to_string(PortBytes::kMaxPorts) + " an operation's byte counts hold");
+  }
+  ports.init(descs.size(), [&descs](const char*, size_t i) {
+    return new tlm_utils::simple_initiator_socket<EthosU>(std::string(descs[i].name).c_str());
+  });
+  routePorts();
   apb.register_b_transport(this, &EthosU::registerWrite);
   SC_THREAD(commandProcessor);
   SC_THREAD(kernelThread);
   SC_THREAD(dmaThread);
 }
 
-tlm_utils::simple_initiator_socket<EthosU>& EthosU::socket(arch::PortId port) {
-  switch (port.index) {
-  case 0: return axi0;
-  case 1: return axi1;
-  default: throw std::logic_error("EthosU: no AXI socket for port " + std::to_string(port.index));
+void EthosU::routePorts() {
+  // REGIONCFG and QCONFIG pick an area; on the U55 and U65 that is one port. Spreading an area's
+  // traffic over several ports (the U85's SRAM and EXT port groups) is not modelled yet.
+  const arch::Architecture& architecture = *params_.hardware->arch;
+  const auto only = [&architecture](const std::vector<arch::PortId>& group, arch::AreaId area) {
+    if (group.size() != 1) {
+      throw std::logic_error("EthosU: the " + std::string(architecture.name) + " reaches area " +
+                             std::string(arch::areaName(area)) + " through " + std::to_string(group.size()) +
+                             " ports; one per area is modelled");
+    }
+    return group.front();
+  };
+  for (uint8_t region = 0; region < 8; ++region) {
+    regionPort_[region] = only(params_.regions.ports(region), params_.regions.area(region));
   }
+  commandPort_ = only(params_.regions.portsIn(params_.commandStreamArea), params_.commandStreamArea);
 }
 
 void EthosU::registerWrite(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
@@ -105,6 +133,8 @@ void EthosU::registerWrite(tlm::tlm_generic_payload& trans, sc_core::sc_time& de
     basep_[(a - reg::kBasep) / 8] = value;
   } else if (a == reg::kCmd && (value & 1) != 0) {
     start_.notify(delay);
+  } else if (a == params_.hardware->arch->pmu.controlRegister) {
+    pmu_.setEnabled((value & 1) != 0, (sc_core::sc_time_stamp() + delay) / period_);
   }
 }
 
@@ -161,6 +191,7 @@ void EthosU::kernelThread() {
   serve(kernels_, [&](const cmd::Operation& op, double issue, size_t recordIndex) {
     current = recordIndex;
     const KernelTiming k = kernel.execute(op, issue);
+    pmu_.kernelDone(k);
     OperationRecord& rec = stats_.operations[recordIndex];
     rec.start = k.start;
     rec.end = k.end;
@@ -207,7 +238,7 @@ double EthosU::fetchCommands(uint64_t qbase, uint32_t streamBytes, uint32_t upTo
   while (fetchRequested_ < want) {
     const uint32_t bytes = std::min(chunkBytes, streamBytes - fetchRequested_);
     const double issue = chunkDone_.empty() ? t : std::max(t, now());
-    chunkDone_.push_back(transport.send(params_.commandStreamPort, qbase + fetchRequested_, mem::Direction::Read,
+    chunkDone_.push_back(transport.send(commandPort_, qbase + fetchRequested_, mem::Direction::Read,
                                         {1, bytes}, issue));
     stats_.commandFetchBytes += bytes;
     fetchRequested_ += bytes;
@@ -280,6 +311,7 @@ void EthosU::commandProcessor() {
     }
     syncTo(t);
     stats_.activeCycles.push_back(t - started);
+    pmu_.streamDone(t - started);
     ++invocation_;
     irq.notify(sc_core::SC_ZERO_TIME);
   }

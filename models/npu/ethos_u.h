@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// The Ethos-U55 or U65 (NpuConfig) as one SystemC module: APB register target, AXI0/AXI1 initiator sockets, a
-// command processor thread that fetches and parses the stream and dispatches operations to
-// the kernel and DMA units, and the PMU.
+// The Ethos-U55 or U65 (NpuConfig) as one SystemC module: APB register target, one AXI
+// initiator socket per port of its architecture, a command processor thread that fetches and
+// parses the stream and dispatches operations to the kernel and DMA units, and the PMU.
 
 #include <array>
 #include <cstdint>
@@ -20,6 +20,7 @@
 #include "models/npu/npu_registers.h"
 #include "models/npu/npu_stats.h"
 #include "models/npu/npu_units.h"
+#include "models/npu/pmu.h"
 #include "sim/cmdstream/decoder.h"
 #include "sim/config/region_map.h"
 #include "sim/config/system_params.h"
@@ -27,16 +28,17 @@
 namespace npusim::npu {
 
 // What the NPU module needs of the system: its hardware configuration, its clock and where the
-// driver's REGIONCFG / QCONFIG put each region and the command stream.
+// driver's REGIONCFG / QCONFIG put each region and the command stream (a Vela memory area, whose
+// ports the module's sockets are).
 struct NpuModuleParams {
   const arch::NpuConfig* hardware = nullptr;
   double clockHz = 500e6;
   config::RegionMap regions;
-  arch::PortId commandStreamPort;
+  arch::AreaId commandStreamArea;
 
   // The module's view of a bound system configuration.
   static NpuModuleParams of(const config::SystemParams& p) {
-    return {p.hardware(), p.coreClockHz, config::RegionMap(p), config::hardwarePort(p.commandStreamPort)};
+    return {p.hardware(), p.coreClockHz, config::RegionMap(p), p.commandStreamArea};
   }
 };
 
@@ -48,8 +50,9 @@ struct NpuProgram {
 
 class EthosU : public sc_core::sc_module {
 public:
-  tlm_utils::simple_initiator_socket<EthosU> axi0;
-  tlm_utils::simple_initiator_socket<EthosU> axi1;
+  // The AXI manager ports, one per port of the architecture, in arch::PortId order, each named
+  // after its port (axi0, axi1).
+  sc_core::sc_vector<tlm_utils::simple_initiator_socket<EthosU>> ports;
   tlm_utils::simple_target_socket<EthosU> apb;
   sc_core::sc_event irq;        // end of stream (NPU_OP_STOP)
 
@@ -60,6 +63,8 @@ public:
   // caller resumes the simulation to let them return.
   void shutdown();
   const NpuStats& stats() const { return stats_; }
+  // Its performance monitor: the driver's counters, each AXI port's counters, the PMU windows.
+  const Pmu& pmu() const { return pmu_; }
   // Attaches an observer of blocks and fetch waits (null: none). Call before running.
   void setObserver(NpuObserver* observer) { observer_ = observer; }
 
@@ -74,8 +79,8 @@ private:
     sc_core::sc_event queued, progress;
   };
   SC_HAS_PROCESS(EthosU);
-  // The initiator socket of NPU port `port` (the description's port list: axi0, axi1).
-  tlm_utils::simple_initiator_socket<EthosU>& socket(arch::PortId port);
+  // The port of each region's area and of the command stream's, checked to be the area's only one.
+  void routePorts();
   void registerWrite(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
   void commandProcessor();
   void kernelThread();
@@ -100,6 +105,9 @@ private:
   bool stopping_ = false;
   std::vector<NpuProgram> programs_;
   NpuStats stats_;
+  Pmu pmu_;
+  std::array<arch::PortId, 8> regionPort_{};
+  arch::PortId commandPort_;
   NpuObserver* observer_ = nullptr;
   uint32_t invocation_ = 0;
   UnitQueue kernels_, dmas_;

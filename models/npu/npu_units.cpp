@@ -6,13 +6,6 @@
 #include "models/npu/block_plan.h"
 
 namespace npusim::npu {
-namespace {
-
-void account(PortBytes& bytes, uint8_t port, mem::Direction dir, uint64_t n) {
-  (dir == mem::Direction::Read ? bytes.read : bytes.write)[port] += n;
-}
-
-} // namespace
 
 double KernelUnit::dependencyReady(uint32_t blockDep, uint64_t block) const {
   // Block j of this op needs the previous op's block (n - 1 - blockDep + j) complete.
@@ -37,9 +30,9 @@ KernelTiming KernelUnit::execute(const cmd::Operation& op, double issue) {
     if (s.bytes() == 0) {
       return start;
     }
-    uint8_t port = 0;
+    arch::PortId port;
     const double done = transport_.transfer(region, offset, mem::Direction::Read, s, start, &port);
-    account(t.bytes, port, mem::Direction::Read, s.bytes());
+    t.bytes.add(port, mem::Direction::Read, s.bytes());
     return done;
   };
   // The weight and scale streams are concatenations of per-depth-block chunks that start on
@@ -106,10 +99,10 @@ KernelTiming KernelUnit::execute(const cmd::Operation& op, double issue) {
     aoFree_ = aoDone;
     accBufferFree_[buf] = aoDone;
     t.outputCycles += b.outputCycles;
-    uint8_t port = 0;
+    arch::PortId port;
     const double written =
         transport_.transfer(op.ofm.region, b.ofm.address, mem::Direction::Write, b.ofm, aoDone, &port);
-    account(t.bytes, port, mem::Direction::Write, b.ofm.bytes());
+    t.bytes.add(port, mem::Direction::Write, b.ofm.bytes());
     end = std::max(end, written);
     if (sink_ != nullptr) {
       sink_->block({j, b.origin, b.extent, fetch, ifmDone, wFetch, wDone, macStart, macDone, aoStart, aoDone, written,
@@ -137,12 +130,12 @@ DmaTiming DmaUnit::execute(const cmd::DmaTransfer& dma, double issue) {
     const uint64_t bytes = std::min<uint64_t>(chunk_, dma.length - offset);
     const mem::TransferShape shape{1, bytes};
     clock_.sync(bufferFree);
-    uint8_t port = 0;
+    arch::PortId port;
     double done = transport_.transfer(dma.srcRegion, dma.src + offset, mem::Direction::Read, shape, bufferFree, &port);
-    account(t.bytes, port, mem::Direction::Read, bytes);
+    t.bytes.add(port, mem::Direction::Read, bytes);
     if (!dma.dstInternal) {
       done = transport_.transfer(dma.dstRegion, dma.dst + offset, mem::Direction::Write, shape, done, &port);
-      account(t.bytes, port, mem::Direction::Write, bytes);
+      t.bytes.add(port, mem::Direction::Write, bytes);
     }
     bufferFree = done;
   }

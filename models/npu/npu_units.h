@@ -20,10 +20,10 @@ namespace npusim::npu {
 class NpuTransport {
 public:
   virtual ~NpuTransport() = default;
-  // Books a transfer starting no earlier than `start`; returns its completion time and the AXI
-  // port (0 or 1) it used.
+  // Books a transfer starting no earlier than `start`; returns its completion time and the NPU
+  // port it used.
   virtual double transfer(uint8_t region, uint64_t offset, mem::Direction dir, const mem::TransferShape& shape,
-                          double start, uint8_t* port) = 0;
+                          double start, arch::PortId* port) = 0;
 };
 
 // Lets a unit advance simulated time before it books the traffic of its next step (the
@@ -34,9 +34,21 @@ public:
   virtual void sync(double t) = 0;
 };
 
-// Bytes moved per AXI port by one operation.
-struct PortBytes {
-  std::array<uint64_t, 2> read{}, write{};
+// Bytes moved per NPU port by one operation; a port it did not use reads 0. Held in place (one
+// record per operation, no allocation): up to kMaxPorts ports, more than any Ethos-U has (the
+// U85: 4 SRAM + 2 EXT); EthosU checks its configuration against it.
+class PortBytes {
+public:
+  static constexpr size_t kMaxPorts = 8;
+  void add(arch::PortId port, mem::Direction dir, uint64_t n) { bytes_.at(port.index)[static_cast<size_t>(dir)] += n; }
+  uint64_t read(arch::PortId port) const { return of(port, mem::Direction::Read); }
+  uint64_t write(arch::PortId port) const { return of(port, mem::Direction::Write); }
+
+private:
+  uint64_t of(arch::PortId port, mem::Direction dir) const {
+    return port.index < bytes_.size() ? bytes_[port.index][static_cast<size_t>(dir)] : 0;
+  }
+  std::array<std::array<uint64_t, 2>, kMaxPorts> bytes_{}; // per port: read, write (Direction order)
 };
 
 // Timing of one kernel operation.

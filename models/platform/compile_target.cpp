@@ -20,8 +20,8 @@ bool copiesConstants(const cmd::Operation& op) {
          op.dma.dstRegion != 0;
 }
 
-std::string memoryOf(const config::SystemParams& params, config::AxiPort port) {
-  return std::string(config::memoryKindName(params.memoryOn(port))) + " on " + std::string(config::axiPortName(port));
+std::string memoryOf(const config::SystemParams& params, arch::AreaId area) {
+  return std::string(config::memoryKindName(params.memoryIn(area))) + " on " + std::string(arch::areaName(area));
 }
 
 } // namespace
@@ -77,19 +77,19 @@ std::string describe(const CompileTarget& t) {
 
 std::vector<std::string> configMismatches(const CompileTarget& t, const config::SystemParams& params) {
   std::vector<std::string> out;
-  const config::AxiPort constPort = params.mode.constMemArea;
-  const config::AxiPort arenaPort = params.mode.arenaMemArea;
+  const arch::AreaId constArea = params.mode.constMemArea;
+  const arch::AreaId arenaArea = params.mode.arenaMemArea;
   // 1. Weights buffered for slow constants, but the mode puts the constants in the memory they
   //    are copied into (the arena, or the SRAM cache of region 2).
-  const auto copiedIntoSameMemory = [&](bool buffered, config::AxiPort into, const char* what, const char* mode) {
-    if (buffered && params.memoryOn(constPort) == params.memoryOn(into)) {
+  const auto copiedIntoSameMemory = [&](bool buffered, arch::AreaId into, const char* what, const char* mode) {
+    if (buffered && params.memoryIn(constArea) == params.memoryIn(into)) {
       out.push_back(std::string("the model was compiled for constants in a memory slower than ") + what +
                     " (its stream copies weights from region 0 into it by DMA, as Vela does for " + mode +
                     "), but memory mode " + params.memoryMode + " puts the constants in " +
-                    memoryOf(params, constPort) + ", that memory: those copies are ones Vela would not have emitted");
+                    memoryOf(params, constArea) + ", that memory: those copies are ones Vela would not have emitted");
     }
   };
-  copiedIntoSameMemory(t.weightsBufferedInArena, arenaPort, "the arena", "Shared_Sram");
+  copiedIntoSameMemory(t.weightsBufferedInArena, arenaArea, "the arena", "Shared_Sram");
   copiedIntoSameMemory(t.weightsBufferedInCache, params.mode.cacheMemArea, "its SRAM cache", "Dedicated_Sram");
   // 2. An arena larger than the memory the mode gives it.
   const uint64_t cache = params.mode.arenaCacheSize;

@@ -14,11 +14,11 @@
 #include "models/mem/memory_system.h"
 #include "models/npu/ethos_u.h"
 #include "models/npu/work_bounds.h"
-#include "sim/common/counts.h"
 #include "sim/common/error.h"
 #include "sim/common/int_math.h"
 #include "models/platform/compile_target.h"
 #include "models/platform/sanitizer_stack.h"
+#include "models/platform/soc.h"
 
 namespace npusim::platform {
 namespace {
@@ -44,10 +44,11 @@ cpu::CpuOpDesc describeCpuOp(const io::CompiledNetwork& net, const io::Operator&
 }
 
 // The host program's step for one network operator (the NPU program is bound separately).
-cpu::HostStep hostStep(const io::CompiledNetwork& net, const io::Operator& op, const config::SystemParams& params) {
+cpu::HostStep hostStep(const io::CompiledNetwork& net, const io::Operator& op, const config::SystemParams& params,
+                       const MemoryMap& map) {
   const config::RegionMap regions(params);
-  const uint64_t modelBase = mem::memoryBase(regions.memory(arch::kConstantRegion));
-  const uint64_t arenaBase = mem::memoryBase(regions.memory(arch::kArenaRegion));
+  const uint64_t modelBase = map.of(regions.memory(arch::kConstantRegion)).base;
+  const uint64_t arenaBase = map.of(regions.memory(arch::kArenaRegion)).base;
   cpu::HostStep step;
   step.networkOp = op.index;
   if (op.kind == io::OperatorKind::Cpu) {
@@ -72,7 +73,7 @@ cpu::HostStep hostStep(const io::CompiledNetwork& net, const io::Operator& op, c
   // arena's port (Shared_Sram, Sram_Only), else at the start of the cache memory (Dedicated_Sram).
   step.basep.push_back(regions.area(arch::kCacheRegion) == regions.area(arch::kArenaRegion)
                            ? arenaAddress(op.npu.scratchFastTensorIndex)
-                           : mem::memoryBase(regions.memory(arch::kCacheRegion)));
+                           : map.of(regions.memory(arch::kCacheRegion)).base);
   for (size_t i = 4; i < op.inputs.size(); ++i) if (op.inputs[i] >= 0) step.basep.push_back(arenaAddress(op.inputs[i]));
   for (int t : op.outputs) step.basep.push_back(arenaAddress(t));
   return step;
@@ -92,13 +93,15 @@ std::string sci(double v) {
   return buf;
 }
 
-// Upper bound of one NPU burst's cycles on either port: latency, data beats, address phase.
+// Upper bound of one NPU burst's cycles on any port: latency, data beats, address phase.
 npu::BurstCost npuBurstCost(const config::SystemParams& p) {
   npu::BurstCost cost;
-  cost.maxBurstBytes = std::min(p.port(config::AxiPort::Axi0).maxBurstBytes, p.port(config::AxiPort::Axi1).maxBurstBytes);
+  cost.maxBurstBytes = UINT32_MAX;
   cost.cyclesPerBurst = 0;
-  for (config::AxiPort port : {config::AxiPort::Axi0, config::AxiPort::Axi1}) {
+  for (uint8_t i = 0; i < p.ports.size(); ++i) {
+    const arch::PortId port{i};
     const config::MemoryParams& m = p.memory(p.memoryOn(port));
+    cost.maxBurstBytes = std::min(cost.maxBurstBytes, p.port(port).maxBurstBytes);
     cost.cyclesPerBurst = std::max(cost.cyclesPerBurst, std::max(m.readLatency, m.writeLatency) + 1.0 +
                                                             p.port(port).maxBurstBytes / p.bytesPerCycle(port));
   }
@@ -169,14 +172,15 @@ void checkSimulationWork(const io::CompiledNetwork& net, const std::vector<io::D
   const config::MemoryKind arenaMemory = regions.memory(arch::kArenaRegion);
   const config::MemoryParams& arena = params.memory(arenaMemory);
   const double cpuBurstCycles = std::max(arena.readLatency, arena.writeLatency) + 1.0 +
-                                mem::kCpuBurstBytes / params.bytesPerCycle(regions.area(arch::kArenaRegion));
-  const auto windowEnd = [](config::MemoryKind kind) { return mem::memoryBase(kind) + mem::kMemoryWindow; };
-  const auto window = [](config::MemoryKind kind) {
-    return std::to_string(mem::kMemoryWindow >> 20) + " MiB " + std::string(config::memoryKindName(kind)) + " window";
+                                mem::kCpuBurstBytes / params.bytesPerCycle(regions.ports(arch::kArenaRegion).at(0));
+  const MemoryMap& map = MemoryMap::standard();
+  const auto windowEnd = [&map](config::MemoryKind kind) { return map.of(kind).end(); };
+  const auto window = [&map](config::MemoryKind kind) {
+    return std::to_string(map.of(kind).size >> 20) + " MiB " + std::string(config::memoryKindName(kind)) + " window";
   };
   WorkTotals totals(params);
   for (const io::Operator& op : net.operators) {
-    const cpu::HostStep step = hostStep(net, op, params);
+    const cpu::HostStep step = hostStep(net, op, params, map);
     const std::string name = "operator " + std::to_string(op.index) + " (" + op.opName + ")";
     if (op.kind == io::OperatorKind::Cpu) {
       // 1. CPU operator: its activation traffic at the arena base, and its compute.
@@ -185,7 +189,7 @@ void checkSimulationWork(const io::CompiledNetwork& net, const std::vector<io::D
         loc.file = net.path;
         throw InputError(loc, message);
       };
-      if (std::max(step.readBytes, step.writeBytes) > mem::kMemoryWindow) {
+      if (std::max(step.readBytes, step.writeBytes) > map.of(arenaMemory).size) {
         refuse(name + " moves " + std::to_string(std::max(step.readBytes, step.writeBytes)) +
                " bytes of activations, more than the " + window(arenaMemory) + " of the arena");
       }
@@ -234,7 +238,7 @@ void checkSimulationWork(const io::CompiledNetwork& net, const std::vector<io::D
         const uint64_t base = step.basep[a.region];
         if (base > windowEnd(kind) || a.end > windowEnd(kind) - base) {
           refuse(what + ": the " + a.what + " reaches offset " + std::to_string(a.end) + " of region " +
-                 std::to_string(a.region) + ", whose base is " + std::to_string(base - mem::memoryBase(kind)) +
+                 std::to_string(a.region) + ", whose base is " + std::to_string(base - map.of(kind).base) +
                  " bytes into the " + window(kind) + ": past its end");
         }
       }
@@ -250,15 +254,18 @@ RunResult simulate(const io::CompiledNetwork& net, const std::vector<io::Decoded
   result.params = params;
   const double period = 1.0 / params.coreClockHz;
 
-  // 1. Elaborate: memory system, NPU, host; wire sockets.
-  mem::MemorySystem memory("memory", {params.coreClockHz, params.memories, params.axi});
+  // 1. Elaborate: memory system, NPU, host; wire each NPU port to its link.
+  const MemoryMap& map = MemoryMap::standard();
+  mem::MemorySystem memory("memory", memorySystemParams(params, map));
   npu::EthosU npuModule("ethos_u", npu::NpuModuleParams::of(params));
-  cpu::CortexM55 host("cortex_m55", {params.coreClockHz, params.host}, npuModule.irq);
-  npuModule.axi0.bind(memory.npuAxi0);
-  npuModule.axi1.bind(memory.npuAxi1);
+  const arch::Architecture& architecture = params.architecture();
+  cpu::CortexM55 host("cortex_m55", {params.coreClockHz, params.host, architecture.pmu.controlRegister}, npuModule.irq);
+  for (size_t i = 0; i < npuModule.ports.size(); ++i) {
+    npuModule.ports[i].bind(memory.npuPorts[i]);
+    memory.setBurstObserver(arch::PortId{static_cast<uint8_t>(i)},
+                            i < observers.ports.size() ? observers.ports[i] : nullptr);
+  }
   npuModule.setObserver(observers.npu);
-  memory.setBurstObserver(mem::Link::NpuAxi0, observers.axi[0]);
-  memory.setBurstObserver(mem::Link::NpuAxi1, observers.axi[1]);
   host.apb.bind(npuModule.apb);
   host.axi.bind(memory.cpu);
 
@@ -266,7 +273,7 @@ RunResult simulate(const io::CompiledNetwork& net, const std::vector<io::Decoded
   //    the arena memory; build the host program with the driver's base addresses.
   std::vector<cpu::HostStep> steps;
   for (const io::Operator& op : net.operators) {
-    cpu::HostStep step = hostStep(net, op, params);
+    cpu::HostStep step = hostStep(net, op, params, map);
     if (step.npu) {
       const auto it = std::find_if(decoded.begin(), decoded.end(),
                                    [&](const io::DecodedNpuOp& d) { return d.operatorIndex == op.index; });
@@ -337,27 +344,26 @@ RunResult simulate(const io::CompiledNetwork& net, const std::vector<io::Decoded
     result.macs += rec.macs;
     result.operations.push_back(o);
   }
-  // NPU active per invocation = stream start -> end; idle = rest of the PMU window.
+  // NPU active and idle per invocation: the NPU's PMU windows, one per ethos-u operator.
+  const npu::Pmu& pmu = npuModule.pmu();
   for (size_t k = 0, inv = 0; k < result.networkOps.size(); ++k) {
     NetworkOpRecord& n = result.networkOps[k];
-    if (!n.npu || inv >= result.npuStats.activeCycles.size()) continue;
-    const cpu::HostRecord& hr = host.records()[k];
-    n.npuActive = result.npuStats.activeCycles[inv++];
-    n.npuIdle = std::max(0.0, hr.pmuEnd - hr.pmuStart - n.npuActive);
-    n.pmuStart = hr.pmuStart;
-    n.pmuEnd = hr.pmuEnd;
+    if (!n.npu || inv >= pmu.windows().size()) continue;
+    const npu::PmuWindow& w = pmu.windows()[inv++];
+    n.npuActive = w.active;
+    n.npuIdle = w.idle;
+    n.pmuStart = w.start;
+    n.pmuEnd = w.end;
     result.npuActive += n.npuActive;
     result.npuIdle += n.npuIdle;
   }
 
-  // Each NPU port under its name in the architecture's port list.
-  const arch::Architecture& architecture = *params.hardware()->arch;
-  const std::array<std::pair<mem::Link, config::AxiPort>, 2> npuLinks{
-      std::make_pair(mem::Link::NpuAxi0, config::AxiPort::Axi0), std::make_pair(mem::Link::NpuAxi1, config::AxiPort::Axi1)};
-  for (const auto& [link, port] : npuLinks) {
-    const mem::PortCounters& c = memory.counters(link);
+  // 5. Each NPU port under its name in the accelerator's port list, and the PMU's counters.
+  for (uint8_t i = 0; i < params.ports.size(); ++i) {
+    const arch::PortId port{i};
+    const mem::PortCounters& c = pmu.port(port);
     PortReport pr;
-    pr.name = std::string(architecture.port(config::hardwarePort(port)).name);
+    pr.name = std::string(params.portDesc(port).name);
     pr.memory = std::string(config::memoryKindName(params.memoryOn(port)));
     pr.readBytes = c.readBytes; pr.writeBytes = c.writeBytes; pr.readBeats = c.readBeats; pr.writeBeats = c.writeBeats;
     pr.readBursts = c.readBursts; pr.writeBursts = c.writeBursts;
@@ -365,40 +371,7 @@ RunResult simulate(const io::CompiledNetwork& net, const std::vector<io::Decoded
     pr.bytesPerCycle = params.bytesPerCycle(port);
     result.ports.push_back(pr);
   }
-
-  // 5. PMU counters under the driver's event names, from the architecture's event table.
-  auto cnt = [](double v) { return static_cast<uint64_t>(roundCount(v)); };
-  const auto count = [&](std::string_view event, uint64_t value) {
-    result.pmu[std::string(architecture.pmuEvent(event).name)] = value;
-  };
-  count("CYCLE", cnt(result.npuActive + result.npuIdle));
-  count("NPU_ACTIVE", cnt(result.npuActive));
-  count("NPU_IDLE", cnt(result.npuIdle));
-  for (size_t i = 0; i < npuLinks.size(); ++i) {
-    const PortReport& pr = result.ports[i];
-    const arch::PortId port = config::hardwarePort(npuLinks[i].second);
-    const auto portCount = [&](std::string_view suffix, uint64_t value) {
-      result.pmu[architecture.pmuPortEventName(port, suffix)] = value;
-    };
-    portCount("RD_DATA_BEAT_RECEIVED", pr.readBeats);
-    portCount("WR_DATA_BEAT_WRITTEN", pr.writeBeats);
-    portCount("RD_TRANS_ACCEPTED", pr.readBursts);
-    portCount("WR_TRANS_ACCEPTED", pr.writeBursts);
-    portCount("RD_STALL_LIMIT", cnt(pr.readLimitStall));
-    portCount("WR_STALL_LIMIT", cnt(pr.writeLimitStall));
-  }
-  double mac = 0, ao = 0, ib = 0, wd = 0, acc = 0, bd = 0, shram = 0;
-  for (const auto& o : result.operations) {
-    mac += o.record.macCycles; ao += o.record.outputCycles; ib += o.record.stallIfm; wd += o.record.stallWeights;
-    acc += o.record.stallOutput; bd += o.record.stallBlockdep; shram += o.record.stallShramReconfig;
-  }
-  count("MAC_ACTIVE", cnt(mac));
-  count("AO_ACTIVE", cnt(ao));
-  count("MAC_STALLED_BY_IB", cnt(ib));
-  count("MAC_STALLED_BY_WD", cnt(wd));
-  count("MAC_STALLED_BY_ACC", cnt(acc));
-  count("CC_STALLED_ON_BLOCKDEP", cnt(bd));
-  count("CC_STALLED_ON_SHRAM_RECONFIG", cnt(shram));
+  result.pmu = pmu.counts();
   return result;
 }
 

@@ -4,7 +4,7 @@
 // runs it and collects the RunResult. SystemC allows one elaboration per process: call
 // simulate() once per process.
 
-#include <array>
+#include <vector>
 
 #include "models/mem/memory_timing.h"
 #include "models/npu/npu_observer.h"
@@ -25,7 +25,7 @@ config::SystemParams resolveForModel(config::ConfigRequest request, const io::Co
 // memory, or leave the memory map: throws InputError naming the file and the command (or the
 // operator) when the OFM blocks, MAC-model steps or AXI bursts of all operations together
 // exceed npusim's budgets, when the simulated time could pass SystemC's range, or when a
-// transfer would reach past its memory's address window or use a region without a tensor.
+// transfer would reach past its memory's address range or use a region without a tensor.
 // simulate() calls it first.
 void checkSimulationWork(const io::CompiledNetwork& net, const std::vector<io::DecodedNpuOp>& decoded,
                          const config::SystemParams& params);
@@ -33,7 +33,7 @@ void checkSimulationWork(const io::CompiledNetwork& net, const std::vector<io::D
 // What a run reports as it happens (timeline traces); null members see nothing.
 struct RunObservers {
   npu::NpuObserver* npu = nullptr;                   // OFM blocks, command fetch waits
-  std::array<mem::BurstObserver*, 2> axi{};          // bursts of the NPU's AXI0 and AXI1
+  std::vector<mem::BurstObserver*> ports;            // bursts of each NPU port (arch::PortId order)
 };
 
 RunResult simulate(const io::CompiledNetwork& net, const std::vector<io::DecodedNpuOp>& decoded,

@@ -2,7 +2,6 @@
 #pragma once
 // Everything one simulation measured.
 
-#include <array>
 #include <cstdint>
 #include <map>
 #include <string>

@@ -36,9 +36,11 @@ std::string Architecture::pmuPortEventName(PortId id, std::string_view suffix) c
 namespace {
 
 // The U55's and U65's PMU (command-stream doc 7: the core driver's ethosu_pmu_event_type and
-// its hardware numbers; 4 event counters). The AXI1 events are AXI0's + 0x100.
+// its hardware numbers; 4 event counters; PMCR at 0x180, ethos-u85.md 6). The AXI1 events are
+// AXI0's + 0x100.
 PmuDesc ethosU55Pmu() {
   PmuDesc p;
+  p.controlRegister = 0x180;
   p.eventCounters = 4;
   p.events = {
       {"NO_EVENT", 0x00},
@@ -148,6 +150,7 @@ Architecture ethosU55Family(std::string_view name, uint32_t product) {
 // offsets of the U55's per-port events.
 PmuDesc ethosU85Pmu() {
   PmuDesc p;
+  p.controlRegister = 0x1180;
   p.eventCounters = 8;
   p.events = {
       {"NO_EVENT", 0},           {"CYCLE", 17},
@@ -229,8 +232,9 @@ Architecture ethosU85Description() {
   a.configWord.log2WeightDecoders = {12, 2};
   a.commands = &ethosU85CommandSet();
   a.weightFormats = {WeightFormat::Standard, WeightFormat::Fast};
-  a.ports = {{"sram0", 128, 64, 32, 12, 16}, {"sram1", 128, 64, 32, 12, 16}, {"sram2", 128, 64, 32, 12, 16},
-             {"sram3", 128, 64, 32, 12, 16}, {"ext0", 128, 64, 32, 64, 32},  {"ext1", 128, 64, 32, 64, 32}};
+  a.ports = {{"sram0", 128, 64, 32, 12, 16, AreaId{0}}, {"sram1", 128, 64, 32, 12, 16, AreaId{0}},
+             {"sram2", 128, 64, 32, 12, 16, AreaId{0}}, {"sram3", 128, 64, 32, 12, 16, AreaId{0}},
+             {"ext0", 128, 64, 32, 64, 32, AreaId{1}},  {"ext1", 128, 64, 32, 64, 32, AreaId{1}}};
   a.buffers = BufferModel::InternalBuffers;
   a.dmaInternalMemory = "lutram";   // the LUT RAM: internal DMAs load activation tables
   a.maxWeightStreams = 4;
@@ -253,7 +257,7 @@ std::vector<Architecture> buildTable() {
   // timing adapters: AXI0 TA0_MAXR=8, TA0_MAXW=8; AXI1 TA1_MAXR=2, TA1_MAXW=0 (no limit, so the
   // AXI_LIMIT maximum of 16).
   Architecture u55 = ethosU55Family("Ethos-U55", 0);
-  u55.ports = {{"axi0", 64, 32, 16, 8, 8}, {"axi1", 64, 32, 16, 2, 16}};
+  u55.ports = {{"axi0", 64, 32, 16, 8, 8, AreaId{0}}, {"axi1", 64, 32, 16, 2, 16, AreaId{1}}};
   u55.maxWeightStreams = 1;
   u55.maxScaleStreams = 1;
   u55.defaultSystemConfig = "Ethos_U55_High_End_Embedded";
@@ -264,7 +268,7 @@ std::vector<Architecture> buildTable() {
   // docs/timing-model.md); the U65-512's two cores each read their own weight and scale streams
   // (NPU_SET_PARALLEL_MODE).
   Architecture u65 = ethosU55Family("Ethos-U65", 1);
-  u65.ports = {{"axi0", 128, 64, 32, 64, 32}, {"axi1", 128, 64, 32, 64, 32}};
+  u65.ports = {{"axi0", 128, 64, 32, 64, 32, AreaId{0}}, {"axi1", 128, 64, 32, 64, 32, AreaId{1}}};
   u65.maxWeightStreams = 2;
   u65.maxScaleStreams = 2;
   u65.defaultSystemConfig = "Ethos_U65_Client_Server";

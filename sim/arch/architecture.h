@@ -11,6 +11,8 @@
 #include <string_view>
 #include <vector>
 
+#include "sim/arch/regions.h"
+
 namespace npusim::arch {
 
 class CommandSet;
@@ -31,6 +33,7 @@ struct PortDesc {
   // Outstanding limits when no system configuration sets them: npu.<port>.max_outstanding_* defaults.
   uint32_t defaultReads = 0;
   uint32_t defaultWrites = 0;
+  AreaId area;                    // the Vela memory area (Axi0, Axi1) whose memory the port reaches
 };
 
 // Where the NPU keeps IFM, weights and accumulators: one shared SHRAM the command stream lays out
@@ -50,6 +53,7 @@ struct PmuEvent {
 // The PMU: its event counters and events. Per-port events exist once per AXI port, named by the
 // port's name in upper case, '_' and the suffix, and numbered from the port's base.
 struct PmuDesc {
+  uint32_t controlRegister = 0;               // register offset of PMCR, whose bit 0 enables counting
   uint32_t eventCounters = 0;                 // PMEVCNTR registers (PMCR [15:11])
   std::vector<PmuEvent> events;               // events that are not per port
   std::vector<PmuEvent> portEvents;           // per-port events: suffix and offset from the port's base

@@ -65,6 +65,10 @@ struct NpuConfig {
   std::array<double, 3> activationCycles{};
   MacPipeline pipeline;
 
+  // Its AXI ports (arch::PortId indexes this list): its generation's. The Ethos-U85's port
+  // count differs by configuration (2 or 4 SRAM, 1 or 2 EXT ports, ethos-u85.md 1.1), so its
+  // configurations will list their own here.
+  const std::vector<PortDesc>& ports() const { return arch->ports; }
   uint32_t macsPerCore() const { return macs / cores; }
   // The OFM micro-block `height` x `width` of ofmUblocks, or null.
   const Shape3* ofmUblockOf(uint32_t height, uint32_t width) const;

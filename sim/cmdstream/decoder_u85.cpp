@@ -389,7 +389,11 @@ void U85Decoder::kernelOperation(const Command& c, Operation& op) {
     const std::optional<ElementwiseMode> mode = elementwiseModeOf(c.param & 0x3F);
     if (!mode) bad(c, "elementwise mode " + std::to_string(c.param & 0x3F) + " is reserved");
     op.elementwiseMode = *mode;
-    op.ifm.shape = {computed.height, computed.width, ifmDepth};
+    // Elementwise inputs have the OFM's extent (before transposition), 1 along their broadcast
+    // axes: IFM_DEPTH_M1 is not theirs. Vela leaves it as the previous operation wrote it
+    // (mobilenet_v2 on the U85: a residual Add of 32-deep tensors after a 192-deep convolution
+    // runs with IFM_DEPTH_M1 191).
+    op.ifm.shape = computed;
     break;
   }
   case OpKind::Resize:

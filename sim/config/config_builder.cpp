@@ -3,22 +3,15 @@
 
 namespace npusim::config {
 
-namespace {
-
-std::string portKey(AxiPort port) {
-  switch (port) {
-  case AxiPort::Axi0: return "system.axi0_port";
-  case AxiPort::Axi1: return "system.axi1_port";
-  }
-  return "?";
-}
-
-} // namespace
 
 ConfigBuilder::ConfigBuilder() : params_(schemaDefaults()), assigned_(schema().size()) {}
 
 void ConfigBuilder::set(const ConfigKey& key, const Value& value, const Origin& origin) {
+  const std::vector<arch::PortDesc>& before = params_.portDescs();
   storeValue(key, value, params_, origin);
+  if (&params_.portDescs() != &before) {
+    params_.layoutPorts(before);
+  }
   assigned_[keyIndex(key)] = Assignment{origin, ++sequence_};
 }
 
@@ -34,7 +27,7 @@ void ConfigBuilder::setText(std::string_view path, std::string_view text, const 
 SystemParams ConfigBuilder::finish(const std::string& systemConfig, const std::string& memoryMode) {
   // 1. Derived defaults for keys no layer assigned.
   for (const auto& key : schema()) {
-    if (key.derived && !isSet(key)) {
+    if (key.derived && !isSet(key) && keyApplies(key, params_)) {
       const Origin origin{"<builtin>", "", "derived default"};
       storeValue(key, parseText(key, key.derived(params_), origin), params_, origin);
     }
@@ -65,14 +58,14 @@ void ConfigBuilder::checkMemoryAreas() const {
   // port) keeps constants in SRAM; Vela renames that port OnChipFlash internally, npusim does
   // not (the estimator replicates that quirk itself).
   const MemoryModeParams& mode = params_.mode;
-  const auto fail = [this](std::string_view areaKey, AxiPort port, const std::string& what, const std::string& rule) {
+  const auto fail = [this](std::string_view modeKey, arch::AreaId area, const std::string& what, const std::string& rule) {
     Origin origin;
-    const ConfigKey& key = blame(areaKey, portKey(port), origin);
+    const ConfigKey& key = blame(modeKey, areaKeyPath(area), origin);
     throwAt(origin, key.path,
-            std::string(areaKey) + "=" + std::string(axiPortName(port)) + " puts " + what + " on " +
-                std::string(memoryKindName(params_.memoryOn(port))) + " (" + portKey(port) + "); " + rule);
+            std::string(modeKey) + "=" + std::string(arch::areaName(area)) + " puts " + what + " on " +
+                std::string(memoryKindName(params_.memoryIn(area))) + " (" + areaKeyPath(area) + "); " + rule);
   };
-  const MemoryKind constMemory = params_.memoryOn(mode.constMemArea);
+  const MemoryKind constMemory = params_.memoryIn(mode.constMemArea);
   const bool sramOnly = mode.constMemArea == mode.arenaMemArea && mode.arenaMemArea == mode.cacheMemArea &&
                         constMemory == MemoryKind::Sram;
   switch (constMemory) {
@@ -87,14 +80,14 @@ void ConfigBuilder::checkMemoryAreas() const {
   case MemoryKind::OnChipFlash:
   case MemoryKind::OffChipFlash: break;
   }
-  switch (params_.memoryOn(mode.arenaMemArea)) {
+  switch (params_.memoryIn(mode.arenaMemArea)) {
   case MemoryKind::Sram:
   case MemoryKind::Dram: break;
   case MemoryKind::OnChipFlash:
   case MemoryKind::OffChipFlash:
     fail("memory_mode.arena_mem_area", mode.arenaMemArea, "the tensor arena", "it must be on Sram or Dram");
   }
-  switch (params_.memoryOn(mode.cacheMemArea)) {
+  switch (params_.memoryIn(mode.cacheMemArea)) {
   case MemoryKind::Sram: break;
   case MemoryKind::Dram:
   case MemoryKind::OnChipFlash:
@@ -113,9 +106,10 @@ void ConfigBuilder::checkAxiLimits() const {
   if (hw == nullptr) {
     return;
   }
-  for (const AxiPort port : {AxiPort::Axi0, AxiPort::Axi1}) {
-    const AxiPortParams& a = params_.port(port);
-    const std::string prefix = port == AxiPort::Axi0 ? "npu.axi0." : "npu.axi1.";
+  for (size_t i = 0; i < params_.ports.size(); ++i) {
+    const arch::PortDesc& limits = params_.portDescs()[i];
+    const PortParams& a = params_.ports[i];
+    const std::string prefix = "npu." + std::string(limits.name) + ".";
     const auto check = [&](const std::string& field, uint32_t value, uint32_t max) {
       if (value > max) {
         Origin origin;
@@ -125,7 +119,6 @@ void ConfigBuilder::checkAxiLimits() const {
                     "'s AXI_LIMIT maximum of " + std::to_string(max));
       }
     };
-    const arch::PortDesc& limits = hw->arch->port(hardwarePort(port));
     check("max_outstanding_reads", a.maxOutstandingReads, limits.maxReads);
     check("max_outstanding_writes", a.maxOutstandingWrites, limits.maxWrites);
   }
@@ -134,9 +127,9 @@ void ConfigBuilder::checkAxiLimits() const {
 void ConfigBuilder::checkTimingAdapters() const {
   // A pulse cycle that never admits an address would stall the port forever, and a bandwidth
   // cap counts words per pulse cycle, so it needs one (timing doc 5.4).
-  for (const AxiPort port : {AxiPort::Axi0, AxiPort::Axi1}) {
-    const TimingAdapterParams& ta = params_.port(port).adapter;
-    const std::string prefix = port == AxiPort::Axi0 ? "npu.axi0.ta." : "npu.axi1.ta.";
+  for (size_t i = 0; i < params_.ports.size(); ++i) {
+    const TimingAdapterParams& ta = params_.ports[i].adapter;
+    const std::string prefix = "npu." + std::string(params_.portDescs()[i].name) + ".ta.";
     Origin origin;
     if (ta.pulseOn == 0 && ta.pulseOff > 0) {
       const ConfigKey& key = blame(prefix + "pulse_on", prefix + "pulse_off", origin);

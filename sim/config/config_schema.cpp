@@ -44,17 +44,26 @@ constexpr std::string_view kSrcNoAdapter = "no timing adapter: 0 = transparent (
 constexpr std::string_view kVela50Latency = "1";
 constexpr std::string_view kVela50BurstLength = "64";
 
-// The bound accelerator's configuration, or the first U55's before a model binds one.
-const arch::NpuConfig& hardwareOf(const SystemParams& p) {
-  const arch::NpuConfig* hw = p.hardware();
-  return hw != nullptr ? *hw : arch::npuConfigs().front();
+MemoryParams& mem(SystemParams& p, MemoryKind kind) { return p.memories[static_cast<size_t>(kind)]; }
+
+// Key texts are views: a deque keeps each generated text in place.
+std::string_view keep(std::string text) {
+  static std::deque<std::string> texts;
+  texts.push_back(std::move(text));
+  return texts.back();
 }
 
-// The bound accelerator's description of NPU port `port`.
-const arch::PortDesc& portOf(const SystemParams& p, AxiPort port) { return hardwareOf(p).arch->port(hardwarePort(port)); }
+std::string upper(std::string_view s) {
+  std::string out(s);
+  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+  return out;
+}
 
-MemoryParams& mem(SystemParams& p, MemoryKind kind) { return p.memories[static_cast<size_t>(kind)]; }
-AxiPortParams& axi(SystemParams& p, AxiPort port) { return p.axi[static_cast<size_t>(port)]; }
+std::string lower(std::string_view s) {
+  std::string out(s);
+  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return out;
+}
 
 ConfigKey key(std::string_view path, std::string_view unit, std::string_view defaultText, std::string_view description,
               std::string_view source, ConfigKey::Accessor field) {
@@ -68,70 +77,182 @@ ConfigKey key(std::string_view path, std::string_view unit, std::string_view def
   return k;
 }
 
-// An AXI_LIMIT outstanding-transaction key of port P (reads or writes): the key's range is the
-// widest AXI_LIMIT (the U65's; the bound accelerator's own maximum is checked when the
-// configuration is finished), its default the accelerator's port default (arch::PortDesc).
-template <AxiPort P, bool Reads>
-ConfigKey axiLimitKey(std::string_view path, std::string_view description, std::string_view source) {
-  return key(path, "txns", "=accelerator", description, source,
-             [](SystemParams& p) -> FieldRef {
-               return Reads ? &axi(p, P).maxOutstandingReads : &axi(p, P).maxOutstandingWrites;
-             })
-      .range(1, Reads ? 64 : 32)
-      .derivedFrom([](const SystemParams& p) {
-        const arch::PortDesc& port = portOf(p, P);
-        // A limit the memory on the port declares (vela.ini <Mem>_max_reads/_max_writes) wins,
-        // capped at the port's AXI_LIMIT maximum.
-        const MemoryParams& m = p.memory(p.memoryOn(P));
-        const uint32_t declared = Reads ? m.maxReads : m.maxWrites;
-        if (declared > 0) {
-          return std::to_string(std::min(declared, Reads ? port.maxReads : port.maxWrites));
-        }
-        return std::to_string(Reads ? port.defaultReads : port.defaultWrites);
-      });
+// A key of NPU port `port`: npu.<port>.<field>.
+ConfigKey portKey(std::string_view port, std::string_view field, std::string_view unit, std::string_view defaultText,
+                  std::string_view description, std::string_view source, ConfigKey::PortAccessor accessor) {
+  ConfigKey k = key(keep("npu." + std::string(port) + "." + std::string(field)), unit, defaultText, description, source,
+                    nullptr);
+  k.port = port;
+  k.portField = accessor;
+  return k;
+}
+
+// One NPU port name with the descriptions of every simulated generation that has it.
+struct NamedPort {
+  std::string_view name;
+  std::vector<std::pair<const arch::Architecture*, const arch::PortDesc*>> descs;
+};
+
+// The ports of every simulated configuration, by name in the order the configurations list them
+// (U55 and U65: axi0, axi1), each with one description per generation: the schema has one set of
+// npu.<port>.* keys per name. The keys set the simulator's ports, so a generation npusim only
+// reads (the U85) has none yet.
+std::vector<NamedPort> simulatedPorts() {
+  std::vector<NamedPort> out;
+  for (const arch::NpuConfig& c : arch::npuConfigs()) {
+    if (!c.arch->simulated) continue;
+    for (const arch::PortDesc& d : c.ports()) {
+      auto it = std::find_if(out.begin(), out.end(), [&](const NamedPort& n) { return n.name == d.name; });
+      if (it == out.end()) {
+        out.push_back({d.name, {}});
+        it = std::prev(out.end());
+      }
+      if (std::none_of(it->descs.begin(), it->descs.end(), [&](const auto& e) { return e.first == c.arch; })) {
+        it->descs.emplace_back(c.arch, &d);
+      }
+    }
+  }
+  return out;
+}
+
+// "U55" for the Ethos-U55.
+std::string_view shortName(const arch::Architecture& a) {
+  constexpr std::string_view prefix = "Ethos-";
+  return a.name.substr(a.name.rfind(prefix, 0) == 0 ? prefix.size() : 0);
+}
+
+// The bound accelerator's description of the port named `name` (contract: it has one).
+const arch::PortDesc& portDescOf(const SystemParams& p, std::string_view name) {
+  return p.portDesc(*p.findPort(name));
+}
+
+// What the outstanding-limit keys of the U55's and U65's ports say about their defaults (the
+// values are the architecture descriptions'; these texts say where each comes from). Ports of
+// other generations get a generic text.
+struct LimitTexts {
+  std::string_view port, readsDescription, readsSource, writesDescription, writesSource;
+};
+constexpr LimitTexts kLimitTexts[] = {
+    {"axi0", "AXI0 outstanding read limit (AXI_LIMIT: U55 1..32, U65 1..64); U55 8, U65 the driver default",
+     "U55: Arm FPGA/FVP U55 high-end timing adapter TA0_MAXR=8 (timing doc 5.1); U65: Ethos-U driver AXI_LIMIT default (timing doc 5.1)",
+     "AXI0 outstanding write limit (AXI_LIMIT: U55 1..16, U65 1..32); U55 8, U65 the driver default",
+     "U55: Arm FPGA/FVP U55 high-end timing adapter TA0_MAXW=8 (timing doc 5.1); U65: Ethos-U driver AXI_LIMIT default (timing doc 5.1)"},
+    {"axi1", "AXI1 outstanding read limit (AXI_LIMIT: U55 1..32, U65 1..64); U55 2, U65 the driver default",
+     "U55: Arm FPGA/FVP U55 high-end timing adapter TA1_MAXR=2 (timing doc 5.1); U65: Ethos-U driver AXI_LIMIT default (timing doc 5.1)",
+     "AXI1 outstanding write limit (AXI_LIMIT: U55 1..16, U65 1..32); U55 16, U65 the driver default",
+     "U55: timing adapter TA1_MAXW=0 (no limit), so the U55 maximum = driver AXI_LIMIT default (timing doc 5.1); U65: Ethos-U driver AXI_LIMIT default (timing doc 5.1)"},
+};
+
+// An AXI_LIMIT outstanding-transaction key of a port (reads or writes): the key's range is the
+// widest AXI_LIMIT of the generations with the port (the bound accelerator's own maximum is
+// checked when the configuration is finished), its default the accelerator's port default
+// (arch::PortDesc), or the limit the memory on the port declares.
+ConfigKey axiLimitKey(const NamedPort& port, bool reads) {
+  uint32_t widest = 1;
+  std::string limits;
+  for (size_t i = 0; i < port.descs.size(); ++i) {
+    const auto& [architecture, desc] = port.descs[i];
+    const uint32_t max = reads ? desc->maxReads : desc->maxWrites;
+    limits += (i == 0 ? "" : ", ") + std::string(shortName(*architecture)) + " 1.." + std::to_string(max);
+    widest = std::max(widest, max);
+  }
+  const auto texts = std::find_if(std::begin(kLimitTexts), std::end(kLimitTexts),
+                                  [&](const LimitTexts& t) { return t.port == port.name; });
+  std::string description, source;
+  if (texts != std::end(kLimitTexts)) {
+    description = reads ? texts->readsDescription : texts->writesDescription;
+    source = reads ? texts->readsSource : texts->writesSource;
+  } else {
+    description = upper(port.name) + " outstanding " + (reads ? "read" : "write") + " limit (AXI_LIMIT: " + limits +
+                  "); default: the accelerator's";
+    source = "the accelerator's port description (sim/arch)";
+  }
+  ConfigKey k = portKey(port.name, reads ? "max_outstanding_reads" : "max_outstanding_writes", "txns", "=accelerator",
+                        keep(description), keep(source),
+                        reads ? ConfigKey::PortAccessor([](PortParams& q) -> FieldRef { return &q.maxOutstandingReads; })
+                              : ConfigKey::PortAccessor([](PortParams& q) -> FieldRef { return &q.maxOutstandingWrites; }))
+                    .range(1, widest);
+  return std::move(k).derivedFrom([name = port.name, reads](const SystemParams& p) {
+    const arch::PortDesc& desc = portDescOf(p, name);
+    // A limit the memory on the port declares (vela.ini <Mem>_max_reads/_max_writes) wins,
+    // capped at the port's AXI_LIMIT maximum.
+    const MemoryParams& m = p.memory(p.memoryOn(*p.findPort(name)));
+    const uint32_t declared = reads ? m.maxReads : m.maxWrites;
+    if (declared > 0) {
+      return std::to_string(std::min(declared, reads ? desc.maxReads : desc.maxWrites));
+    }
+    return std::to_string(reads ? desc.defaultReads : desc.defaultWrites);
+  });
+}
+
+// The data width, outstanding limits and burst split of a port, as npu.<port>.*.
+void addPortKeys(std::vector<ConfigKey>& t, const NamedPort& port) {
+  std::string widths;
+  uint32_t narrowest = UINT32_MAX, widest = 0;
+  for (size_t i = 0; i < port.descs.size(); ++i) {
+    const auto& [architecture, desc] = port.descs[i];
+    widths += (i == 0 ? "" : i + 1 == port.descs.size() ? " or " : ", ") + std::to_string(desc->dataBits) + " (" +
+              std::string(shortName(*architecture)) + ")";
+    narrowest = std::min(narrowest, desc->dataBits);
+    widest = std::max(widest, desc->dataBits);
+  }
+  t.push_back(portKey(port.name, "data_width", "bits", "=accelerator", keep(upper(port.name) + " data width: " + widths),
+                      kSrcAxiWidth, [](PortParams& q) -> FieldRef { return &q.dataWidthBits; })
+                  .pow2(narrowest, widest)
+                  .derivedFrom([name = port.name](const SystemParams& p) {
+                    return std::to_string(portDescOf(p, name).dataBits);
+                  }));
+  t.push_back(axiLimitKey(port, true));
+  t.push_back(axiLimitKey(port, false));
+  t.push_back(portKey(port.name, "max_burst_bytes", "bytes", "64",
+                      keep(upper(port.name) + " burst split alignment (AXI_LIMIT max_beats: 64|128|256)"),
+                      kSrcAxiLimitBurst, [](PortParams& q) -> FieldRef { return &q.maxBurstBytes; })
+                  .pow2(64, 256));
 }
 
 // The eight timing-adapter registers of one NPU port (timing doc 5.4), as npu.<port>.ta.*. Widths
 // from the adapter's register fields: 6-bit pending limits, 12-bit latencies, 16-bit pulse and cap.
-template <AxiPort P>
 void addAdapterKeys(std::vector<ConfigKey>& t, std::string_view port) {
-  static std::deque<std::string> names; // key paths are views: a deque keeps each text in place
-  const auto path = [&](std::string_view field) -> std::string_view {
-    names.push_back("npu." + std::string(port) + ".ta." + std::string(field));
-    return names.back();
-  };
-  using Acc = ConfigKey::Accessor;
+  using Acc = ConfigKey::PortAccessor;
   const auto add = [&](std::string_view field, std::string_view unit, std::string_view description, double max,
                        Acc accessor) {
-    t.push_back(key(path(field), unit, "0", description, kSrcNoAdapter, accessor).range(0, max));
+    t.push_back(portKey(port, keep("ta." + std::string(field)), unit, "0", description, kSrcNoAdapter, accessor)
+                    .range(0, max));
   };
   add("maxr", "txns", "timing adapter MAXR: pending reads, 0 = unlimited", 63,
-      [](SystemParams& p) -> FieldRef { return &axi(p, P).adapter.maxReads; });
+      [](PortParams& q) -> FieldRef { return &q.adapter.maxReads; });
   add("maxw", "txns", "timing adapter MAXW: pending writes, 0 = unlimited", 63,
-      [](SystemParams& p) -> FieldRef { return &axi(p, P).adapter.maxWrites; });
+      [](PortParams& q) -> FieldRef { return &q.adapter.maxWrites; });
   add("maxrw", "txns", "timing adapter MAXRW: pending reads + writes, 0 = unlimited", 63,
-      [](SystemParams& p) -> FieldRef { return &axi(p, P).adapter.maxPending; });
+      [](PortParams& q) -> FieldRef { return &q.adapter.maxPending; });
   add("rlatency", "cycles", "timing adapter RLATENCY: minimum ARVALID to RVALID", 4095,
-      [](SystemParams& p) -> FieldRef { return &axi(p, P).adapter.readLatency; });
+      [](PortParams& q) -> FieldRef { return &q.adapter.readLatency; });
   add("wlatency", "cycles", "timing adapter WLATENCY: minimum WVALID&WLAST to BVALID", 4095,
-      [](SystemParams& p) -> FieldRef { return &axi(p, P).adapter.writeLatency; });
-  add("pulse_on", "cycles", "timing adapter PULSE_ON: cycles of each pulse cycle that admit addresses",
-      65535, [](SystemParams& p) -> FieldRef { return &axi(p, P).adapter.pulseOn; });
-  add("pulse_off", "cycles", "timing adapter PULSE_OFF: cycles of each pulse cycle that block addresses",
-      65535, [](SystemParams& p) -> FieldRef { return &axi(p, P).adapter.pulseOff; });
+      [](PortParams& q) -> FieldRef { return &q.adapter.writeLatency; });
+  add("pulse_on", "cycles", "timing adapter PULSE_ON: cycles of each pulse cycle that admit addresses", 65535,
+      [](PortParams& q) -> FieldRef { return &q.adapter.pulseOn; });
+  add("pulse_off", "cycles", "timing adapter PULSE_OFF: cycles of each pulse cycle that block addresses", 65535,
+      [](PortParams& q) -> FieldRef { return &q.adapter.pulseOff; });
   add("bwcap", "words", "timing adapter BWCAP: bus words (data beats) admitted per pulse cycle, 0 = unlimited", 65535,
-      [](SystemParams& p) -> FieldRef { return &axi(p, P).adapter.bandwidthCap; });
+      [](PortParams& q) -> FieldRef { return &q.adapter.bandwidthCap; });
+}
+
+// The memory of Vela area A, as system.<area>_port (vela.ini axi0_port, axi1_port).
+template <size_t A>
+ConfigKey areaMemoryKey(std::string_view defaultMemory) {
+  const std::string_view name = arch::areaName(arch::kAreas[A]);
+  const std::string path = areaKeyPath(arch::kAreas[A]);
+  return key(keep(path), "", defaultMemory,
+             keep("memory on NPU " + upper(name) + ": Sram|Dram|OnChipFlash|OffChipFlash"), kSrcU55HighEnd,
+             [](SystemParams& p) -> FieldRef { return &p.areaMemories[A]; })
+      .vela(VelaSection::SystemConfig, keep(path.substr(path.find('.') + 1)), "Sram");
 }
 
 // The outstanding-transaction and port-count keys of memory M (Vela 5.0's <Mem>_max_reads,
 // <Mem>_max_writes, <Mem>_ports_used), as system.<mem>.*.
 template <MemoryKind M>
 void addMemoryPortKeys(std::vector<ConfigKey>& t) {
-  static std::deque<std::string> names; // key paths and vela.ini names are views: a deque keeps each text in place
-  const auto text = [&](std::string value) -> std::string_view {
-    names.push_back(std::move(value));
-    return names.back();
-  };
+  const auto text = [](std::string value) { return keep(std::move(value)); };
   const std::string group = "system." + std::string(memoryKindKey(M)) + ".";
   const std::string velaName(memoryKindName(M));
   constexpr auto sys = VelaSection::SystemConfig;
@@ -162,7 +283,6 @@ void addMemoryPortKeys(std::vector<ConfigKey>& t) {
 
 std::vector<ConfigKey> buildTable() {
   using M = MemoryKind;
-  using A = AxiPort;
   constexpr auto sys = VelaSection::SystemConfig;
   constexpr auto mode = VelaSection::MemoryMode;
   std::vector<ConfigKey> t;
@@ -180,12 +300,9 @@ std::vector<ConfigKey> buildTable() {
                   [](SystemParams& p) -> FieldRef { return &p.coreClockHz; })
                   .rangeOpenLow(0, kMaxClockHz)
                   .vela(sys, "core_clock", "1"));
-  t.push_back(key("system.axi0_port", "", "Sram", "memory on NPU AXI0: Sram|Dram|OnChipFlash|OffChipFlash", kSrcU55HighEnd,
-                  [](SystemParams& p) -> FieldRef { return &axi(p, A::Axi0).memory; })
-                  .vela(sys, "axi0_port", "Sram"));
-  t.push_back(key("system.axi1_port", "", "OffChipFlash", "memory on NPU AXI1: Sram|Dram|OnChipFlash|OffChipFlash",
-                  kSrcU55HighEnd, [](SystemParams& p) -> FieldRef { return &axi(p, A::Axi1).memory; })
-                  .vela(sys, "axi1_port", "Sram"));
+  static_assert(arch::kAreaCount == 2, "one system.<area>_port key per Vela memory area");
+  t.push_back(areaMemoryKey<0>("Sram"));
+  t.push_back(areaMemoryKey<1>("OffChipFlash"));
 
   t.push_back(key("system.sram.clock_scale", "x clock", "1.0", "SRAM bandwidth as a fraction of core_clock (Sram_clock_scale)",
                   kSrcU55HighEnd, [](SystemParams& p) -> FieldRef { return &mem(p, M::Sram).clockScale; })
@@ -292,61 +409,40 @@ std::vector<ConfigKey> buildTable() {
   addMemoryPortKeys<M::OffChipFlash>(t);
 
   // 3. Memory mode: vela.ini [Memory_Mode.*].
-  t.push_back(key("memory_mode.const_mem_area", "", "Axi1", "port holding constants (weights, biases, LUTs): Axi0|Axi1",
+  //    Areas by Vela's names (arch::areaName): Shared_Sram's constants in the second, arena and
+  //    cache in the first; Vela's fallback is the first.
+  const std::string_view first = arch::areaName(arch::kAreas[0]), second = arch::areaName(arch::kAreas[1]);
+  const std::string areas = std::string(first) + "|" + std::string(second);
+  t.push_back(key("memory_mode.const_mem_area", "", second, keep("port holding constants (weights, biases, LUTs): " + areas),
                   kSrcSharedSram, [](SystemParams& p) -> FieldRef { return &p.mode.constMemArea; })
-                  .vela(mode, "const_mem_area", "Axi0"));
-  t.push_back(key("memory_mode.arena_mem_area", "", "Axi0", "port holding the tensor arena: Axi0|Axi1", kSrcSharedSram,
+                  .vela(mode, "const_mem_area", first));
+  t.push_back(key("memory_mode.arena_mem_area", "", first, keep("port holding the tensor arena: " + areas), kSrcSharedSram,
                   [](SystemParams& p) -> FieldRef { return &p.mode.arenaMemArea; })
-                  .vela(mode, "arena_mem_area", "Axi0"));
-  t.push_back(key("memory_mode.cache_mem_area", "", "Axi0", "port of the NPU-dedicated SRAM cache: Axi0|Axi1",
+                  .vela(mode, "arena_mem_area", first));
+  t.push_back(key("memory_mode.cache_mem_area", "", first, keep("port of the NPU-dedicated SRAM cache: " + areas),
                   kSrcSharedSram, [](SystemParams& p) -> FieldRef { return &p.mode.cacheMemArea; })
-                  .vela(mode, "cache_mem_area", "Axi0"));
+                  .vela(mode, "cache_mem_area", first));
   t.push_back(key("memory_mode.arena_cache_size", "bytes", "0",
                   "arena budget in SRAM (Dedicated_Sram: cache size); 0 = no limit (Vela: unset = 2^32)", kSrcSharedSram,
                   [](SystemParams& p) -> FieldRef { return &p.mode.arenaCacheSize; })
                   .range(0, kU55AddressSpace)
                   .vela(mode, "arena_cache_size", "0"));
 
-  // 4. NPU AXI ports (npusim only; Vela has no keys for them).
-  t.push_back(key("npu.axi0.data_width", "bits", "=accelerator", "AXI0 data width: 64 (U55) or 128 (U65)", kSrcAxiWidth,
-                  [](SystemParams& p) -> FieldRef { return &axi(p, A::Axi0).dataWidthBits; })
-                  .pow2(64, 128)
-                  .derivedFrom([](const SystemParams& p) { return std::to_string(portOf(p, A::Axi0).dataBits); }));
-  t.push_back(axiLimitKey<A::Axi0, true>(
-      "npu.axi0.max_outstanding_reads",
-      "AXI0 outstanding read limit (AXI_LIMIT: U55 1..32, U65 1..64); U55 8, U65 the driver default",
-      "U55: Arm FPGA/FVP U55 high-end timing adapter TA0_MAXR=8 (timing doc 5.1); U65: Ethos-U driver AXI_LIMIT default (timing doc 5.1)"));
-  t.push_back(axiLimitKey<A::Axi0, false>(
-      "npu.axi0.max_outstanding_writes",
-      "AXI0 outstanding write limit (AXI_LIMIT: U55 1..16, U65 1..32); U55 8, U65 the driver default",
-      "U55: Arm FPGA/FVP U55 high-end timing adapter TA0_MAXW=8 (timing doc 5.1); U65: Ethos-U driver AXI_LIMIT default (timing doc 5.1)"));
-  t.push_back(key("npu.axi0.max_burst_bytes", "bytes", "64", "AXI0 burst split alignment (AXI_LIMIT max_beats: 64|128|256)",
-                  kSrcAxiLimitBurst, [](SystemParams& p) -> FieldRef { return &axi(p, A::Axi0).maxBurstBytes; })
-                  .pow2(64, 256));
-  t.push_back(key("npu.axi1.data_width", "bits", "=accelerator", "AXI1 data width: 64 (U55) or 128 (U65)", kSrcAxiWidth,
-                  [](SystemParams& p) -> FieldRef { return &axi(p, A::Axi1).dataWidthBits; })
-                  .pow2(64, 128)
-                  .derivedFrom([](const SystemParams& p) { return std::to_string(portOf(p, A::Axi1).dataBits); }));
-  t.push_back(axiLimitKey<A::Axi1, true>(
-      "npu.axi1.max_outstanding_reads",
-      "AXI1 outstanding read limit (AXI_LIMIT: U55 1..32, U65 1..64); U55 2, U65 the driver default",
-      "U55: Arm FPGA/FVP U55 high-end timing adapter TA1_MAXR=2 (timing doc 5.1); U65: Ethos-U driver AXI_LIMIT default (timing doc 5.1)"));
-  t.push_back(axiLimitKey<A::Axi1, false>(
-      "npu.axi1.max_outstanding_writes",
-      "AXI1 outstanding write limit (AXI_LIMIT: U55 1..16, U65 1..32); U55 16, U65 the driver default",
-      "U55: timing adapter TA1_MAXW=0 (no limit), so the U55 maximum = driver AXI_LIMIT default (timing doc 5.1); U65: Ethos-U driver AXI_LIMIT default (timing doc 5.1)"));
-  t.push_back(key("npu.axi1.max_burst_bytes", "bytes", "64", "AXI1 burst split alignment (AXI_LIMIT max_beats: 64|128|256)",
-                  kSrcAxiLimitBurst, [](SystemParams& p) -> FieldRef { return &axi(p, A::Axi1).maxBurstBytes; })
-                  .pow2(64, 256));
+  // 4. NPU AXI ports (npusim only; Vela has no keys for them): one set per port name of the
+  //    simulated generations, then the command stream's area, then each port's timing adapter.
+  const std::vector<NamedPort> ports = simulatedPorts();
+  for (const NamedPort& port : ports) {
+    addPortKeys(t, port);
+  }
   t.push_back(key("npu.command_stream_port", "", "=memory_mode.const_mem_area",
-                  "AXI port the command stream is fetched from: Axi0|Axi1",
+                  keep("AXI port the command stream is fetched from: " + areas),
                   "with the constants, as Vela places it: driver QCONFIG=2 (AXI1) for Shared_Sram, CMSIS-Ethos-U FVP "
                   "QCONFIG=1 (AXI0) for Sram_Only (timing doc 2.2, 5.1)",
-                  [](SystemParams& p) -> FieldRef { return &p.commandStreamPort; })
-                  .derivedFrom([](const SystemParams& p) { return std::string(axiPortName(p.mode.constMemArea)); }));
-
-  addAdapterKeys<A::Axi0>(t, "axi0");
-  addAdapterKeys<A::Axi1>(t, "axi1");
+                  [](SystemParams& p) -> FieldRef { return &p.commandStreamArea; })
+                  .derivedFrom([](const SystemParams& p) { return std::string(arch::areaName(p.mode.constMemArea)); }));
+  for (const NamedPort& port : ports) {
+    addAdapterKeys(t, port.name);
+  }
 
   // 5. Cortex-M55 host (npusim only).
   t.push_back(key("host.clock", "Hz", "0", "Cortex-M55 clock; 0 = same as the NPU clock", "npusim: one clock for CPU and NPU",
@@ -391,10 +487,25 @@ std::vector<ConfigKey> buildTable() {
   return t;
 }
 
+// The field behind `k` in `params` (contract: keyApplies).
+FieldRef fieldOf(const ConfigKey& k, SystemParams& params) {
+  if (k.portField == nullptr) {
+    return k.field(params);
+  }
+  return k.portField(params.port(*params.findPort(k.port)));
+}
+
+// The field's type, read from a default SystemParams or PortParams.
+FieldRef probeField(const ConfigKey& k) {
+  static SystemParams system;
+  static PortParams port;
+  return k.portField == nullptr ? k.field(system) : k.portField(port);
+}
+
 // Reads through an accessor that is only used to look (the accessor signature is non-const so
 // that one function serves both reading and writing).
 FieldRef readField(const ConfigKey& k, const SystemParams& params) {
-  return k.field(const_cast<SystemParams&>(params));
+  return fieldOf(k, const_cast<SystemParams&>(params));
 }
 
 std::string inQuotes(std::string_view s) { return "'" + std::string(s) + "'"; }
@@ -405,7 +516,7 @@ std::string rangeText(const ConfigKey& k) {
   return text;
 }
 
-// The allowed values in plain words: "Axi0 or Axi1", "Sram, Dram, OnChipFlash or OffChipFlash".
+// The allowed values in plain words: "Sram, Dram, OnChipFlash or OffChipFlash".
 std::string choicesText(const std::vector<std::string_view>& choices) {
   std::string text;
   for (size_t i = 0; i < choices.size(); ++i) {
@@ -461,8 +572,6 @@ void storeEnum(const ConfigKey& k, const Value& value, Enum* field, const std::a
   throwAt(origin, k.path,
           inQuotes(text) + " is not one of " + choicesText(choices) + " (did you mean " + inQuotes(nearestName(text, choices)) + "?)");
 }
-
-constexpr std::array<AxiPort, 2> kAxiPorts{AxiPort::Axi0, AxiPort::Axi1};
 
 // Type-directed visitor helper.
 template <class... Fs>
@@ -565,16 +674,14 @@ const std::vector<std::string>& keyGroups() {
 size_t keyIndex(const ConfigKey& k) { return static_cast<size_t>(&k - schema().data()); }
 
 KeyType keyType(const ConfigKey& k) {
-  SystemParams probe;
   return std::visit(Overload{[](double*) { return KeyType::Double; }, [](uint32_t*) { return KeyType::Int; },
                              [](uint64_t*) { return KeyType::Int; }, [](bool*) { return KeyType::Bool; },
-                             [](MemoryKind*) { return KeyType::Enum; }, [](AxiPort*) { return KeyType::Enum; },
+                             [](MemoryKind*) { return KeyType::Enum; }, [](arch::AreaId*) { return KeyType::Enum; },
                              [](std::string*) { return KeyType::Enum; }},
-                    k.field(probe));
+                    probeField(k));
 }
 
 std::vector<std::string_view> enumChoices(const ConfigKey& k) {
-  SystemParams probe;
   return std::visit(Overload{[](MemoryKind*) {
                                std::vector<std::string_view> names;
                                for (const auto m : kMemoryKinds) {
@@ -582,16 +689,16 @@ std::vector<std::string_view> enumChoices(const ConfigKey& k) {
                                }
                                return names;
                              },
-                             [](AxiPort*) {
+                             [](arch::AreaId*) {
                                std::vector<std::string_view> names;
-                               for (const auto a : kAxiPorts) {
-                                 names.push_back(axiPortName(a));
+                               for (const auto a : arch::kAreas) {
+                                 names.push_back(arch::areaName(a));
                                }
                                return names;
                              },
                              [&k](std::string*) { return k.choices; },
                              [](auto*) { return std::vector<std::string_view>{}; }},
-                    k.field(probe));
+                    probeField(k));
 }
 
 Value parseText(const ConfigKey& k, std::string_view text, const Origin& origin) {
@@ -640,7 +747,21 @@ Value parseJson(const ConfigKey& k, const nlohmann::json& v, const Origin& origi
   return v.dump();
 }
 
+std::string areaKeyPath(arch::AreaId area) { return "system." + lower(arch::areaName(area)) + "_port"; }
+
+bool keyApplies(const ConfigKey& k, const SystemParams& params) {
+  return k.portField == nullptr || params.findPort(k.port).has_value();
+}
+
 void storeValue(const ConfigKey& k, const Value& value, SystemParams& params, const Origin& origin) {
+  if (!keyApplies(k, params)) {
+    std::string names;
+    for (const arch::PortDesc& d : params.portDescs()) {
+      names += (names.empty() ? "" : ", ") + std::string(d.name);
+    }
+    throwAt(origin, k.path, "the " + std::string(params.architecture().name) + " has no NPU port " +
+                                std::string(k.port) + " (its ports: " + names + ")");
+  }
   std::visit(Overload{[&](double* f) {
                         const double v = std::get<double>(value);
                         checkNumber(k, v, std::numeric_limits<double>::infinity(), origin);
@@ -650,7 +771,7 @@ void storeValue(const ConfigKey& k, const Value& value, SystemParams& params, co
                       [&](uint64_t* f) { storeInt(k, value, f, origin); },
                       [&](bool* f) { *f = std::get<bool>(value); },
                       [&](MemoryKind* f) { storeEnum(k, value, f, kMemoryKinds, memoryKindName, origin); },
-                      [&](AxiPort* f) { storeEnum(k, value, f, kAxiPorts, axiPortName, origin); },
+                      [&](arch::AreaId* f) { storeEnum(k, value, f, arch::kAreas, arch::areaName, origin); },
                       [&](std::string* f) {
                         const auto& text = std::get<std::string>(value);
                         if (std::find(k.choices.begin(), k.choices.end(), text) == k.choices.end()) {
@@ -660,7 +781,7 @@ void storeValue(const ConfigKey& k, const Value& value, SystemParams& params, co
                         }
                         *f = text;
                       }},
-             k.field(params));
+             fieldOf(k, params));
 }
 
 std::string formatNumber(double value) {
@@ -695,7 +816,7 @@ std::string formatValue(const ConfigKey& k, const SystemParams& params) {
                              [](uint64_t* f) { return std::to_string(*f); },
                              [](bool* f) { return std::string(*f ? "true" : "false"); },
                              [](MemoryKind* f) { return std::string(memoryKindName(*f)); },
-                             [](AxiPort* f) { return std::string(axiPortName(*f)); },
+                             [](arch::AreaId* f) { return std::string(arch::areaName(*f)); },
                              [](std::string* f) { return *f; }},
                     readField(k, params));
 }
@@ -706,7 +827,7 @@ nlohmann::ordered_json jsonValue(const ConfigKey& k, const SystemParams& params)
                              [](uint64_t* f) { return nlohmann::ordered_json(*f); },
                              [](bool* f) { return nlohmann::ordered_json(*f); },
                              [](MemoryKind* f) { return nlohmann::ordered_json(memoryKindName(*f)); },
-                             [](AxiPort* f) { return nlohmann::ordered_json(axiPortName(*f)); },
+                             [](arch::AreaId* f) { return nlohmann::ordered_json(arch::areaName(*f)); },
                              [](std::string* f) { return nlohmann::ordered_json(*f); }},
                     readField(k, params));
 }
@@ -715,12 +836,12 @@ SystemParams schemaDefaults() {
   SystemParams p;
   const Origin origin{"<builtin>", "", "schema default"};
   for (const auto& k : schema()) {
-    if (!k.derived) {
+    if (!k.derived && keyApplies(k, p)) {
       storeValue(k, parseText(k, k.defaultText, origin), p, origin);
     }
   }
   for (const auto& k : schema()) {
-    if (k.derived) {
+    if (k.derived && keyApplies(k, p)) {
       storeValue(k, parseText(k, k.derived(p), origin), p, origin);
     }
   }

@@ -6,6 +6,7 @@
 // over this table, so adding a key is one entry in config_schema.cpp.
 
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <optional>
 #include <string>
@@ -27,7 +28,7 @@ std::string_view keyTypeName(KeyType type);  // double, int, bool, enum
 enum class VelaSection : uint8_t { None, SystemConfig, MemoryMode };
 
 // The SystemParams field behind a key; its alternative decides the key's type.
-using FieldRef = std::variant<double*, uint32_t*, uint64_t*, bool*, MemoryKind*, AxiPort*, std::string*>;
+using FieldRef = std::variant<double*, uint32_t*, uint64_t*, bool*, MemoryKind*, arch::AreaId*, std::string*>;
 
 // A parsed value before it is range-checked and stored (integers travel as doubles).
 using Value = std::variant<double, bool, std::string>;
@@ -42,17 +43,21 @@ struct Origin {
 };
 
 // One configuration key. Table entries are built with key(...) and the chained && setters so
-// that each reads as one expression.
+// that each reads as one expression. A per-port key (npu.<port>.*) names its NPU port and reaches
+// its field through the port's PortParams; it applies while the bound accelerator has that port.
 struct ConfigKey {
   using Accessor = FieldRef (*)(SystemParams&);
-  using DerivedDefault = std::string (*)(const SystemParams&);
+  using PortAccessor = FieldRef (*)(PortParams&);
+  using DerivedDefault = std::function<std::string(const SystemParams&)>;
 
   std::string_view path;            // dotted key path, e.g. "system.sram.read_latency"
   std::string_view unit;            // "" when dimensionless
   std::string_view defaultText;     // default as text in the key's type (may be ""); for derived keys, the rule
   std::string_view description;     // one line
   std::string_view source;          // where the default comes from
-  Accessor field = nullptr;
+  Accessor field = nullptr;         // null for per-port keys
+  std::string_view port;            // per-port keys: the port's name ("axi0")
+  PortAccessor portField = nullptr; // per-port keys: the field in that port's PortParams
   double min = 0;                   // numeric range (ints and doubles)
   double max = std::numeric_limits<double>::infinity();
   bool minExclusive = false;
@@ -92,6 +97,13 @@ const ConfigKey* findKey(std::string_view path);
 const std::vector<std::string>& keyGroups();
 size_t keyIndex(const ConfigKey& key);
 
+// The key naming the memory of a Vela area: system.axi0_port, system.axi1_port (vela.ini's
+// axi0_port, axi1_port).
+std::string areaKeyPath(arch::AreaId area);
+
+// Whether `params`' accelerator has the key's port (always true for keys that are not per port).
+bool keyApplies(const ConfigKey& key, const SystemParams& params);
+
 KeyType keyType(const ConfigKey& key);
 // Allowed values of an Enum key (empty for other types).
 std::vector<std::string_view> enumChoices(const ConfigKey& key);
@@ -99,13 +111,14 @@ std::vector<std::string_view> enumChoices(const ConfigKey& key);
 // Parsing. Throw InputError naming origin.file and the key for a wrong type.
 Value parseText(const ConfigKey& key, std::string_view text, const Origin& origin);
 Value parseJson(const ConfigKey& key, const nlohmann::json& value, const Origin& origin);
-// Range/choice check, then store into `params`. Throws InputError for out-of-range values.
+// Range/choice check, then store into `params`. Throws InputError for out-of-range values and
+// for a port the accelerator does not have.
 void storeValue(const ConfigKey& key, const Value& value, SystemParams& params, const Origin& origin);
 
 // The values a key accepts, in words: a range, a power-of-two range, or the choices.
 std::string allowedText(const ConfigKey& key);
 
-// Reading back.
+// Reading back (contract: keyApplies).
 std::string formatValue(const ConfigKey& key, const SystemParams& params);
 nlohmann::ordered_json jsonValue(const ConfigKey& key, const SystemParams& params);
 std::string formatNumber(double value);  // shortest text that reads back to the same double

@@ -10,7 +10,10 @@ RegionMap::RegionMap(const SystemParams& params) {
     case arch::RegionUse::Arena: areas_[region] = params.mode.arenaMemArea; break;
     case arch::RegionUse::Cache: areas_[region] = params.mode.cacheMemArea; break;
     }
-    memories_[region] = params.memoryOn(areas_[region]);
+    memories_[region] = params.memoryIn(areas_[region]);
+  }
+  for (arch::AreaId area : arch::kAreas) {
+    areaPorts_[area.index] = params.portsIn(area);
   }
 }
 

@@ -7,6 +7,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -16,19 +17,12 @@
 namespace npusim::config {
 
 enum class MemoryKind : uint8_t { Sram, Dram, OnChipFlash, OffChipFlash };
-enum class AxiPort : uint8_t { Axi0, Axi1 };
 
 constexpr std::array<MemoryKind, 4> kMemoryKinds{MemoryKind::Sram, MemoryKind::Dram, MemoryKind::OnChipFlash,
                                                  MemoryKind::OffChipFlash};
 
 std::string_view memoryKindName(MemoryKind kind);   // Vela spelling: Sram, Dram, OnChipFlash, OffChipFlash
 std::string_view memoryKindKey(MemoryKind kind);    // key spelling: sram, dram, on_chip_flash, off_chip_flash
-std::string_view axiPortName(AxiPort port);         // Axi0, Axi1
-
-// The NPU port an AxiPort names: Vela's Axi0/Axi1 memory areas and npusim's npu.axi0/axi1 keys
-// are ports 0 and 1 of the U55's and U65's port lists (the U85's SRAM and EXT port groups come
-// with the N-port memory system).
-constexpr arch::PortId hardwarePort(AxiPort port) { return arch::PortId{static_cast<uint8_t>(port)}; }
 
 // Timing of one memory type, in Vela's units (NPU clock cycles, bytes).
 struct MemoryParams {
@@ -59,9 +53,8 @@ struct TimingAdapterParams {
   double nominalBytesPerCycle(uint32_t wordBytes) const;
 };
 
-// One NPU AXI manager port (npusim-only parameters; Vela has no keys for them).
-struct AxiPortParams {
-  MemoryKind memory = MemoryKind::Sram; // what sits on the port (vela.ini axi0_port/axi1_port)
+// One NPU AXI manager port (npusim-only parameters, npu.<port>.*; Vela has no keys for them).
+struct PortParams {
   uint32_t dataWidthBits = 64;          // U55: 64-bit AXI
   uint32_t maxOutstandingReads = 8;     // timing-adapter / AXI_LIMIT read limit
   uint32_t maxOutstandingWrites = 8;
@@ -69,11 +62,11 @@ struct AxiPortParams {
   TimingAdapterParams adapter;          // between the port and the interconnect
 };
 
-// Vela memory mode: which port holds constants, the arena and the cache.
+// Vela memory mode: which memory area holds constants, the arena and the cache.
 struct MemoryModeParams {
-  AxiPort constMemArea = AxiPort::Axi1;
-  AxiPort arenaMemArea = AxiPort::Axi0;
-  AxiPort cacheMemArea = AxiPort::Axi0;
+  arch::AreaId constMemArea{1};
+  arch::AreaId arenaMemArea{0};
+  arch::AreaId cacheMemArea{0};
   uint64_t arenaCacheSize = 0;          // bytes; 0 = no limit
 };
 
@@ -97,10 +90,12 @@ struct SystemParams {
   std::array<MemoryParams, 4> memories{       // indexed by MemoryKind
       MemoryParams{1.0, 32, 32, 32, false, 1, 0, 0}, MemoryParams{0.75, 128, 500, 250, false, 1, 0, 0},
       MemoryParams{1.0, 32, 32, 32, false, 1, 0, 0}, MemoryParams{0.125, 128, 64, 64, false, 1, 0, 0}};
-  std::array<AxiPortParams, 2> axi{           // indexed by AxiPort
-      AxiPortParams{MemoryKind::Sram, 64, 8, 8, 64, {}}, AxiPortParams{MemoryKind::OffChipFlash, 64, 2, 16, 64, {}}};
+  std::array<MemoryKind, arch::kAreaCount> areaMemories{  // indexed by arch::AreaId (vela.ini axi0_port, axi1_port)
+      MemoryKind::Sram, MemoryKind::OffChipFlash};
+  std::vector<PortParams> ports{              // the accelerator's NPU ports, indexed by arch::PortId
+      PortParams{64, 8, 8, 64, {}}, PortParams{64, 2, 16, 64, {}}};
   MemoryModeParams mode;
-  AxiPort commandStreamPort = AxiPort::Axi1;  // driver default QCONFIG (U55): AXI1
+  arch::AreaId commandStreamArea{1};          // driver default QCONFIG (U55): AXI1
   HostParams host;
   uint64_t cycleLimit = 0;                    // simulated-cycle limit, 0 = none
   // Not configuration: what the user should know about how it was read (one sentence each,
@@ -109,11 +104,27 @@ struct SystemParams {
 
   // The configuration `accelerator` names; null while it is empty (not yet bound to a model).
   const arch::NpuConfig* hardware() const { return arch::findNpuConfig(accelerator); }
+  // The bound accelerator's generation, the Ethos-U55 while none is bound.
+  const arch::Architecture& architecture() const;
+  // The bound accelerator's NPU ports (arch::NpuConfig::ports), the first U55's while none is
+  // bound: the list `ports` follows.
+  const std::vector<arch::PortDesc>& portDescs() const;
+  const arch::PortDesc& portDesc(arch::PortId p) const { return portDescs().at(p.index); }
+  // Lays `ports` out as portDescs() after `accelerator` changed them from `previous`: a port
+  // keeps its values when `previous` had one of the same name, a new one starts with the defaults.
+  void layoutPorts(const std::vector<arch::PortDesc>& previous);
   const MemoryParams& memory(MemoryKind kind) const { return memories[static_cast<size_t>(kind)]; }
-  const AxiPortParams& port(AxiPort p) const { return axi[static_cast<size_t>(p)]; }
-  MemoryKind memoryOn(AxiPort p) const { return port(p).memory; }
+  const PortParams& port(arch::PortId p) const { return ports.at(p.index); }
+  PortParams& port(arch::PortId p) { return ports.at(p.index); }
+  // The port named `name` ("axi0") in portDescs(), if it has one.
+  std::optional<arch::PortId> findPort(std::string_view name) const;
+  // The ports that serve `area`, in PortId order (U55, U65: one each).
+  std::vector<arch::PortId> portsIn(arch::AreaId area) const;
+  MemoryKind memoryIn(arch::AreaId area) const { return areaMemories[area.index]; }
+  // The memory a port reaches: the one in its area.
+  MemoryKind memoryOn(arch::PortId p) const { return memoryIn(portDesc(p).area); }
   // Bytes per NPU cycle of the memory on a port: data width / 8 * clock scale * ports used.
-  double bytesPerCycle(AxiPort p) const;
+  double bytesPerCycle(arch::PortId p) const;
 };
 
 } // namespace npusim::config

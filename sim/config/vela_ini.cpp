@@ -196,7 +196,7 @@ private:
 };
 
 bool onAPort(const SystemParams& p, MemoryKind memory) {
-  return p.memoryOn(AxiPort::Axi0) == memory || p.memoryOn(AxiPort::Axi1) == memory;
+  return std::any_of(arch::kAreas.begin(), arch::kAreas.end(), [&](arch::AreaId a) { return p.memoryIn(a) == memory; });
 }
 
 void applySection(const VelaIni& ini, VelaSection kind, const std::string& name, ConfigBuilder& builder,

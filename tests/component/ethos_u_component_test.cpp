@@ -5,6 +5,9 @@
 #include <doctest/doctest.h>
 
 #include <cstring>
+#include <map>
+#include <string>
+#include <vector>
 
 #include <systemc>
 #include <tlm_utils/simple_initiator_socket.h>
@@ -12,6 +15,7 @@
 #include "models/mem/memory_system.h"
 #include "models/npu/ethos_u.h"
 #include "sim/config/config.h"
+#include "models/platform/soc.h"
 #include "support/npu_model.h"
 #include "support/hardware.h"
 
@@ -23,12 +27,16 @@ constexpr uint64_t kStreamAddress = 0x1000'0100;  // in off-chip flash
 constexpr uint64_t kArena = 0x2000'0000;
 constexpr uint64_t kFlash = 0x1000'1000;
 
-// Programs QBASE/QSIZE/BASEP, starts the NPU and records when the interrupt arrives.
+// Programs QBASE/QSIZE/BASEP, starts the NPU and records when the interrupt arrives; with a
+// PMU control register, enables the PMU first and disables it `pmuTail` cycles after the
+// interrupt, as the driver's inference callbacks do.
 struct Driver : sc_core::sc_module {
   tlm_utils::simple_initiator_socket<Driver> apb{"apb"};
   tlm_utils::simple_initiator_socket<Driver> data{"data"};  // binds the memory's CPU port
   sc_core::sc_event* irq = nullptr;
   uint32_t qsize = 0;
+  uint64_t pmuControl = 0;   // 0: the driver leaves the PMU alone
+  double pmuTail = 0;
   double irqAt = -1;
   SC_HAS_PROCESS(Driver);
   explicit Driver(sc_core::sc_module_name n) : sc_module(n) { SC_THREAD(run); }
@@ -42,6 +50,7 @@ struct Driver : sc_core::sc_module {
     apb->b_transport(t, delay);
   }
   void run() {
+    if (pmuControl != 0) write(pmuControl, 1);
     write(npu::reg::kQbase, static_cast<uint32_t>(kStreamAddress));
     write(npu::reg::kQsize, qsize);
     write(npu::reg::kBasep, static_cast<uint32_t>(kFlash));
@@ -49,6 +58,10 @@ struct Driver : sc_core::sc_module {
     write(npu::reg::kCmd, 1);
     wait(*irq);
     irqAt = sc_core::sc_time_stamp().to_seconds() * 500e6;
+    if (pmuControl != 0) {
+      wait(sc_core::sc_time(pmuTail / 500e6, sc_core::SC_SEC));
+      write(pmuControl, 0);
+    }
   }
 };
 
@@ -62,22 +75,40 @@ struct Bench {
     program = cmd::decodeProgram(*params.hardware(), stream.data(), stream.size(), test::testOrigin(), {});
   }
 
+  // What one run shows: the NPU's statistics, the IRQ time and the PMU's windows and counts.
+  struct Outcome {
+    npu::NpuStats stats;
+    double irqAt = 0;
+    std::vector<npu::PmuWindow> windows;
+    std::map<std::string, uint64_t> pmu;
+  };
+
   // Elaborates, runs to completion, returns the NPU's statistics and the IRQ time.
   std::pair<npu::NpuStats, double> run() {
-    mem::MemorySystem memory("memory", {params.coreClockHz, params.memories, params.axi});
+    Outcome o = runWithPmu(0, 0);
+    return {o.stats, o.irqAt};
+  }
+
+  // The same, with the driver enabling the PMU at `pmuControl` and disabling it `pmuTail`
+  // cycles after the interrupt (pmuControl 0: it leaves the PMU alone).
+  Outcome runWithPmu(uint64_t pmuControl, double pmuTail) {
+    mem::MemorySystem memory("memory", platform::memorySystemParams(params, platform::MemoryMap::standard()));
     npu::EthosU npuModule("npu", npu::NpuModuleParams::of(params));
     Driver driver("driver");
-    npuModule.axi0.bind(memory.npuAxi0);
-    npuModule.axi1.bind(memory.npuAxi1);
+    for (size_t i = 0; i < npuModule.ports.size(); ++i) {
+      npuModule.ports[i].bind(memory.npuPorts[i]);
+    }
     driver.apb.bind(npuModule.apb);
     driver.data.bind(memory.cpu);
     driver.irq = &npuModule.irq;
     driver.qsize = program.streamBytes();
+    driver.pmuControl = pmuControl;
+    driver.pmuTail = pmuTail;
     npuModule.addProgram({kStreamAddress, &program});
     sc_core::sc_start();
     npuModule.shutdown();
     sc_core::sc_start();
-    return {npuModule.stats(), driver.irqAt};
+    return {npuModule.stats(), driver.irqAt, npuModule.pmu().windows(), npuModule.pmu().counts()};
   }
 };
 
@@ -93,6 +124,25 @@ TEST_CASE("a STOP-only stream costs one command fetch from flash and one parse c
   CHECK(stats.commandFetchBytes == 4);
 }
 
+TEST_CASE("the NPU's PMU counts between the driver's PMCR writes, each port's beats under its own name") {
+  Bench bench({});
+  const uint64_t pmcr = bench.params.architecture().pmu.controlRegister;
+  const Bench::Outcome o = bench.runWithPmu(pmcr, 100);
+  // Enabled at 0 (before QBASE), disabled 100 cycles after the interrupt; the STOP-only stream
+  // is active from its start to its end (the component test above: 64 + 4 + 1 cycles).
+  REQUIRE(o.windows.size() == 1);
+  CHECK(o.windows[0].start == 0);
+  CHECK(o.windows[0].end == doctest::Approx(o.irqAt + 100));
+  CHECK(o.windows[0].active == doctest::Approx(o.stats.activeCycles[0]));
+  CHECK(o.windows[0].idle == doctest::Approx(o.windows[0].end - o.windows[0].active));
+  CHECK(o.pmu.at("NPU_ACTIVE") == 64 + 4 + 1);
+  CHECK(o.pmu.at("CYCLE") == o.pmu.at("NPU_ACTIVE") + o.pmu.at("NPU_IDLE"));
+  // The 4-byte command fetch is one 64-bit read beat on AXI1 (the constants' port), none on AXI0.
+  CHECK(o.pmu.at("AXI1_RD_DATA_BEAT_RECEIVED") == 1);
+  CHECK(o.pmu.at("AXI1_RD_TRANS_ACCEPTED") == 1);
+  CHECK(o.pmu.at("AXI0_RD_DATA_BEAT_RECEIVED") == 0);
+}
+
 TEST_CASE("DMA_WAIT holds a kernel until the DMA that feeds it has finished") {
   cmd::Operation dma = test::sampleDma();
   Bench bench({dma, test::waitOp(cmd::OpKind::DmaWait, 0), test::sampleConv()});
@@ -102,7 +152,7 @@ TEST_CASE("DMA_WAIT holds a kernel until the DMA that feeds it has finished") {
   CHECK(ops[0].kind == cmd::OpKind::DmaStart);
   CHECK(ops[2].kind == cmd::OpKind::Conv);
   CHECK(ops[2].start >= ops[0].end);
-  CHECK(ops[0].bytes.read[1] == dma.dma.length);
+  CHECK(ops[0].bytes.read(test::port("axi1")) == dma.dma.length);
   CHECK(irqAt >= ops[2].end);
 }
 

@@ -17,7 +17,16 @@ constexpr uint32_t kBeat = 8;        // U55 AXI: 64-bit data beats
 constexpr uint64_t kBurst = 64;      // the driver's 64-byte burst split
 constexpr double kBusRate = 8.0;     // memory behind the adapter: full bus rate, no latency
 
-mem::AxiPortTiming portWith(const mem::TimingAdapterParams& ta) { return mem::AxiPortTiming(kBeat, kBurst, 32, 16, ta); }
+// A link with the counters of the port it serves.
+struct CountedLink {
+  mem::AxiLinkTiming link;
+  mem::PortCounters counters;
+  double transfer(mem::MemoryTiming& memory, mem::Direction dir, double start, const mem::TransferShape& shape) {
+    return link.transfer(memory, dir, start, shape, &counters);
+  }
+};
+
+CountedLink portWith(const mem::TimingAdapterParams& ta) { return {mem::AxiLinkTiming(kBeat, kBurst, 32, 16, ta), {}}; }
 
 } // namespace
 
@@ -26,7 +35,7 @@ TEST_CASE("timing adapter: 64-byte bursts under BWCAP 50 with pulse 320+80 admit
   ta.pulseOn = 320;
   ta.pulseOff = 80;
   ta.bandwidthCap = 50;
-  mem::AxiPortTiming port = portWith(ta);
+  CountedLink port = portWith(ta);
   mem::MemoryTiming memory(kBusRate, 0, 0);
   // The counter admits a burst while it is below 50: 7 bursts of 8 words (56, the last one
   // overshooting the cap), then nothing until the next pulse cycle.
@@ -39,7 +48,7 @@ TEST_CASE("timing adapter: 64-byte bursts under BWCAP 50 with pulse 320+80 admit
     CHECK(uint64_t(done / 400) == k / perCycle);
   }
   // 70 bursts x 64 B over ten pulse cycles: 1.12 B/cycle, not the nominal 50 x 8 / 400 = 1.
-  CHECK(port.counters().readBeats == bursts * kBurst / kBeat);
+  CHECK(port.counters.readBeats == bursts * kBurst / kBeat);
 }
 
 TEST_CASE("timing adapter: the cap counter is read at the transaction's time: an earlier transaction booked late "
@@ -69,7 +78,7 @@ TEST_CASE("timing adapter: MAXR 2 with RLATENCY 64 bounds a stream to 2 bursts p
   mem::TimingAdapterParams ta;
   ta.maxReads = 2;
   ta.readLatency = 64;
-  mem::AxiPortTiming port = portWith(ta);
+  CountedLink port = portWith(ta);
   mem::MemoryTiming memory(kBusRate, 0, 0);
   const uint64_t bursts = 100;
   const double end = port.transfer(memory, mem::Direction::Read, 0, {bursts, kBurst});
@@ -82,7 +91,7 @@ TEST_CASE("timing adapter: MAXR 2 with RLATENCY 64 bounds a stream to 2 bursts p
 TEST_CASE("windowed transfer: at most `window` bytes in flight, so a stream behind a long latency runs at "
           "window / (latency + data)") {
   mem::MemoryTiming memory(kBusRate, 500, 0);
-  mem::AxiPortTiming port = portWith({});
+  CountedLink port = portWith({});
   // 64 bursts of 64 B through a 512-byte window: burst k is issued when burst k - 8 completes,
   // 500 + 8 cycles after its own issue, so the window advances one burst per 508 cycles for
   // 8 bursts at a time: 8 rounds, then the last round's other seven bursts' data.
@@ -91,7 +100,7 @@ TEST_CASE("windowed transfer: at most `window` bytes in flight, so a stream behi
   CHECK(end == doctest::Approx(8 * (500 + data) + 7 * data));
   // Without a window the port's own limit (32 reads) applies: burst 32 follows burst 0, then 32 bursts of data.
   mem::MemoryTiming memory2(kBusRate, 500, 0);
-  mem::AxiPortTiming port2 = portWith({});
+  CountedLink port2 = portWith({});
   CHECK(port2.transfer(memory2, mem::Direction::Read, 0, {1, 64 * kBurst}) == doctest::Approx(500 + data + 500 + 32 * data));
 }
 
@@ -100,14 +109,14 @@ TEST_CASE("data beats run from the beat holding a burst's first byte to the one 
   // rows start at offsets 0, 10, 4, 14, 8, 2, 12, 6 of a beat, and those past 6 spill into a
   // second beat: 12 beats, where 10 bytes per row would round to 8.
   mem::MemoryTiming memory(16.0, 0, 0);
-  mem::AxiPortTiming port(16, 128, 64, 32);
+  CountedLink port{mem::AxiLinkTiming(16, 128, 64, 32), {}};
   port.transfer(memory, mem::Direction::Read, 0, {8, 10, 0, 0, 10});
-  CHECK(port.counters().readBeats == 12);
+  CHECK(port.counters.readBeats == 12);
   // The same rows on a 64-bit bus: each spills into a second beat of 8 bytes whatever its start.
   mem::MemoryTiming memory8(8.0, 0, 0);
-  mem::AxiPortTiming port8(8, 64, 32, 16);
+  CountedLink port8{mem::AxiLinkTiming(8, 64, 32, 16), {}};
   port8.transfer(memory8, mem::Direction::Read, 0, {8, 10, 0, 0, 10});
-  CHECK(port8.counters().readBeats == 16);
+  CHECK(port8.counters.readBeats == 16);
 }
 
 TEST_CASE("timing adapter: PULSE_OFF blocks new addresses, not data already in flight") {
@@ -115,19 +124,19 @@ TEST_CASE("timing adapter: PULSE_OFF blocks new addresses, not data already in f
   ta.pulseOn = 10;
   ta.pulseOff = 90;
   ta.readLatency = 50;
-  mem::AxiPortTiming port = portWith(ta);
+  CountedLink port = portWith(ta);
   mem::MemoryTiming memory(kBusRate, 0, 0);
   // Admitted at 9 (pulse on): data returns at 59..67, inside the off phase.
   CHECK(port.transfer(memory, mem::Direction::Read, 9, {1, kBurst}) == doctest::Approx(9 + 50 + 8));
   // Ready at 10 (pulse off): admitted when the next pulse cycle starts, at 100.
   CHECK(port.transfer(memory, mem::Direction::Read, 10, {1, kBurst}) == doctest::Approx(100 + 50 + 8));
-  CHECK(port.counters().adapterStall == doctest::Approx(90));
+  CHECK(port.counters.adapterStall == doctest::Approx(90));
 }
 
 TEST_CASE("timing adapter: WLATENCY delays the write response after the last data beat") {
   mem::TimingAdapterParams ta;
   ta.writeLatency = 32;
-  mem::AxiPortTiming port = portWith(ta);
+  CountedLink port = portWith(ta);
   mem::MemoryTiming memory(kBusRate, 0, 0);
   CHECK(port.transfer(memory, mem::Direction::Write, 0, {1, kBurst}) == doctest::Approx(8 + 32));
 }
@@ -136,7 +145,7 @@ TEST_CASE("timing adapter: MAXRW counts reads and writes together") {
   mem::TimingAdapterParams ta;
   ta.maxPending = 1;
   ta.readLatency = 20;
-  mem::AxiPortTiming port = portWith(ta);
+  CountedLink port = portWith(ta);
   mem::MemoryTiming memory(kBusRate, 0, 0, true);
   const double read = port.transfer(memory, mem::Direction::Read, 0, {1, kBurst});
   CHECK(read == doctest::Approx(20 + 8));
@@ -149,7 +158,7 @@ TEST_CASE("timing adapter: limits that never bind time a stream exactly as no ad
   loose.maxReads = 63;
   loose.maxWrites = 63;
   loose.pulseOn = 65535;  // no off phase: every cycle admits
-  mem::AxiPortTiming with = portWith(loose), without = portWith({});
+  CountedLink with = portWith(loose), without = portWith({});
   mem::MemoryTiming a(kBusRate, 32, 32), b(kBusRate, 32, 32);
   const std::vector<std::pair<mem::Direction, mem::TransferShape>> stream{
       {mem::Direction::Read, {12, 96}}, {mem::Direction::Write, {5, 64}}, {mem::Direction::Read, {1, 24}},
@@ -167,7 +176,7 @@ TEST_CASE("memory: separate read and write data paths overlap a read and a write
   for (const bool separate : {false, true}) {
     CAPTURE(separate);
     mem::MemoryTiming memory(kBusRate, 0, 0, separate);
-    mem::AxiPortTiming port = portWith({});
+    CountedLink port = portWith({});
     const double read = port.transfer(memory, mem::Direction::Read, 0, {1, 800});
     const double write = port.transfer(memory, mem::Direction::Write, 0, {1, 800});
     CHECK(read == doctest::Approx(100));

@@ -22,15 +22,16 @@ public:
   StubTransport(mem::MemoryTiming& sram, mem::MemoryTiming& flash, uint32_t axi0Reads = 8, uint32_t axi1Reads = 2)
       : sram_(sram), flash_(flash), axi0_(8, 64, axi0Reads, 8), axi1_(8, 64, axi1Reads, 2) {}
   double transfer(uint8_t region, uint64_t, mem::Direction dir, const mem::TransferShape& shape, double start,
-                  uint8_t* port) override {
-    *port = region == 0 ? 1 : 0;
-    return region == 0 ? axi1_.transfer(flash_, dir, start, shape) : axi0_.transfer(sram_, dir, start, shape);
+                  arch::PortId* port) override {
+    *port = arch::PortId{region == 0 ? uint8_t{1} : uint8_t{0}};
+    return region == 0 ? axi1_.transfer(flash_, dir, start, shape, nullptr)
+                       : axi0_.transfer(sram_, dir, start, shape, nullptr);
   }
 
 private:
   mem::MemoryTiming& sram_;
   mem::MemoryTiming& flash_;
-  mem::AxiPortTiming axi0_, axi1_;
+  mem::AxiLinkTiming axi0_, axi1_;
 };
 
 struct NoClock : npu::UnitClock {
@@ -54,9 +55,9 @@ cmd::Operation pointwiseConv() {
 
 TEST_CASE("latency-bound read: one outstanding burst costs latency + data per burst") {
   mem::MemoryTiming memory(8.0, 100, 100);
-  mem::AxiPortTiming port(8, 64, 1, 1);
+  mem::AxiLinkTiming port(8, 64, 1, 1);
   const uint64_t bursts = 64;
-  const double end = port.transfer(memory, mem::Direction::Read, 0, {bursts, 64});
+  const double end = port.transfer(memory, mem::Direction::Read, 0, {bursts, 64}, nullptr);
   CHECK(end == doctest::Approx(double(bursts) * (100 + 64 / 8.0)));
 }
 
@@ -64,8 +65,8 @@ TEST_CASE("outstanding-transaction limit: 4 outstanding reads are ~4x faster tha
   const uint64_t bursts = 256;
   auto timeWith = [&](uint32_t outstanding) {
     mem::MemoryTiming memory(8.0, 100, 100);
-    mem::AxiPortTiming port(8, 64, outstanding, outstanding);
-    return port.transfer(memory, mem::Direction::Read, 0, {bursts, 64});
+    mem::AxiLinkTiming port(8, 64, outstanding, outstanding);
+    return port.transfer(memory, mem::Direction::Read, 0, {bursts, 64}, nullptr);
   };
   const double one = timeWith(1), four = timeWith(4), sixteen = timeWith(16);
   CHECK(one / four == doctest::Approx(4.0).epsilon(0.03));
@@ -87,8 +88,8 @@ TEST_CASE("DMA flash -> SRAM: each chunk's flash read (latency + bytes at flash 
   // latency at 1 byte/cycle: latency + 256 cycles), then written to SRAM (latency + 32 beats).
   const double expected = (4096 / 256) * (64 + 256 / 1.0 + 32 + 256 / 8.0);
   CHECK(timing.end == doctest::Approx(expected).epsilon(0.01));
-  CHECK(timing.bytes.read[1] == 4096);
-  CHECK(timing.bytes.write[0] == 4096);
+  CHECK(timing.bytes.read(arch::PortId{1}) == 4096);
+  CHECK(timing.bytes.write(arch::PortId{0}) == 4096);
 }
 
 TEST_CASE("MAC cycles follow the micro-block formula per clipped block") {
@@ -191,7 +192,7 @@ TEST_CASE("IFM reads: blocks the IFM double buffer still holds are not fetched a
     StubTransport transport(sram, flash);
     NoClock clock;
     npu::KernelUnit unit(arch, transport, clock);
-    return unit.execute(op, 0).bytes.read[0];
+    return unit.execute(op, 0).bytes.read(test::port("axi0"));
   };
   const uint64_t ifm64 = 25 * 5 * 64, ifm96 = 25 * 5 * 96;
   // Two IFM blocks fit the double buffer: the IFM is read once whatever the OFM depth.

@@ -162,7 +162,7 @@ TEST_CASE("sweep: runs the demo network, one complete line per point, failed poi
     CHECK(j.at("npu_active_cycles").get<int64_t>() > 0);
     CHECK(j.at("pmu").at("NPU_ACTIVE") == j.at("npu_active_cycles"));
     REQUIRE(j.at("ports").size() >= 2);
-    CHECK(j.at("ports").at(0).at("port") == "axi0");
+    CHECK(j.at("ports").at(0).at("name") == "axi0");
     CHECK(j.at("ports").at(0).at("read_bytes").get<uint64_t>() > 0);
     if (r.index == 0) baseline = j.at("total_cycles").get<int64_t>();
     if (r.index == 3) slow = j.at("total_cycles").get<int64_t>();

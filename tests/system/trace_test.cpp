@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -73,7 +74,7 @@ void checkTracks(const json& events, const std::string& model) {
 
 } // namespace
 
-TEST_CASE("run --trace: tracks nest and never overlap, MAC time, port bytes and operations match the run counters") {
+TEST_CASE("run --trace: tracks nest and never overlap, MAC time, port bytes and operations match the run counters, and so do operations[].bytes") {
   const auto root = npusim::test::fixturesDirOrSkip();
   if (!root) return;
   npusim::test::TempDir tmp;
@@ -108,7 +109,7 @@ TEST_CASE("run --trace: tracks nest and never overlap, MAC time, port bytes and 
         macUs += dur;
         ++macSlices;
       }
-      if ((pid == 5 || pid == 6) && (name == "read" || name == "write")) {
+      if (pid >= 5 && (name == "read" || name == "write")) {
         portBytes[{pid, name}] += e.at("args").at("bytes").get<uint64_t>();
         portBeats[{pid, name}] += e.at("args").at("beats").get<uint64_t>();
         ++portBursts[{pid, name}];
@@ -123,20 +124,23 @@ TEST_CASE("run --trace: tracks nest and never overlap, MAC time, port bytes and 
     CHECK_MESSAGE(std::abs(macUs * cyclesPerUs - macActive) <= 1.0 + double(macSlices) * 1e-3 * cyclesPerUs,
                   folder.name() << ": MAC slices " << macUs * cyclesPerUs << " cycles, MAC_ACTIVE " << macActive);
 
-    // Port bursts add up to the port's byte, beat and burst counters (PMU AXIn_*), and the
-    // beats carry the bytes: 8 bytes a beat on the 64-bit ports, less than one beat unused
-    // per burst.
-    for (size_t port = 0; port < 2; ++port) {
+    // Port bursts (the tracks after the DMA unit's, one per port in ports[] order) add up to the
+    // port's byte, beat and burst counters (PMU <PORT>_*), and the beats carry the bytes: 8 bytes
+    // a beat on the 64-bit ports, less than one beat unused per burst.
+    REQUIRE(run.at("ports").size() == 2);
+    for (size_t port = 0; port < run.at("ports").size(); ++port) {
       const json& p = run.at("ports").at(port);
       const int pid = 5 + static_cast<int>(port);
+      std::string upper = p.at("name").get<std::string>();
+      for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
       for (const char* dir : {"read", "write"}) {
         const std::string d(dir);
         const uint64_t bytes = portBytes[{pid, d}];
-        CHECK_MESSAGE(bytes == p.at(d + "_bytes").get<uint64_t>(), folder.name() << " " << p.at("port") << " " << d);
+        CHECK_MESSAGE(bytes == p.at(d + "_bytes").get<uint64_t>(), folder.name() << " " << p.at("name") << " " << d);
         const uint64_t beats = p.at(d + "_beats").get<uint64_t>(), bursts = p.at(d + "_bursts").get<uint64_t>();
         CHECK(portBeats[{pid, d}] == beats);
         CHECK(portBursts[{pid, d}] == bursts);
-        const std::string pmu = std::string(port == 0 ? "AXI0" : "AXI1") + (d == "read" ? "_RD_DATA_BEAT_RECEIVED" : "_WR_DATA_BEAT_WRITTEN");
+        const std::string pmu = upper + (d == "read" ? "_RD_DATA_BEAT_RECEIVED" : "_WR_DATA_BEAT_WRITTEN");
         CHECK(run.at("pmu").at(pmu).get<uint64_t>() == beats);
         CHECK(bytes <= beats * 8);
         if (bursts > 0) {
@@ -161,6 +165,21 @@ TEST_CASE("run --trace: tracks nest and never overlap, MAC time, port bytes and 
     }
     CHECK(kernelSpans.size() == kernels);
     CHECK(dmaSlices == dmas);
+
+    // operations[].bytes: per direction an array in ports[] order. Only operations write, so their
+    // writes add up to each port's; the port's reads also hold the command-stream fetches.
+    for (size_t port = 0; port < run.at("ports").size(); ++port) {
+      uint64_t read = 0, written = 0;
+      for (const json& op : run.at("operations")) {
+        REQUIRE(op.at("bytes").at("read").size() == run.at("ports").size());
+        REQUIRE(op.at("bytes").at("write").size() == run.at("ports").size());
+        read += op.at("bytes").at("read").at(port).get<uint64_t>();
+        written += op.at("bytes").at("write").at(port).get<uint64_t>();
+      }
+      const json& p = run.at("ports").at(port);
+      CHECK_MESSAGE(written == p.at("write_bytes").get<uint64_t>(), folder.name() << " " << p.at("name"));
+      CHECK_MESSAGE(read <= p.at("read_bytes").get<uint64_t>(), folder.name() << " " << p.at("name"));
+    }
   }
   if (models == 0) npusim::test::skip(std::string("no fixture folder ") + kConfig);
 }

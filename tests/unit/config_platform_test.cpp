@@ -50,7 +50,7 @@ void checkAdapter(const TimingAdapterParams& ta, const Registers& want) {
 
 // The driver's AXI limits and the kit's burst split, on both ports.
 void checkPortLimits(const SystemParams& p, uint32_t reads, uint32_t writes, uint32_t burstBytes) {
-  for (const AxiPort port : {AxiPort::Axi0, AxiPort::Axi1}) {
+  for (const arch::PortId port : {test::port("axi0"), test::port("axi1")}) {
     CHECK(p.port(port).maxOutstandingReads == reads);
     CHECK(p.port(port).maxOutstandingWrites == writes);
     CHECK(p.port(port).maxBurstBytes == burstBytes);
@@ -62,15 +62,15 @@ void checkPortLimits(const SystemParams& p, uint32_t reads, uint32_t writes, uin
 TEST_CASE("Corstone_300_FVP + Shared_Sram: the kit's U55 high-end timing adapters and the driver's AXI limits") {
   const SystemParams p = corstone("Shared_Sram");
   CHECK(p.coreClockHz == 500e6);
-  CHECK(p.memoryOn(AxiPort::Axi0) == MemoryKind::Sram);
-  CHECK(p.memoryOn(AxiPort::Axi1) == MemoryKind::Dram);
-  CHECK(p.commandStreamPort == AxiPort::Axi1);
-  checkAdapter(p.port(AxiPort::Axi0).adapter, {8, 8, 32, 32, 3999, 1, 4000});
-  checkAdapter(p.port(AxiPort::Axi1).adapter, {2, 0, 64, 0, 320, 80, 50});
+  CHECK(p.memoryIn(test::area("Axi0")) == MemoryKind::Sram);
+  CHECK(p.memoryIn(test::area("Axi1")) == MemoryKind::Dram);
+  CHECK(p.commandStreamArea == test::area("Axi1"));
+  checkAdapter(p.port(test::port("axi0")).adapter, {8, 8, 32, 32, 3999, 1, 4000});
+  checkAdapter(p.port(test::port("axi1")).adapter, {2, 0, 64, 0, 320, 80, 50});
   checkPortLimits(p, 32, 16, 64);
   // The memories answer at the full bus rate; the adapters supply latency and throttling. Reads
   // and writes have separate data paths (the adapter's cap counts both).
-  CHECK(p.bytesPerCycle(AxiPort::Axi1) == 8.0);
+  CHECK(p.bytesPerCycle(test::port("axi1")) == 8.0);
   CHECK(p.memory(MemoryKind::Dram).readLatency == 0);
   CHECK(p.memory(MemoryKind::Sram).separateReadWrite);
   CHECK(p.memory(MemoryKind::Dram).separateReadWrite);
@@ -81,32 +81,32 @@ TEST_CASE("Corstone_300_FVP with an Ethos-U65: the kit's U65 high-end timing ada
   for (const char* accelerator : {"ethos-u65-256", "ethos-u65-512"}) {
     CAPTURE(accelerator);
     const SystemParams p = corstone("Dedicated_Sram", {}, accelerator);
-    CHECK(p.mode.arenaMemArea == AxiPort::Axi1);
-    CHECK(p.mode.cacheMemArea == AxiPort::Axi0);
-    CHECK(p.commandStreamPort == AxiPort::Axi1);
-    checkAdapter(p.port(AxiPort::Axi0).adapter, {16, 16, 32, 32, 3999, 1, 4000});
-    checkAdapter(p.port(AxiPort::Axi1).adapter, {24, 12, 500, 250, 4000, 1000, 1172});
+    CHECK(p.mode.arenaMemArea == test::area("Axi1"));
+    CHECK(p.mode.cacheMemArea == test::area("Axi0"));
+    CHECK(p.commandStreamArea == test::area("Axi1"));
+    checkAdapter(p.port(test::port("axi0")).adapter, {16, 16, 32, 32, 3999, 1, 4000});
+    checkAdapter(p.port(test::port("axi1")).adapter, {24, 12, 500, 250, 4000, 1000, 1172});
     checkPortLimits(p, 64, 32, 128);
-    CHECK(p.port(AxiPort::Axi0).dataWidthBits == 128);
-    CHECK(p.port(AxiPort::Axi1).dataWidthBits == 128);
-    CHECK(p.bytesPerCycle(AxiPort::Axi1) == 16.0);
+    CHECK(p.port(test::port("axi0")).dataWidthBits == 128);
+    CHECK(p.port(test::port("axi1")).dataWidthBits == 128);
+    CHECK(p.bytesPerCycle(test::port("axi1")) == 16.0);
   }
   // The kit's nominal DDR bandwidth, 1172 words of 16 bytes per 5000 cycles (3.75 B/cycle, Vela's
   // Ethos_U65_High_End DRAM).
   const analytic::VelaSystem vela(corstone("Dedicated_Sram", {}, "ethos-u65-256"), test::u65(256));
   CHECK(vela.timing(analytic::MemArea::Dram).bytesPerCycle == doctest::Approx(1172.0 * 16 / 5000));
   // A U55 model gets the U55 values from the same preset.
-  CHECK(corstone("Shared_Sram", {}, "ethos-u55-64").port(AxiPort::Axi1).adapter.maxReads == 2);
+  CHECK(corstone("Shared_Sram", {}, "ethos-u55-64").port(test::port("axi1")).adapter.maxReads == 2);
   // Without a model: the NPU an accelerator override names.
-  CHECK(corstone("Dedicated_Sram", {"accelerator=ethos-u65-256"}).port(AxiPort::Axi0).adapter.maxReads == 16);
+  CHECK(corstone("Dedicated_Sram", {"accelerator=ethos-u65-256"}).port(test::port("axi0")).adapter.maxReads == 16);
 }
 
 TEST_CASE("Corstone_300_FVP + Sram_Only: everything on AXI0, AXI1's adapter programmed like AXI0's") {
   const SystemParams p = corstone("Sram_Only");
-  CHECK(p.mode.constMemArea == AxiPort::Axi0);
-  CHECK(p.commandStreamPort == AxiPort::Axi0);
-  const TimingAdapterParams& a0 = p.port(AxiPort::Axi0).adapter;
-  const TimingAdapterParams& a1 = p.port(AxiPort::Axi1).adapter;
+  CHECK(p.mode.constMemArea == test::area("Axi0"));
+  CHECK(p.commandStreamArea == test::area("Axi0"));
+  const TimingAdapterParams& a0 = p.port(test::port("axi0")).adapter;
+  const TimingAdapterParams& a1 = p.port(test::port("axi1")).adapter;
   CHECK(a1.maxReads == a0.maxReads);
   CHECK(a1.readLatency == a0.readLatency);
   CHECK(a1.bandwidthCap == a0.bandwidthCap);
@@ -114,8 +114,8 @@ TEST_CASE("Corstone_300_FVP + Sram_Only: everything on AXI0, AXI1's adapter prog
 }
 
 TEST_CASE("Corstone_300_FVP: --set overrides a platform value, other system configs have no adapters") {
-  CHECK(corstone("Shared_Sram", {"npu.axi1.ta.bwcap=100"}).port(AxiPort::Axi1).adapter.bandwidthCap == 100);
-  CHECK(builtinPreset("Ethos_U55_High_End_Embedded", "Shared_Sram").port(AxiPort::Axi1).adapter.transparent());
+  CHECK(corstone("Shared_Sram", {"npu.axi1.ta.bwcap=100"}).port(test::port("axi1")).adapter.bandwidthCap == 100);
+  CHECK(builtinPreset("Ethos_U55_High_End_Embedded", "Shared_Sram").port(test::port("axi1")).adapter.transparent());
 }
 
 TEST_CASE("timing-adapter keys: values outside the register widths name the key and the range") {

@@ -14,6 +14,7 @@
 #include "sim/config/config_schema.h"
 #include "sim/config/json_config.h"
 #include "support/fixtures.h"
+#include "support/hardware.h"
 
 using namespace npusim;
 using namespace npusim::config;
@@ -75,7 +76,16 @@ TEST_CASE("config schema: every key has one spelling, a unit column, a default, 
     CAPTURE(key.path);
     CHECK(paths.insert(key.path).second);
     CHECK(findKey(key.path) == &key);
-    CHECK(static_cast<bool>(key.field));
+    // A per-port key reaches its field through its port's PortParams, every other key directly.
+    CHECK(static_cast<bool>(key.field) != static_cast<bool>(key.portField));
+    if (key.portField != nullptr) {
+      CHECK(key.path.rfind("npu." + std::string(key.port) + ".", 0) == 0);
+      for (const char* accelerator : {"ethos-u55-128", "ethos-u65-256"}) {
+        SystemParams bound;
+        bound.accelerator = accelerator;
+        CHECK(keyApplies(key, bound));
+      }
+    }
     CHECK_FALSE(key.description.empty());
     CHECK_FALSE(key.source.empty());
     CHECK(key.path.find_first_of("ABCDEFGHIJKLMNOPQRSTUVWXYZ ") == std::string_view::npos);
@@ -105,19 +115,19 @@ TEST_CASE("config schema: the default request resolves to the schema defaults") 
 TEST_CASE("config presets: Ethos_U55_High_End_Embedded + Shared_Sram") {
   const SystemParams p = builtinPreset("Ethos_U55_High_End_Embedded", "Shared_Sram");
   CHECK(p.coreClockHz == 500e6);
-  CHECK(p.memoryOn(AxiPort::Axi0) == MemoryKind::Sram);
-  CHECK(p.memoryOn(AxiPort::Axi1) == MemoryKind::OffChipFlash);
+  CHECK(p.memoryIn(test::area("Axi0")) == MemoryKind::Sram);
+  CHECK(p.memoryIn(test::area("Axi1")) == MemoryKind::OffChipFlash);
   CHECK(p.memory(MemoryKind::Sram).burstLength == 32);
   CHECK(p.memory(MemoryKind::OffChipFlash).clockScale == 0.125);
   CHECK(p.memory(MemoryKind::OffChipFlash).readLatency == 64);
-  CHECK(p.mode.constMemArea == AxiPort::Axi1);
-  CHECK(p.mode.arenaMemArea == AxiPort::Axi0);
+  CHECK(p.mode.constMemArea == test::area("Axi1"));
+  CHECK(p.mode.arenaMemArea == test::area("Axi0"));
   CHECK(p.mode.arenaCacheSize == 0);
-  CHECK(p.commandStreamPort == AxiPort::Axi1);
-  CHECK(p.port(AxiPort::Axi0).maxOutstandingReads == 8);
-  CHECK(p.port(AxiPort::Axi1).maxOutstandingReads == 2);
-  CHECK(p.bytesPerCycle(AxiPort::Axi0) == 8.0);
-  CHECK(p.bytesPerCycle(AxiPort::Axi1) == 1.0);
+  CHECK(p.commandStreamArea == test::area("Axi1"));
+  CHECK(p.port(test::port("axi0")).maxOutstandingReads == 8);
+  CHECK(p.port(test::port("axi1")).maxOutstandingReads == 2);
+  CHECK(p.bytesPerCycle(test::port("axi0")) == 8.0);
+  CHECK(p.bytesPerCycle(test::port("axi1")) == 1.0);
   CHECK(p.accelerator.empty());  // as compiled into the model
 }
 
@@ -130,35 +140,35 @@ TEST_CASE("config presets: Ethos_U55_Deep_Embedded") {
 
 TEST_CASE("config presets: Sram_Only keeps constants and the command stream in SRAM on AXI0") {
   const SystemParams p = builtinPreset("Ethos_U55_High_End_Embedded", "Sram_Only");
-  CHECK(p.mode.constMemArea == AxiPort::Axi0);
-  CHECK(p.mode.arenaMemArea == AxiPort::Axi0);
-  CHECK(p.mode.cacheMemArea == AxiPort::Axi0);
-  CHECK(p.memoryOn(p.mode.constMemArea) == MemoryKind::Sram);   // no OnChipFlash renaming
-  CHECK(p.memoryOn(AxiPort::Axi1) == MemoryKind::OffChipFlash);  // the system config is untouched
-  CHECK(p.commandStreamPort == AxiPort::Axi0);
+  CHECK(p.mode.constMemArea == test::area("Axi0"));
+  CHECK(p.mode.arenaMemArea == test::area("Axi0"));
+  CHECK(p.mode.cacheMemArea == test::area("Axi0"));
+  CHECK(p.memoryIn(p.mode.constMemArea) == MemoryKind::Sram);   // no OnChipFlash renaming
+  CHECK(p.memoryIn(test::area("Axi1")) == MemoryKind::OffChipFlash);  // the system config is untouched
+  CHECK(p.commandStreamArea == test::area("Axi0"));
 }
 
 TEST_CASE("config presets: a U55 on a U65 system config keeps 64-bit AXI") {
   const SystemParams p = builtinPreset("Ethos_U65_High_End", "Shared_Sram");
   CHECK(p.coreClockHz == 1e9);
-  CHECK(p.memoryOn(AxiPort::Axi1) == MemoryKind::Dram);
+  CHECK(p.memoryIn(test::area("Axi1")) == MemoryKind::Dram);
   CHECK(p.memory(MemoryKind::Dram).clockScale == 0.234375);
   CHECK(p.memory(MemoryKind::Dram).readLatency == 500);
   CHECK(p.memory(MemoryKind::Dram).writeLatency == 250);
-  CHECK(p.port(AxiPort::Axi1).dataWidthBits == 64);
-  CHECK(p.bytesPerCycle(AxiPort::Axi1) == doctest::Approx(8 * 0.234375));
+  CHECK(p.port(test::port("axi1")).dataWidthBits == 64);
+  CHECK(p.bytesPerCycle(test::port("axi1")) == doctest::Approx(8 * 0.234375));
 }
 
 TEST_CASE("config presets: Dedicated_Sram and Dedicated_Sram_512KB (inherit)") {
   const SystemParams a = builtinPreset("Ethos_U65_Mid_End", "Dedicated_Sram");
-  CHECK(a.mode.arenaMemArea == AxiPort::Axi1);
+  CHECK(a.mode.arenaMemArea == test::area("Axi1"));
   CHECK(a.mode.arenaCacheSize == 393216);
   const SystemParams b = builtinPreset("Ethos_U65_Mid_End", "Dedicated_Sram_512KB");
-  CHECK(b.mode.constMemArea == AxiPort::Axi1);
-  CHECK(b.mode.arenaMemArea == AxiPort::Axi1);
-  CHECK(b.mode.cacheMemArea == AxiPort::Axi0);
+  CHECK(b.mode.constMemArea == test::area("Axi1"));
+  CHECK(b.mode.arenaMemArea == test::area("Axi1"));
+  CHECK(b.mode.cacheMemArea == test::area("Axi0"));
   CHECK(b.mode.arenaCacheSize == 524288);
-  CHECK(b.commandStreamPort == AxiPort::Axi1);
+  CHECK(b.commandStreamArea == test::area("Axi1"));
 }
 
 TEST_CASE("config presets: Dedicated_Sram on a flash-only system is rejected as Vela rejects it") {
@@ -195,7 +205,7 @@ TEST_CASE("config --set: overrides any key, the last assignment wins") {
                                    "accelerator=ethos-u55-256", "system.core_clock=1e9", "sim.cycle_limit=1e9",
                                    "system.sram.read_latency=100", "memory_mode.arena_cache_size=4194304"});
   CHECK(p.memory(MemoryKind::Sram).readLatency == 100);
-  CHECK(p.port(AxiPort::Axi1).maxOutstandingReads == 4);
+  CHECK(p.port(test::port("axi1")).maxOutstandingReads == 4);
   CHECK_FALSE(p.host.mve);
   CHECK(p.hardware()->macs == 256);
   CHECK(p.coreClockHz == 1e9);
@@ -205,10 +215,10 @@ TEST_CASE("config --set: overrides any key, the last assignment wins") {
 
 TEST_CASE("config --set: derived defaults follow their inputs unless set") {
   SUBCASE("command stream follows the constants") {
-    CHECK(withSets({"memory_mode.const_mem_area=Axi0", "memory_mode.arena_mem_area=Axi0"}, "Sram_Only").commandStreamPort ==
-          AxiPort::Axi0);
-    CHECK(withSets({}, "Sram_Only").commandStreamPort == AxiPort::Axi0);
-    CHECK(withSets({"npu.command_stream_port=Axi1"}, "Sram_Only").commandStreamPort == AxiPort::Axi1);
+    CHECK(withSets({"memory_mode.const_mem_area=Axi0", "memory_mode.arena_mem_area=Axi0"}, "Sram_Only").commandStreamArea ==
+          test::area("Axi0"));
+    CHECK(withSets({}, "Sram_Only").commandStreamArea == test::area("Axi0"));
+    CHECK(withSets({"npu.command_stream_port=Axi1"}, "Sram_Only").commandStreamArea == test::area("Axi1"));
   }
   SUBCASE("host costs follow host.mve") {
     const SystemParams helium = withSets({});
@@ -275,7 +285,7 @@ TEST_CASE("config --set: out-of-range values name the key and the range") {
   check("npu.axi0.data_width=256", "out of range [64, 128]");
   check("npu.axi1.max_burst_bytes=32", "out of range [64, 256]");
   check("memory_mode.arena_cache_size=8589934592", "out of range [0, 4294967296]");
-  CHECK(withSets({"npu.axi0.data_width=128"}).port(AxiPort::Axi0).dataWidthBits == 128);
+  CHECK(withSets({"npu.axi0.data_width=128"}).port(test::port("axi0")).dataWidthBits == 128);
   CHECK(withSets({"system.sram.read_latency=0"}).memory(MemoryKind::Sram).readLatency == 0);
 }
 
@@ -289,17 +299,17 @@ TEST_CASE("config: the bound accelerator sets the AXI width, the AXI_LIMIT maxim
     return resolveConfig(request);
   };
   const SystemParams u55 = resolved("ethos-u55-128", {});
-  CHECK(u55.port(AxiPort::Axi0).dataWidthBits == 64);
+  CHECK(u55.port(test::port("axi0")).dataWidthBits == 64);
   CHECK(u55.systemConfig == "Ethos_U55_High_End_Embedded");
   const SystemParams u65 = resolved("ethos-u65-512", {});
-  CHECK(u65.port(AxiPort::Axi0).dataWidthBits == 128);
-  CHECK(u65.port(AxiPort::Axi1).dataWidthBits == 128);
-  CHECK(u65.port(AxiPort::Axi0).maxOutstandingReads == 64);
-  CHECK(u65.port(AxiPort::Axi1).maxOutstandingWrites == 32);
+  CHECK(u65.port(test::port("axi0")).dataWidthBits == 128);
+  CHECK(u65.port(test::port("axi1")).dataWidthBits == 128);
+  CHECK(u65.port(test::port("axi0")).maxOutstandingReads == 64);
+  CHECK(u65.port(test::port("axi1")).maxOutstandingWrites == 32);
   CHECK(u65.systemConfig == "Ethos_U65_Client_Server");
   CHECK(u65.memoryMode == "Dedicated_Sram");
-  CHECK(u65.mode.arenaMemArea == AxiPort::Axi1);
-  CHECK(resolved("ethos-u65-256", {"npu.axi0.max_outstanding_reads=64"}).port(AxiPort::Axi0).maxOutstandingReads == 64);
+  CHECK(u65.mode.arenaMemArea == test::area("Axi1"));
+  CHECK(resolved("ethos-u65-256", {"npu.axi0.max_outstanding_reads=64"}).port(test::port("axi0")).maxOutstandingReads == 64);
   const InputError e = test::errorOf([&] { resolved("ethos-u55-128", {"npu.axi1.max_outstanding_writes=17"}); });
   CHECK(e.where().key == "npu.axi1.max_outstanding_writes");
   CHECK(std::string(e.what()).find("exceeds ethos-u55-128's AXI_LIMIT maximum of 16") != std::string::npos);
@@ -335,11 +345,11 @@ TEST_CASE("config validation: constants on SRAM only in the Sram_Only arrangemen
   CHECK(m.where().key == "memory_mode.const_mem_area");
   // All three areas on one Sram port: constants genuinely in SRAM.
   const SystemParams p = withSets({"memory_mode.const_mem_area=Axi0"}, "Shared_Sram");
-  CHECK(p.memoryOn(p.mode.constMemArea) == MemoryKind::Sram);
-  CHECK(p.commandStreamPort == AxiPort::Axi0);
+  CHECK(p.memoryIn(p.mode.constMemArea) == MemoryKind::Sram);
+  CHECK(p.commandStreamArea == test::area("Axi0"));
   // Constants on DRAM or either flash are fine.
-  CHECK(withSets({"system.axi1_port=Dram"}).memoryOn(AxiPort::Axi1) == MemoryKind::Dram);
-  CHECK(withSets({"system.axi1_port=OnChipFlash"}).memoryOn(AxiPort::Axi1) == MemoryKind::OnChipFlash);
+  CHECK(withSets({"system.axi1_port=Dram"}).memoryIn(test::area("Axi1")) == MemoryKind::Dram);
+  CHECK(withSets({"system.axi1_port=OnChipFlash"}).memoryIn(test::area("Axi1")) == MemoryKind::OnChipFlash);
 }
 
 TEST_CASE("config validation: the arena must be on Sram or Dram, the cache on Sram") {
@@ -350,7 +360,7 @@ TEST_CASE("config validation: the arena must be on Sram or Dram, the cache on Sr
   CHECK(cache.where().key == "memory_mode.cache_mem_area");
   CHECK(std::string(cache.what()).find("it must be on Sram") != std::string::npos);
   const SystemParams dram = withSets({"system.axi1_port=Dram", "memory_mode.arena_mem_area=Axi1"});
-  CHECK(dram.memoryOn(dram.mode.arenaMemArea) == MemoryKind::Dram);
+  CHECK(dram.memoryIn(dram.mode.arenaMemArea) == MemoryKind::Dram);
 }
 
 TEST_CASE("config JSON: nested objects set keys") {
@@ -359,8 +369,8 @@ TEST_CASE("config JSON: nested objects set keys") {
                                       "memory_mode": {"arena_cache_size": 64.0}, "accelerator": "ethos-u55-64"})");
   CHECK(p.memory(MemoryKind::Sram).readLatency == 64);
   CHECK(p.memory(MemoryKind::Sram).clockScale == 0.5);
-  CHECK(p.memoryOn(AxiPort::Axi1) == MemoryKind::Dram);
-  CHECK(p.port(AxiPort::Axi0).maxOutstandingWrites == 4);
+  CHECK(p.memoryIn(test::area("Axi1")) == MemoryKind::Dram);
+  CHECK(p.port(test::port("axi0")).maxOutstandingWrites == 4);
   CHECK_FALSE(p.host.mve);
   CHECK(p.host.convCyclesPerMac == 2.7);
   CHECK(p.mode.arenaCacheSize == 64);
@@ -448,11 +458,11 @@ TEST_CASE("config layers: --vela-ini sections, internal-default, then --set") {
   CHECK(p.coreClockHz == 250e6);
   CHECK(p.memory(MemoryKind::Dram).clockScale == 0.5);
   CHECK(p.memory(MemoryKind::Dram).readLatency == 0);  // Vela's fallback for a memory on a port
-  CHECK(p.mode.arenaMemArea == AxiPort::Axi1);
-  CHECK(p.mode.cacheMemArea == AxiPort::Axi0);         // Vela's fallback
+  CHECK(p.mode.arenaMemArea == test::area("Axi1"));
+  CHECK(p.mode.cacheMemArea == test::area("Axi0"));         // Vela's fallback
   CHECK(p.accelerator.empty());
   request.memoryMode = "internal-default";             // Vela's reserved name ignores the file
-  CHECK(resolveConfig(request).mode.arenaMemArea == AxiPort::Axi0);
+  CHECK(resolveConfig(request).mode.arenaMemArea == test::area("Axi0"));
   request.memoryMode = "Shared_Sram";
   const InputError e = test::errorOf([&] { resolveConfig(request); });
   CHECK(e.where().file == ini.path());

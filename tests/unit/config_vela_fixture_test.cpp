@@ -11,6 +11,7 @@
 #include "sim/config/presets.h"
 #include "sim/config/vela_ini.h"
 #include "support/fixtures.h"
+#include "support/hardware.h"
 #include "support/skip.h"
 
 using namespace npusim;
@@ -160,7 +161,7 @@ TEST_CASE("vela.ini fixture: Vela 5.0's vela.ini and the kit's default ini read 
       const VelaIni::Entry* given = ini.find("System_Config." + system)->find("Sram_max_reads");
       const uint32_t declared = params->memory(MemoryKind::Sram).maxReads;
       CHECK(declared == (given != nullptr ? std::stoul(given->value) : 0u));
-      CHECK(params->port(AxiPort::Axi0).maxOutstandingReads == (declared > 0 ? declared : 8u));
+      CHECK(params->port(test::port("axi0")).maxOutstandingReads == (declared > 0 ? declared : 8u));
     }
   }
   if (files == 0) {

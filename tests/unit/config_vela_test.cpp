@@ -8,6 +8,7 @@
 #include "sim/config/presets.h"
 #include "sim/config/vela_ini.h"
 #include "support/fixtures.h"
+#include "support/hardware.h"
 
 using namespace npusim;
 using namespace npusim::config;
@@ -129,13 +130,13 @@ TEST_CASE("vela.ini: missing keys take Vela's fallbacks, memory timings only for
                            "[Memory_Mode.Bare]\n";
   const SystemParams p = resolveText(text, "Bare", "Bare");
   CHECK(p.coreClockHz == 1.0);
-  CHECK(p.memoryOn(AxiPort::Axi0) == MemoryKind::Sram);
+  CHECK(p.memoryIn(test::area("Axi0")) == MemoryKind::Sram);
   CHECK(p.memory(MemoryKind::Sram).clockScale == 1.0);
   CHECK(p.memory(MemoryKind::Sram).readLatency == 0);
   CHECK(p.memory(MemoryKind::Dram).writeLatency == 0);
-  CHECK(p.mode.constMemArea == AxiPort::Axi0);
-  CHECK(p.mode.arenaMemArea == AxiPort::Axi0);
-  CHECK(p.mode.cacheMemArea == AxiPort::Axi0);
+  CHECK(p.mode.constMemArea == test::area("Axi0"));
+  CHECK(p.mode.arenaMemArea == test::area("Axi0"));
+  CHECK(p.mode.cacheMemArea == test::area("Axi0"));
   CHECK(p.mode.arenaCacheSize == 0);
   // Memories on no port keep npusim's defaults.
   CHECK(p.memory(MemoryKind::OffChipFlash).readLatency == 64);
@@ -215,15 +216,15 @@ TEST_CASE("vela.ini: Vela 5.0's per-memory outstanding limits set the port's AXI
   builder.setText("accelerator", "ethos-u55-128", {"--set", "", ""});
   const SystemParams p = builder.finish("Limits", "Shared");
   CHECK(p.memory(MemoryKind::Sram).maxReads == 4);
-  CHECK(p.port(AxiPort::Axi0).maxOutstandingReads == 4);    // Sram on AXI0
-  CHECK(p.port(AxiPort::Axi0).maxOutstandingWrites == 3);
-  CHECK(p.port(AxiPort::Axi1).maxOutstandingReads == 2);    // OffChipFlash on AXI1
+  CHECK(p.port(test::port("axi0")).maxOutstandingReads == 4);    // Sram on AXI0
+  CHECK(p.port(test::port("axi0")).maxOutstandingWrites == 3);
+  CHECK(p.port(test::port("axi1")).maxOutstandingReads == 2);    // OffChipFlash on AXI1
   // 0 (Vela's flash has no writes) leaves the port's own default: the U55 driver's 16.
-  CHECK(p.port(AxiPort::Axi1).maxOutstandingWrites == 16);
+  CHECK(p.port(test::port("axi1")).maxOutstandingWrites == 16);
   // Two ports: twice the bandwidth of one 64-bit port at clock scale 1.
   CHECK(p.memory(MemoryKind::Sram).portsUsed == 2);
-  CHECK(p.bytesPerCycle(AxiPort::Axi0) == 16.0);
-  CHECK(p.bytesPerCycle(AxiPort::Axi1) == 2.0);
+  CHECK(p.bytesPerCycle(test::port("axi0")) == 16.0);
+  CHECK(p.bytesPerCycle(test::port("axi1")) == 2.0);
 }
 
 TEST_CASE("vela.ini: a limit above the NPU's AXI_LIMIT is capped, an explicit port limit wins over the memory's") {
@@ -234,14 +235,14 @@ TEST_CASE("vela.ini: a limit above the NPU's AXI_LIMIT is capped, an explicit po
     applySystemConfig(ini, "Big", builder);
     applyMemoryMode(ini, "Shared", builder);
     builder.setText("accelerator", "ethos-u55-128", {"--set", "", ""});
-    CHECK(builder.finish("Big", "Shared").port(AxiPort::Axi0).maxOutstandingReads == 32);   // U55 AXI_LIMIT
+    CHECK(builder.finish("Big", "Shared").port(test::port("axi0")).maxOutstandingReads == 32);   // U55 AXI_LIMIT
   }
   ConfigBuilder builder;
   applySystemConfig(ini, "Big", builder);
   applyMemoryMode(ini, "Shared", builder);
   builder.setText("accelerator", "ethos-u55-128", {"--set", "", ""});
   builder.setText("npu.axi0.max_outstanding_reads", "6", {"--set", "", ""});
-  CHECK(builder.finish("Big", "Shared").port(AxiPort::Axi0).maxOutstandingReads == 6);
+  CHECK(builder.finish("Big", "Shared").port(test::port("axi0")).maxOutstandingReads == 6);
 }
 
 TEST_CASE("vela.ini: a misspelt Vela 5.0 key is still an error naming the nearest one") {
@@ -299,9 +300,9 @@ cache_mem_area=Axi0
     CHECK(p->memory(MemoryKind::OffChipFlash).clockScale == 0.125);
     CHECK(p->memory(MemoryKind::Sram).portsUsed == 1);
     CHECK(p->memory(MemoryKind::Sram).maxReads == 0);
-    CHECK(p->port(AxiPort::Axi0).maxOutstandingReads == 8);
-    CHECK(p->port(AxiPort::Axi0).maxOutstandingWrites == 8);
-    CHECK(p->port(AxiPort::Axi1).maxOutstandingReads == 2);
+    CHECK(p->port(test::port("axi0")).maxOutstandingReads == 8);
+    CHECK(p->port(test::port("axi0")).maxOutstandingWrites == 8);
+    CHECK(p->port(test::port("axi1")).maxOutstandingReads == 2);
   }
   // One warning per section that leaves out keys the two Velas read differently, naming
   // exactly those keys with the values taken (the memory mode's keys read the same in both: no

@@ -164,18 +164,19 @@ public:
   };
 
   double transfer(uint8_t region, uint64_t offset, mem::Direction dir, const mem::TransferShape& shape, double start,
-                  uint8_t* port) override {
-    *port = 0;
+                  arch::PortId* port) override {
+    *port = arch::PortId{0};
     ranges_.push_back({region, offset + shape.bytes()});
-    return port_.transfer(memory_, dir, start, shape);
+    return port_.transfer(memory_, dir, start, shape, &counters_);
   }
 
-  uint64_t bursts() const { return port_.counters().readBursts + port_.counters().writeBursts; }
+  uint64_t bursts() const { return counters_.readBursts + counters_.writeBursts; }
   const std::vector<Range>& ranges() const { return ranges_; }
 
 private:
   mem::MemoryTiming memory_{8.0, 32, 32};
-  mem::AxiPortTiming port_{8, 64, 1, 1};
+  mem::AxiLinkTiming port_{8, 64, 1, 1};
+  mem::PortCounters counters_;
   std::vector<Range> ranges_;
 };
 

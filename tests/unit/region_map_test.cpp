@@ -5,6 +5,7 @@
 
 #include "sim/config/config.h"
 #include "sim/config/region_map.h"
+#include "support/hardware.h"
 
 namespace npusim::config {
 
@@ -23,17 +24,17 @@ SystemParams preset(const char* accelerator, const char* systemConfig, const cha
 TEST_CASE("region map: Shared_Sram, Sram_Only and Dedicated_Sram") {
   // Shared_Sram: constants on AXI1 (flash), arena and cache on AXI0 (SRAM).
   const RegionMap shared(preset("ethos-u55-128", "Ethos_U55_High_End_Embedded", "Shared_Sram"));
-  CHECK(shared.port(0) == arch::PortId{1});
+  CHECK(shared.ports(0) == std::vector<arch::PortId>{test::port("axi1")});
   CHECK(shared.memory(0) == MemoryKind::OffChipFlash);
   for (uint8_t region = 1; region < 8; ++region) {
     INFO("region " << int{region});
-    CHECK(shared.port(region) == arch::PortId{0});
+    CHECK(shared.ports(region) == std::vector<arch::PortId>{test::port("axi0")});
     CHECK(shared.memory(region) == MemoryKind::Sram);
   }
   // Sram_Only: every region in SRAM on AXI0.
   const RegionMap sramOnly(preset("ethos-u55-128", "Ethos_U55_High_End_Embedded", "Sram_Only"));
   for (uint8_t region = 0; region < 8; ++region) {
-    CHECK(sramOnly.area(region) == AxiPort::Axi0);
+    CHECK(sramOnly.area(region) == test::area("Axi0"));
     CHECK(sramOnly.memory(region) == MemoryKind::Sram);
   }
   // Dedicated_Sram: constants and arena (regions 0, 1, 3-7) in DRAM on AXI1; the cache (region 2)
@@ -42,8 +43,8 @@ TEST_CASE("region map: Shared_Sram, Sram_Only and Dedicated_Sram") {
   for (uint8_t region = 0; region < 8; ++region) {
     INFO("region " << int{region});
     const bool cache = region == 2;
-    CHECK(dedicated.area(region) == (cache ? AxiPort::Axi0 : AxiPort::Axi1));
-    CHECK(dedicated.port(region) == arch::PortId{cache ? uint8_t{0} : uint8_t{1}});
+    CHECK(dedicated.area(region) == (cache ? test::area("Axi0") : test::area("Axi1")));
+    CHECK(dedicated.ports(region) == std::vector<arch::PortId>{test::port(cache ? "axi0" : "axi1")});
     CHECK(dedicated.memory(region) == (cache ? MemoryKind::Sram : MemoryKind::Dram));
   }
 }

@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "models/npu/pmu.h"
+
+#include <algorithm>
+
+#include "sim/common/counts.h"
+
+namespace npusim::npu {
+
+Pmu::Count Pmu::count(std::string_view event) const { return {std::string(architecture_.pmuEvent(event).name), 0}; }
+
+Pmu::Pmu(const arch::NpuConfig& hardware)
+    : architecture_(*hardware.arch), cycle_(count("CYCLE")), npuActive_(count("NPU_ACTIVE")), npuIdle_(count("NPU_IDLE")),
+      macActive_(count("MAC_ACTIVE")), aoActive_(count("AO_ACTIVE")), macStalledByIb_(count("MAC_STALLED_BY_IB")),
+      macStalledByWd_(count("MAC_STALLED_BY_WD")), macStalledByAcc_(count("MAC_STALLED_BY_ACC")),
+      ccStalledOnBlockdep_(count("CC_STALLED_ON_BLOCKDEP")),
+      ccStalledOnShramReconfig_(count("CC_STALLED_ON_SHRAM_RECONFIG")), ports_(hardware.ports().size()) {}
+
+void Pmu::setEnabled(bool enabled, double t) {
+  if (enabled && !enabled_) {
+    enabledAt_ = t;
+    streamActive_ = 0;
+  } else if (!enabled && enabled_) {
+    PmuWindow w{enabledAt_, t, streamActive_, 0};
+    w.idle = std::max(0.0, w.end - w.start - w.active);
+    npuActive_.value += w.active;
+    npuIdle_.value += w.idle;
+    windows_.push_back(w);
+  }
+  enabled_ = enabled;
+}
+
+void Pmu::kernelDone(const KernelTiming& k) {
+  macActive_.value += k.macCycles;
+  aoActive_.value += k.outputCycles;
+  macStalledByIb_.value += k.stallIfm;
+  macStalledByWd_.value += k.stallWeights;
+  macStalledByAcc_.value += k.stallOutput;
+  ccStalledOnBlockdep_.value += k.stallBlockdep;
+  ccStalledOnShramReconfig_.value += k.stallShramReconfig;
+}
+
+std::map<std::string, uint64_t> Pmu::counts() const {
+  std::map<std::string, uint64_t> out;
+  const auto put = [&out](const std::string& name, double value) { out[name] = static_cast<uint64_t>(roundCount(value)); };
+  put(cycle_.name, npuActive_.value + npuIdle_.value);
+  for (const Count* c : {&npuActive_, &npuIdle_, &macActive_, &aoActive_, &macStalledByIb_, &macStalledByWd_,
+                         &macStalledByAcc_, &ccStalledOnBlockdep_, &ccStalledOnShramReconfig_}) {
+    put(c->name, c->value);
+  }
+  for (size_t i = 0; i < ports_.size(); ++i) {
+    const arch::PortId port{static_cast<uint8_t>(i)};
+    const mem::PortCounters& c = ports_[i];
+    const auto portCount = [&](std::string_view suffix, double value) {
+      put(architecture_.pmuPortEventName(port, suffix), value);
+    };
+    portCount("RD_DATA_BEAT_RECEIVED", double(c.readBeats));
+    portCount("WR_DATA_BEAT_WRITTEN", double(c.writeBeats));
+    portCount("RD_TRANS_ACCEPTED", double(c.readBursts));
+    portCount("WR_TRANS_ACCEPTED", double(c.writeBursts));
+    portCount("RD_STALL_LIMIT", c.readLimitStall);
+    portCount("WR_STALL_LIMIT", c.writeLimitStall);
+  }
+  return out;
+}
+
+} // namespace npusim::npu
