@@ -14,6 +14,7 @@
 #include <utility>
 
 #include "harness/analytic/vela5_performance.h"
+#include "harness/analytic/vela5_shapes.h"
 #include "sim/arch/command_set.h"
 #include "sim/common/error.h"
 #include "sim/common/int_math.h"
@@ -61,31 +62,6 @@ uint32_t subKernelLimit(NpuOp op) {
   return 1;
 }
 
-using Shape = Shape3;
-
-Shape minShape(const Shape& a, const Shape& b) {
-  return {std::min(a.height, b.height), std::min(a.width, b.width), std::min(a.depth, b.depth)};
-}
-
-Shape divRoundUp(const Shape& a, const Shape& b) {
-  return {static_cast<uint32_t>(ceilDiv(a.height, b.height)), static_cast<uint32_t>(ceilDiv(a.width, b.width)),
-          static_cast<uint32_t>(ceilDiv(a.depth, b.depth))};
-}
-
-// ceil(a / b) in regor's signed integers.
-int64_t divUp(int64_t a, int64_t b) { return (a + b - 1) / b; }
-
-int64_t elements(const Shape& s) { return static_cast<int64_t>(s.elements()); }
-int64_t elementsWH(const Shape& s) { return int64_t{s.width} * s.height; }
-
-// Storage rounding of a format: NHCWB16 bricks of 16 channels.
-Shape storageRounded(const Shape& s, cmd::DataFormat format) {
-  if (format == cmd::DataFormat::Nhcwb16) {
-    return {s.height, s.width, static_cast<uint32_t>(roundUp(uint64_t{s.depth}, 16u))};
-  }
-  return s;
-}
-
 // SHRAM allocation granules in banks per MAC configuration (regor's s_EthosU55Configs /
 // s_EthosU65Configs shramGranules): IFM 8-bit, IFM 16-bit, 32-bit accumulators; and the
 // configuration's banks per core.
@@ -96,10 +72,6 @@ struct ShramGranules {
 constexpr std::array<ShramGranules, 4> kShramGranules{{
     {32, 16, 2, 2, 4}, {64, 16, 2, 2, 4}, {128, 24, 4, 4, 8}, {256, 48, 8, 8, 16}}};
 
-// float(x) / bandwidth truncated, as regor's int64_t(float(x) / Bandwidth()).
-int64_t perBandwidth(int64_t bytes, const Memory& m) {
-  return static_cast<int64_t>(static_cast<float>(bytes) / m.bandwidth);
-}
 
 // The cost model proper.
 class EthosU55Performance final : public ArchitecturePerformance {
@@ -121,8 +93,8 @@ public:
       // Vela 5.0's placeholder for its multi-operation transpose: the memory transfer alone.
       const ElementAccess bytes = elementTransferToBytes(q, measureElementAccess(q));
       CycleCost c;
-      const int64_t from = perBandwidth(bytes.ifmRead[0], *q.ifm[0].memory) + q.ifm[0].memory->readLatency;
-      const int64_t to = perBandwidth(bytes.ofmWrite, *q.ofm.memory) + q.ofm.memory->writeLatency;
+      const int64_t from = perBandwidth(bytes.ifmRead[0], q.ifm[0].memory->bandwidth) + q.ifm[0].memory->readLatency;
+      const int64_t to = perBandwidth(bytes.ofmWrite, q.ofm.memory->bandwidth) + q.ofm.memory->writeLatency;
       c.opCycles = std::max(from, to);
       return c;
     }
@@ -130,9 +102,9 @@ public:
   }
 
   int64_t memToMemCycles(const Memory& dest, const Memory& source, int64_t bytes) const override {
-    const int64_t from = perBandwidth(bytes, source) + source.readLatency;
+    const int64_t from = perBandwidth(bytes, source.bandwidth) + source.readLatency;
     // Vela 5.0 adds the source's write latency to the destination side.
-    const int64_t to = perBandwidth(bytes, dest) + source.writeLatency;
+    const int64_t to = perBandwidth(bytes, dest.bandwidth) + source.writeLatency;
     return std::max(from, to);
   }
 
@@ -244,10 +216,10 @@ public:
     MemoryAccessCycles out;
     for (const auto& [area, g] : transfer) {
       AccessCycles& c = out[area];
-      c.featureMaps = perBandwidth(g.featureMaps, *g.memory);
-      c.weights = perBandwidth(g.weights, *g.memory);
-      c.scales = perBandwidth(g.scales, *g.memory);
-      c.total = perBandwidth(g.featureMaps + g.weights + g.scales, *g.memory);
+      c.featureMaps = perBandwidth(g.featureMaps, g.memory->bandwidth);
+      c.weights = perBandwidth(g.weights, g.memory->bandwidth);
+      c.scales = perBandwidth(g.scales, g.memory->bandwidth);
+      c.total = perBandwidth(g.featureMaps + g.weights + g.scales, g.memory->bandwidth);
     }
     return out;
   }
@@ -565,11 +537,11 @@ private:
       const Tensor& t = q.ifm[i];
       const int64_t bytes = elements(minShape(t.shape, q.config.ifmBlock)) * ifmBits / 8;
       const int64_t tx = memoryTransfer(true, *t.memory, t.format, ifmBits, q.config.ifmBlock, t.shape, bytes);
-      ifmCycles = std::max(ifmCycles, t.memory->readLatency + perBandwidth(tx, *t.memory));
+      ifmCycles = std::max(ifmCycles, t.memory->readLatency + perBandwidth(tx, t.memory->bandwidth));
     }
     const int64_t bytes = elements(minShape(q.ofm.shape, q.config.ofmBlock)) * q.ofm.bits / 8;
     const int64_t tx = memoryTransfer(false, *q.ofm.memory, q.ofm.format, q.ofm.bits, q.config.ofmBlock, q.ofm.shape, bytes);
-    return ifmCycles + q.ofm.memory->writeLatency + perBandwidth(tx, *q.ofm.memory);
+    return ifmCycles + q.ofm.memory->writeLatency + perBandwidth(tx, q.ofm.memory->bandwidth);
   }
 
   CycleCost macOpCycles(const Query& q, NpuOp op) const {

@@ -16,6 +16,7 @@
 #include <string>
 
 #include "harness/analytic/vela5_performance.h"
+#include "harness/analytic/vela5_shapes.h"
 #include "sim/common/int_math.h"
 
 namespace npusim::analytic::vela5 {
@@ -126,33 +127,7 @@ const std::array<U85Config, 5> kConfigs{{
 }};
 
 constexpr uint32_t kSubKernelMax = 8;
-constexpr uint32_t kBrickDepth = 16;
-
-using Shape = Shape3;
-
-Shape minShape(const Shape& a, const Shape& b) {
-  return {std::min(a.height, b.height), std::min(a.width, b.width), std::min(a.depth, b.depth)};
-}
-
-Shape divRoundUp(const Shape& a, const Shape& b) {
-  return {static_cast<uint32_t>(ceilDiv(a.height, b.height)), static_cast<uint32_t>(ceilDiv(a.width, b.width)),
-          static_cast<uint32_t>(ceilDiv(a.depth, b.depth))};
-}
-
-int64_t divUp(int64_t a, int64_t b) { return (a + b - 1) / b; }
-int64_t elements(const Shape& s) { return static_cast<int64_t>(s.elements()); }
-int64_t elementsWH(const Shape& s) { return int64_t{s.width} * s.height; }
 uint32_t roundUp32(uint32_t value, uint32_t granule) { return static_cast<uint32_t>(roundUp(uint64_t{value}, granule)); }
-
-// Storage rounding of a format: NHCWB16 bricks of 16 channels.
-Shape storageRounded(const Shape& s, cmd::DataFormat format) {
-  return format == cmd::DataFormat::Nhcwb16 ? Shape{s.height, s.width, roundUp32(s.depth, kBrickDepth)} : s;
-}
-
-// int64_t(float(bytes) / bandwidth), as regor divides.
-int64_t perBandwidth(int64_t bytes, float bandwidth) {
-  return static_cast<int64_t>(static_cast<float>(bytes) / bandwidth);
-}
 
 // The cost model proper.
 class EthosU85Performance final : public ArchitecturePerformance {
