@@ -25,9 +25,8 @@ void applyOverride(const std::string& assignment, ConfigBuilder& builder) {
   builder.setText(trim(assignment.substr(0, eq)), trim(assignment.substr(eq + 1)), origin);
 }
 
-// The NPU generation whose built-in sections apply: the model's, an `accelerator=` override's, or
-// the first the named built-in system config describes (null: it describes any, or is not built in).
-const arch::Architecture* requestArchitecture(const ConfigRequest& request, const std::string& systemConfig) {
+// The accelerator a request names: the model's, else the last `accelerator=` override's ("" = none).
+std::string requestAccelerator(const ConfigRequest& request) {
   std::string accelerator = request.accelerator;
   for (const std::string& assignment : request.overrides) {
     const size_t eq = assignment.find('=');
@@ -35,7 +34,13 @@ const arch::Architecture* requestArchitecture(const ConfigRequest& request, cons
       accelerator = trim(assignment.substr(eq + 1));
     }
   }
-  if (const arch::NpuConfig* hw = arch::findNpuConfig(accelerator)) {
+  return accelerator;
+}
+
+// The NPU generation whose built-in sections apply: the request's accelerator's, or the first the
+// named built-in system config describes (null: it describes any, or is not built in).
+const arch::Architecture* requestArchitecture(const ConfigRequest& request, const std::string& systemConfig) {
+  if (const arch::NpuConfig* hw = arch::findNpuConfig(requestAccelerator(request))) {
     return hw->arch;
   }
   const PresetSection* preset = findPreset("System_Config." + systemConfig);
@@ -69,7 +74,7 @@ SystemParams builtinPreset(const std::string& systemConfig, const std::string& m
 SystemParams resolveConfig(const ConfigRequest& request) {
   ConfigBuilder builder;
   // 1. System config and memory mode: built-in presets, or the sections of --vela-ini.
-  const auto [internalSystem, internalMode] = defaultSections(request.accelerator);
+  const auto [internalSystem, internalMode] = defaultSections(requestAccelerator(request));
   const std::string systemConfig = request.systemConfig.empty() ? internalSystem : request.systemConfig;
   const std::string memoryMode = request.memoryMode.empty() ? internalMode : request.memoryMode;
   const VelaIni userIni = request.velaIni.empty() ? VelaIni() : VelaIni::read(request.velaIni);
