@@ -33,12 +33,17 @@ void printKeys(std::ostream& out, bool withSources) {
 }
 
 void printPresets(std::ostream& out) {
-  std::vector<std::vector<std::string>> rows{{"OPTION", "NAME", "SUMMARY"}};
+  std::vector<std::vector<std::string>> rows{{"OPTION", "NAME", "NPU", "SUMMARY"}};
   for (const auto& preset : config::presetTable()) {
     const std::string name(preset.name);
     const size_t dot = name.find('.');
     const bool system = name.compare(0, dot, "System_Config") == 0;
-    rows.push_back({system ? "--system-config" : "--memory-mode", name.substr(dot + 1), std::string(preset.summary)});
+    std::string npus;
+    for (const arch::Architecture* a : preset.architectures) {
+      npus += (npus.empty() ? "" : ",") + std::string(a->name);
+    }
+    rows.push_back({system ? "--system-config" : "--memory-mode", name.substr(dot + 1), npus.empty() ? "any" : npus,
+                    std::string(preset.summary)});
   }
   writeAligned(out, rows, "");
 }
@@ -60,7 +65,7 @@ void addConfig(CLI::App& app, Registry& registry) {
   auto* action = sub->add_option_group("action", "what to print (exactly one)");
   action->add_flag("--list", opts->list, "every key: path, type, unit, default, description");
   action->add_flag("--show", opts->show, "the resolved configuration as JSON (loadable with --config)");
-  action->add_flag("--presets", opts->presets, "the built-in system configs and memory modes (Vela's vela.ini)");
+  action->add_flag("--presets", opts->presets, "the built-in system configs and memory modes (Vela's vela.ini), with the NPUs each is for");
   action->require_option(1);
   sub->add_flag("--sources", opts->sources, "with --list: add where each default comes from");
   addConfigOptions(sub, opts->request);

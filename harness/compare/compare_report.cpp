@@ -160,12 +160,8 @@ void writeTreeComparison(std::ostream& os, const std::vector<ModelComparison>& m
 
 TreeListing findTreeModels(const std::string& dir) {
   namespace fs = std::filesystem;
-  std::vector<std::string> systems, modes;
-  for (const auto& s : config::presetTable()) {
-    const std::string name(s.name);
-    if (name.rfind("System_Config.", 0) == 0) systems.push_back(name.substr(14));
-    if (name.rfind("Memory_Mode.", 0) == 0) modes.push_back(name.substr(12));
-  }
+  const std::vector<std::string_view> systems = config::presetNames("System_Config");
+  const std::vector<std::string_view> modes = config::presetNames("Memory_Mode");
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) {
     InputError::Location loc;
@@ -187,10 +183,10 @@ TreeListing findTreeModels(const std::string& dir) {
       // The longest system config and memory mode names that appear as "_<system>_<mode>".
       for (const auto& s : systems) {
         for (const auto& mm : modes) {
-          if (m.folder.find("_" + s + "_" + mm) != std::string::npos &&
+          if (m.folder.find("_" + std::string(s) + "_" + std::string(mm)) != std::string::npos &&
               s.size() + mm.size() > m.systemConfig.size() + m.memoryMode.size()) {
-            m.systemConfig = s;
-            m.memoryMode = mm;
+            m.systemConfig = std::string(s);
+            m.memoryMode = std::string(mm);
           }
         }
       }

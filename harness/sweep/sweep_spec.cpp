@@ -29,8 +29,6 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr double kExactIntMax = 9007199254740992.0;  // 2^53
-constexpr std::string_view kSystemPrefix = "System_Config.";
-constexpr std::string_view kMemoryPrefix = "Memory_Mode.";
 constexpr std::string_view kOptimiseSizeSuffix = "_optimiseSize";
 
 const config::ConfigKey& configKey(const std::string& key, const std::string& file, const std::string& where) {
@@ -107,16 +105,6 @@ bool matchesAny(const std::vector<std::string>& globs, const std::string& name) 
          });
 }
 
-std::vector<std::string_view> presetNames(std::string_view prefix) {
-  std::vector<std::string_view> names;
-  for (const auto& preset : config::presetTable()) {
-    if (preset.name.substr(0, prefix.size()) == prefix) {
-      names.push_back(preset.name.substr(prefix.size()));
-    }
-  }
-  return names;
-}
-
 // "<accel>_<system config>_<memory mode>[_optimiseSize]" -> system config and memory mode;
 // false when the name does not have that shape.
 bool parseConfigFolder(std::string name, ModelRef& model) {
@@ -130,7 +118,7 @@ bool parseConfigFolder(std::string name, ModelRef& model) {
   }
   const std::string rest = name.substr(accelEnd + 1);
   std::string_view mode;
-  for (const std::string_view m : presetNames(kMemoryPrefix)) {
+  for (const std::string_view m : config::presetNames("Memory_Mode")) {
     const std::string suffix = "_" + std::string(m);
     if (m.size() > mode.size() && rest.size() > suffix.size() &&
         rest.compare(rest.size() - suffix.size(), suffix.size(), suffix) == 0) {
@@ -141,7 +129,7 @@ bool parseConfigFolder(std::string name, ModelRef& model) {
     return false;
   }
   const std::string system = rest.substr(0, rest.size() - mode.size() - 1);
-  const auto systems = presetNames(kSystemPrefix);
+  const auto systems = config::presetNames("System_Config");
   if (std::find(systems.begin(), systems.end(), system) == systems.end()) {
     return false;
   }

@@ -25,9 +25,8 @@ void applyOverride(const std::string& assignment, ConfigBuilder& builder) {
   builder.setText(trim(assignment.substr(0, eq)), trim(assignment.substr(eq + 1)), origin);
 }
 
-// The NPU generation whose values a platform preset applies: the model's, an `accelerator=`
-// override's, or the first the preset describes (null: the preset describes any).
-const arch::Architecture* platformArchitecture(const ConfigRequest& request, const PresetSection& preset) {
+// The accelerator a request names: the model's, else the last `accelerator=` override's ("" = none).
+std::string requestAccelerator(const ConfigRequest& request) {
   std::string accelerator = request.accelerator;
   for (const std::string& assignment : request.overrides) {
     const size_t eq = assignment.find('=');
@@ -35,10 +34,24 @@ const arch::Architecture* platformArchitecture(const ConfigRequest& request, con
       accelerator = trim(assignment.substr(eq + 1));
     }
   }
-  if (const arch::NpuConfig* hw = arch::findNpuConfig(accelerator)) {
+  return accelerator;
+}
+
+// The NPU generation whose built-in sections apply: the request's accelerator's, or the first the
+// named built-in system config describes (null: it describes any, or is not built in).
+const arch::Architecture* requestArchitecture(const ConfigRequest& request, const std::string& systemConfig) {
+  if (const arch::NpuConfig* hw = arch::findNpuConfig(requestAccelerator(request))) {
     return hw->arch;
   }
-  return preset.architectures.empty() ? nullptr : preset.architectures.front();
+  const PresetSection* preset = findPreset("System_Config." + systemConfig);
+  return preset == nullptr || preset->architectures.empty() ? nullptr : preset->architectures.front();
+}
+
+// How a built-in section reads: as the Vela whose vela.ini it comes from.
+VelaReading builtinReading(const PresetSection* section) {
+  const VelaVersion version = section != nullptr ? section->vela : VelaVersion::V3_10;
+  return {version, "npusim's built-in sections for this NPU are Vela " + std::string(velaVersionName(version)) +
+                       "'s vela.ini"};
 }
 
 } // namespace
@@ -61,35 +74,40 @@ SystemParams builtinPreset(const std::string& systemConfig, const std::string& m
 SystemParams resolveConfig(const ConfigRequest& request) {
   ConfigBuilder builder;
   // 1. System config and memory mode: built-in presets, or the sections of --vela-ini.
-  const auto [internalSystem, internalMode] = defaultSections(request.accelerator);
+  const auto [internalSystem, internalMode] = defaultSections(requestAccelerator(request));
   const std::string systemConfig = request.systemConfig.empty() ? internalSystem : request.systemConfig;
   const std::string memoryMode = request.memoryMode.empty() ? internalMode : request.memoryMode;
   const VelaIni userIni = request.velaIni.empty() ? VelaIni() : VelaIni::read(request.velaIni);
-  const VelaIni& ini = request.velaIni.empty() ? builtinPresets() : userIni;
+  //    The built-in sections the NPU sees (Vela 3.10's for the U55 and U65, Vela 5.0's for the U85).
+  const arch::Architecture* npu = requestArchitecture(request, systemConfig);
+  const VelaIni& builtins = builtinPresets(npu);
+  const VelaIni& ini = request.velaIni.empty() ? builtins : userIni;
   //    The user's file is read as the Vela it is for (ConfigRequest::vela); the keys its sections
-  //    leave out that the two Velas read differently are reported. The built-in sections are
-  //    Vela 3.10's vela.ini and leave out none.
-  const VelaReading builtin{VelaVersion::V3_10, "npusim's built-in sections are Vela 3.10's vela.ini"};
-  const VelaReading reading = request.velaIni.empty() ? builtin : request.vela ? *request.vela : velaOfFile(userIni);
+  //    leave out that the two Velas read differently are reported. A built-in section is read as
+  //    the Vela whose vela.ini it comes from, and leaves out none.
+  const auto sectionReading = [&](const std::string& prefix, const std::string& name) {
+    return request.velaIni.empty() ? builtinReading(findPreset(prefix + name, npu))
+           : request.vela          ? *request.vela
+                                   : velaOfFile(userIni);
+  };
   std::vector<std::string> warnings;
   std::vector<std::string>* userWarnings = request.velaIni.empty() ? nullptr : &warnings;
   if (systemConfig == kVelaInternalDefault) {
-    applySystemConfig(builtinPresets(), internalSystem, builder, builtin);
+    applySystemConfig(builtins, internalSystem, builder, builtinReading(findPreset("System_Config." + internalSystem, npu)));
   } else {
-    applySystemConfig(ini, systemConfig, builder, reading, userWarnings);
+    applySystemConfig(ini, systemConfig, builder, sectionReading("System_Config.", systemConfig), userWarnings);
   }
   if (memoryMode == kVelaInternalDefault) {
-    applyMemoryMode(builtinPresets(), internalMode, builder, builtin);
+    applyMemoryMode(builtins, internalMode, builder, builtinReading(findPreset("Memory_Mode." + internalMode, npu)));
   } else {
-    applyMemoryMode(ini, memoryMode, builder, reading, userWarnings);
+    applyMemoryMode(ini, memoryMode, builder, sectionReading("Memory_Mode.", memoryMode), userWarnings);
   }
   // 2. A built-in platform's npusim keys (after the memory mode: they may depend on it), for the
   //    NPU the model was compiled for (without a model: the one an accelerator override names,
   //    else the first the platform describes).
   if (request.velaIni.empty()) {
-    if (const PresetSection* preset = findPreset("System_Config." + systemConfig)) {
+    if (const PresetSection* preset = findPreset("System_Config." + systemConfig, npu)) {
       const Origin origin{"<builtin>", "", std::string(preset->name)};
-      const arch::Architecture* npu = platformArchitecture(request, *preset);
       for (const PlatformValue& v : preset->platform) {
         const bool forNpu = v.architecture == nullptr || v.architecture == npu;
         if ((v.memoryMode.empty() || v.memoryMode == memoryMode) && forNpu) {
@@ -118,29 +136,32 @@ SystemParams resolveConfig(const ConfigRequest& request) {
             "the model was compiled for " + request.accelerator + "; it cannot run on " + builder.params().accelerator +
                 " (recompile it with Vela)");
   }
-  //    Built-in sections made for some NPUs (Vela's U55 and U65 systems, the U65-only
-  //    Dedicated_Sram modes, the Corstone-300 platform) refuse the others.
+  //    Built-in sections made for some NPUs (Vela's U55, U65 and U85 systems and memory modes,
+  //    the Corstone-300 platform) refuse the others.
   if (const arch::NpuConfig* hw = builder.params().hardware(); hw != nullptr && request.velaIni.empty()) {
     const auto check = [hw](const char* option, const std::string& prefix, const std::string& name) {
-      const PresetSection* section = findPreset(prefix + name);
+      const PresetSection* section = findPreset(prefix + name, hw->arch);
       if (section == nullptr || section->describes(*hw->arch)) {
         return;
       }
       std::string valid, made;
-      for (const PresetSection& p : presetTable()) {
-        if (p.name.rfind(prefix, 0) == 0 && p.describes(*hw->arch)) {
-          valid += (valid.empty() ? "" : ", ") + std::string(p.name.substr(prefix.size()));
+      for (const std::string_view p : presetNames(prefix.substr(0, prefix.size() - 1))) {
+        const PresetSection* mine = findPreset(prefix + std::string(p), hw->arch);
+        if (mine->describes(*hw->arch)) {
+          valid += (valid.empty() ? "" : ", ") + std::string(p);
         }
       }
-      for (const arch::Architecture* a : section->architectures) {
-        made += (made.empty() ? "" : " and ") + std::string(a->name);
+      for (const PresetSection& p : presetTable()) {
+        if (p.name != prefix + name) {
+          continue;
+        }
+        for (const arch::Architecture* a : p.architectures) {
+          made += (made.empty() ? "" : " and ") + std::string(a->name);
+        }
       }
       throwAt(Origin{option, "", ""}, name,
-              name + " is an " + made + " section, but the accelerator is " +
-                  std::string(hw->name) + "; " +
-                  (valid.empty() ? "npusim has no built-in sections for the " + std::string(hw->arch->name) +
-                                       " yet (give them with --vela-ini)"
-                                 : "valid for it: " + valid));
+              name + " is an " + made + " section, but the accelerator is " + std::string(hw->name) +
+                  "; valid for it: " + valid);
     };
     check("--system-config", "System_Config.", systemConfig);
     check("--memory-mode", "Memory_Mode.", memoryMode);

@@ -21,7 +21,8 @@ struct ConfigRequest {
   std::string velaIni;                 // optional vela.ini path
   // The Vela whose reading of velaIni applies (the values of keys a section leaves out); unset:
   // the Vela that compiled the model (platform::resolveForModel), else the one the file's keys
-  // suggest (velaOfFile). The built-in sections are Vela 3.10's vela.ini and read as such.
+  // suggest (velaOfFile). A built-in section is read as the Vela whose vela.ini it comes from
+  // (Vela 3.10 for the U55 and U65, Vela 5.0 for the U85).
   std::optional<VelaReading> vela;
   std::string jsonFile;                // optional npusim JSON config path
   std::vector<std::string> overrides;  // "key=value"
@@ -33,7 +34,8 @@ struct ConfigRequest {
 std::pair<std::string, std::string> defaultSections(const std::string& accelerator);
 
 // Built-in presets named and valued exactly as Vela's default vela.ini (plus npusim's own
-// defaults for keys Vela does not have); "internal-default" is Vela's built-in U55 system.
+// defaults for keys Vela does not have), the sections the system config's NPU sees (presets.h);
+// "internal-default" is Vela's built-in U55 system.
 // Throws InputError for an unknown name or a pair Vela rejects (e.g. Dedicated_Sram without DRAM).
 SystemParams builtinPreset(const std::string& systemConfig, const std::string& memoryMode);
 

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 #include <deque>
+#include <map>
 #include <string>
 
 namespace npusim::config {
@@ -37,7 +38,7 @@ PresetSection corstone300Fvp() {
                    {"Dram_burst_length", "128"},
                    {"Dram_read_latency", "0"},
                    {"Dram_write_latency", "0"}},
-                  false,
+                  PresetSource::Npusim,
                   {},
                   {&arch::ethosU55(), &arch::ethosU65()}};
   // The adapters' registers (MAXR, MAXW, MAXRW, RLATENCY, WLATENCY, PULSE_ON, PULSE_OFF, BWCAP):
@@ -83,10 +84,13 @@ PresetSection corstone300Fvp() {
   return p;
 }
 
-// Values as in Vela's vela.ini; tests/unit/config_vela_fixture_test.cpp checks them against the
-// fixture copy of that file.
-std::vector<PresetSection> buildTable() {
-  using V = std::vector<std::pair<std::string_view, std::string_view>>;
+using Values = std::vector<std::pair<std::string_view, std::string_view>>;
+
+// Vela 3.10's sections (ethosu/config_files/Arm/vela.ini) for the Ethos-U55 and U65, and the
+// Corstone-300 platform. tests/unit/config_vela_fixture_test.cpp checks them against the fixture
+// copy of that file.
+std::vector<PresetSection> vela310Sections() {
+  using V = Values;
   const V sram{{"Sram_clock_scale", "1.0"}, {"Sram_burst_length", "32"}, {"Sram_read_latency", "32"},
                {"Sram_write_latency", "32"}};
   const auto flash = [&sram](std::string_view clock, std::string_view scale) {
@@ -104,8 +108,8 @@ std::vector<PresetSection> buildTable() {
     return v;
   };
   const auto vela = [](std::string_view name, std::string_view summary, V values,
-                       std::vector<const arch::Architecture*> architectures = {}) {
-    return PresetSection{name, summary, std::move(values), true, {}, std::move(architectures)};
+                       std::vector<const arch::Architecture*> architectures) {
+    return PresetSection{name, summary, std::move(values), PresetSource::VelaIni, {}, std::move(architectures)};
   };
   const arch::Architecture* u55 = &arch::ethosU55();
   const arch::Architecture* u65 = &arch::ethosU65();
@@ -124,9 +128,9 @@ std::vector<PresetSection> buildTable() {
            dram("1e9", "0.75"), {u65}),
       corstone300Fvp(),
       vela("Memory_Mode.Sram_Only", "everything (constants, arena, cache) in SRAM on AXI0",
-           {{"const_mem_area", "Axi0"}, {"arena_mem_area", "Axi0"}, {"cache_mem_area", "Axi0"}}),
+           {{"const_mem_area", "Axi0"}, {"arena_mem_area", "Axi0"}, {"cache_mem_area", "Axi0"}}, {u55, u65}),
       vela("Memory_Mode.Shared_Sram", "constants on AXI1 (read-only), arena in SRAM on AXI0 shared with the CPU",
-           {{"const_mem_area", "Axi1"}, {"arena_mem_area", "Axi0"}, {"cache_mem_area", "Axi0"}}),
+           {{"const_mem_area", "Axi1"}, {"arena_mem_area", "Axi0"}, {"cache_mem_area", "Axi0"}}, {u55, u65}),
       vela("Memory_Mode.Dedicated_Sram", "constants and arena on AXI1, 384 KiB NPU-only SRAM cache on AXI0",
            {{"const_mem_area", "Axi1"}, {"arena_mem_area", "Axi1"}, {"cache_mem_area", "Axi0"},
             {"arena_cache_size", "393216"}},
@@ -136,6 +140,104 @@ std::vector<PresetSection> buildTable() {
   };
 }
 
+// The Ethos-U85 sections, read as Vela 5.0 reads them: Vela 5.0.0's (ethosu/config_files/Arm/vela.ini
+// at tag 5.0.0, commit 0f8edf7d; the fixture tree vela-u85/vela.ini is that file) and the ML
+// evaluation kit's per-MAC-count system configs (its scripts/vela/default_vela.ini, the Corstone-320
+// builds' choice; fixture copy fvp/mlek_default_vela.ini). The kit's own memory modes are not here:
+// its Dedicated_Sram (with a 384 KiB cache) is Vela 5.0's Dedicated_Sram_384KB.
+// tests/unit/config_vela_fixture_test.cpp checks every value against those files.
+std::vector<PresetSection> u85Sections() {
+  using V = Values;
+  // SRAM on AXI0 (burst 64, 8 reads and 8 writes outstanding) and the memory on AXI1.
+  const auto system = [](std::string_view clock, std::string_view sramScale, std::string_view sramPorts,
+                         std::string_view sramLatency, std::string_view axi1, const V& axi1Values) {
+    V v{{"core_clock", clock},           {"axi0_port", "Sram"},          {"axi1_port", axi1},
+        {"Sram_clock_scale", sramScale}, {"Sram_ports_used", sramPorts}, {"Sram_burst_length", "64"},
+        {"Sram_read_latency", sramLatency}, {"Sram_write_latency", sramLatency}, {"Sram_max_reads", "8"},
+        {"Sram_max_writes", "8"}};
+    v.insert(v.end(), axi1Values.begin(), axi1Values.end());
+    return v;
+  };
+  // Off-chip flash: clock scale 0.0625, one port, burst 128, read-only, 2 reads outstanding.
+  const auto flash = [&system](std::string_view clock, std::string_view sramScale, std::string_view sramLatency,
+                               std::string_view flashLatency) {
+    return system(clock, sramScale, "2", sramLatency, "OffChipFlash",
+                  {{"OffChipFlash_clock_scale", "0.0625"}, {"OffChipFlash_ports_used", "1"},
+                   {"OffChipFlash_burst_length", "128"}, {"OffChipFlash_read_latency", flashLatency},
+                   {"OffChipFlash_write_latency", "0"}, {"OffChipFlash_max_reads", "2"},
+                   {"OffChipFlash_max_writes", "0"}});
+  };
+  // DRAM: burst 128, latency 500 (read) and 250 (write).
+  const auto dram = [&system](std::string_view clock, std::string_view sramPorts, std::string_view sramLatency,
+                              std::string_view dramScale, std::string_view dramPorts, std::string_view maxReads,
+                              std::string_view maxWrites) {
+    return system(clock, "1.0", sramPorts, sramLatency, "Dram",
+                  {{"Dram_clock_scale", dramScale}, {"Dram_ports_used", dramPorts}, {"Dram_burst_length", "128"},
+                   {"Dram_read_latency", "500"}, {"Dram_write_latency", "250"}, {"Dram_max_reads", maxReads},
+                   {"Dram_max_writes", maxWrites}});
+  };
+  const arch::Architecture* u85 = &arch::ethosU85();
+  const auto section = [u85](std::string_view name, std::string_view summary, V values, PresetSource source) {
+    return PresetSection{name, summary, std::move(values), source, {}, {u85}, VelaVersion::V5_0};
+  };
+  const PresetSource vela = PresetSource::VelaIni;
+  const PresetSource kit = PresetSource::KitIni;
+  const V dedicated{{"inherit", "Memory_Mode.Dedicated_Sram"}};
+  const auto withCache = [&dedicated](std::string_view bytes) {
+    V v = dedicated;
+    v.emplace_back("arena_cache_size", bytes);
+    return v;
+  };
+  return {
+      section("System_Config.Ethos_U85_SYS_Flash_Low",
+              "200 MHz; SRAM 6.4 GB/s (2 ports) on AXI0, off-chip flash 0.2 GB/s on AXI1 (Vela 5.0)",
+              flash("200e6", "1", "8", "32"), vela),
+      section("System_Config.Ethos_U85_SYS_Flash_High",
+              "500 MHz; SRAM 16 GB/s (2 ports) on AXI0, off-chip flash 0.5 GB/s on AXI1 (Vela 5.0)",
+              flash("500e6", "1.0", "32", "64"), vela),
+      section("System_Config.Ethos_U85_SYS_DRAM_Low",
+              "500 MHz; SRAM 16 GB/s (2 ports) on AXI0, DRAM 3.75 GB/s (1 port) on AXI1 (Vela 5.0)",
+              dram("500e6", "2", "16", "0.46875", "1", "24", "12"), vela),
+      section("System_Config.Ethos_U85_SYS_DRAM_Mid",
+              "1 GHz; SRAM 32 GB/s (2 ports) on AXI0, DRAM 12 GB/s (1 port) on AXI1 (Vela 5.0)",
+              dram("1e9", "2", "32", "0.75", "1", "64", "32"), vela),
+      section("System_Config.Ethos_U85_SYS_DRAM_High",
+              "1 GHz; SRAM 64 GB/s (4 ports) on AXI0, DRAM 24 GB/s (2 ports) on AXI1 (Vela 5.0)",
+              dram("1e9", "4", "32", "0.75", "2", "64", "32"), vela),
+      section("System_Config.Ethos_U85_SYS_DRAM_Mid_512",
+              "1 GHz; SRAM 32 GB/s (2 ports) on AXI0, DRAM 12 GB/s (1 port) on AXI1 (ML eval kit, U85-512)",
+              dram("1e9", "2", "32", "0.75", "1", "64", "32"), kit),
+      section("System_Config.Ethos_U85_SYS_DRAM_Mid_1024",
+              "1 GHz; SRAM 32 GB/s (2 ports) on AXI0, DRAM 24 GB/s (2 ports) on AXI1 (ML eval kit, U85-1024)",
+              dram("1e9", "2", "32", "0.75", "2", "64", "32"), kit),
+      section("System_Config.Ethos_U85_SYS_DRAM_High_2048",
+              "1 GHz; SRAM 64 GB/s (4 ports) on AXI0, DRAM 24 GB/s (2 ports) on AXI1 (ML eval kit, U85-2048)",
+              dram("1e9", "4", "32", "0.75", "2", "64", "32"), kit),
+      section("Memory_Mode.Sram_Only", "everything (constants, arena, cache) in SRAM on AXI0 (Vela 5.0)",
+              {{"const_mem_area", "Axi0"}, {"arena_mem_area", "Axi0"}, {"cache_mem_area", "Axi0"}}, vela),
+      section("Memory_Mode.Shared_Sram",
+              "constants on AXI1 (read-only), arena in SRAM on AXI0 shared with the CPU (Vela 5.0)",
+              {{"const_mem_area", "Axi1"}, {"arena_mem_area", "Axi0"}, {"cache_mem_area", "Axi0"}}, vela),
+      section("Memory_Mode.Dedicated_Sram",
+              "constants and arena on AXI1, NPU-only SRAM cache on AXI0 with no size limit (Vela 5.0)",
+              {{"const_mem_area", "Axi1"}, {"arena_mem_area", "Axi1"}, {"cache_mem_area", "Axi0"}}, vela),
+      section("Memory_Mode.Dedicated_Sram_256KB", "Dedicated_Sram with a 256 KiB cache (Vela 5.0)",
+              withCache("262144"), vela),
+      section("Memory_Mode.Dedicated_Sram_384KB", "Dedicated_Sram with a 384 KiB cache (Vela 5.0)",
+              withCache("393216"), vela),
+      section("Memory_Mode.Dedicated_Sram_512KB", "Dedicated_Sram with a 512 KiB cache (Vela 5.0)",
+              withCache("524288"), vela),
+  };
+}
+
+std::vector<PresetSection> buildTable() {
+  std::vector<PresetSection> table = vela310Sections();
+  for (PresetSection& section : u85Sections()) {
+    table.push_back(std::move(section));
+  }
+  return table;
+}
+
 } // namespace
 
 bool PresetSection::describes(const arch::Architecture& architecture) const {
@@ -143,13 +245,31 @@ bool PresetSection::describes(const arch::Architecture& architecture) const {
          std::find(architectures.begin(), architectures.end(), &architecture) != architectures.end();
 }
 
-const PresetSection* findPreset(std::string_view name) {
+const PresetSection* findPreset(std::string_view name, const arch::Architecture* architecture) {
+  const PresetSection* first = nullptr;
   for (const PresetSection& preset : presetTable()) {
-    if (preset.name == name) {
+    if (preset.name != name) {
+      continue;
+    }
+    if (architecture != nullptr && preset.describes(*architecture)) {
       return &preset;
     }
+    first = first != nullptr ? first : &preset;
   }
-  return nullptr;
+  return first;
+}
+
+std::vector<std::string_view> presetNames(std::string_view kind) {
+  const std::string prefix = std::string(kind) + ".";
+  std::vector<std::string_view> names;
+  for (const PresetSection& preset : presetTable()) {
+    const std::string_view name = preset.name;
+    if (name.substr(0, prefix.size()) == prefix &&
+        std::find(names.begin(), names.end(), name.substr(prefix.size())) == names.end()) {
+      names.push_back(name.substr(prefix.size()));
+    }
+  }
+  return names;
 }
 
 const std::vector<PresetSection>& presetTable() {
@@ -157,19 +277,31 @@ const std::vector<PresetSection>& presetTable() {
   return table;
 }
 
-const VelaIni& builtinPresets() {
-  static const VelaIni ini = [] {
-    std::vector<VelaIni::Section> sections;
-    for (const auto& preset : presetTable()) {
-      VelaIni::Section section{std::string(preset.name), 0, {}};
-      for (const auto& [key, value] : preset.values) {
-        section.entries.push_back({std::string(key), std::string(value), 0});
-      }
-      sections.push_back(std::move(section));
+const VelaIni& builtinPresets(const arch::Architecture* architecture) {
+  // One VelaIni per architecture (and one for none), built once.
+  static const std::map<const arch::Architecture*, VelaIni> inis = [] {
+    std::map<const arch::Architecture*, VelaIni> out;
+    std::vector<const arch::Architecture*> keys{nullptr};
+    for (const arch::Architecture& a : arch::architectures()) {
+      keys.push_back(&a);
     }
-    return VelaIni::fromSections("<builtin>", std::move(sections));
+    for (const arch::Architecture* a : keys) {
+      std::vector<VelaIni::Section> sections;
+      for (const PresetSection& preset : presetTable()) {
+        if (findPreset(preset.name, a) != &preset) {
+          continue;
+        }
+        VelaIni::Section section{std::string(preset.name), 0, {}};
+        for (const auto& [key, value] : preset.values) {
+          section.entries.push_back({std::string(key), std::string(value), 0});
+        }
+        sections.push_back(std::move(section));
+      }
+      out.emplace(a, VelaIni::fromSections("<builtin>", std::move(sections)));
+    }
+    return out;
   }();
-  return ini;
+  return inis.at(architecture);
 }
 
 } // namespace npusim::config

@@ -256,11 +256,12 @@ void velaIniSeeds(const fs::path& out, const std::optional<fs::path>& fixtures) 
   std::string presets;
   std::set<std::string> tokens{"[", "]", "=", ":", "\n", "\n  ", ";", "#", "[DEFAULT]", "inherit", "System_Config.",
                                "Memory_Mode.", "Sram", "Dram", "OnChipFlash", "OffChipFlash", "Axi0", "Axi1"};
-  for (const config::PresetSection& section : config::presetTable()) {
-    presets += "[" + std::string(section.name) + "]\n";
-    tokens.insert(std::string(section.name));
-    for (const auto& [key, value] : section.values) {
-      presets += std::string(key) + "=" + std::string(value) + "\n";
+  // The sections one NPU sees: every name once, as a valid file must have it.
+  for (const config::VelaIni::Section& section : config::builtinPresets().sections()) {
+    presets += "[" + section.name + "]\n";
+    tokens.insert(section.name);
+    for (const auto& entry : section.entries) {
+      presets += entry.key + "=" + entry.value + "\n";
     }
     presets += "\n";
   }

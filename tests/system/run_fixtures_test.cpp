@@ -154,7 +154,7 @@ TEST_CASE("an Ethos-U85 model: inspect reads it, estimate estimates it, and run,
     checkU85Refusal(npusim::test::runNpusim({command, model}), model, command);
   }
   npusim::test::TempDir tmp;
-  // estimate, with the tree's vela.ini (no built-in U85 system config yet): Vela 5.0's model,
+  // estimate, with the tree's vela.ini: Vela 5.0's model,
   // one CSV row per row of Vela's per-layer CSV.
   const fs::path csv = tmp.path() / "u85.csv";
   const auto estimate = npusim::test::runNpusim({"estimate", model, "--vela-ini", (*root / "vela-u85" / "vela.ini").string(),
@@ -178,4 +178,46 @@ TEST_CASE("an Ethos-U85 model: inspect reads it, estimate estimates it, and run,
       "params": {}, "npusim_version": "0.1.0", "accelerator": "ethos-u85-256", "total_cycles": 1,
       "npu_active_cycles": 1, "pmu": {}}]})";
   checkU85Refusal(npusim::test::runNpusim({"regress", "--baseline", baseline.string()}), model, "regress");
+}
+
+TEST_CASE("an Ethos-U85 model: estimate with the built-in U85 sections equals estimate with the tree's vela.ini") {
+  const auto root = npusim::test::fixtureOrSkip("vela-u85/index.csv");
+  if (!root) return;
+  const fs::path tree = root->parent_path();
+  // The first folder of each system config + memory mode pair the tree's index lists.
+  std::vector<std::vector<std::string>> picked; // model, folder, system config, memory mode
+  std::istringstream index(npusim::test::readText(*root));
+  std::string line;
+  std::getline(index, line); // header: model,folder,accelerator_config,system_config,memory_mode,...
+  while (std::getline(index, line)) {
+    std::vector<std::string> cells;
+    std::istringstream row(line);
+    for (std::string cell; std::getline(row, cell, ',');) cells.push_back(cell);
+    REQUIRE(cells.size() > 4);
+    const bool seen = std::any_of(picked.begin(), picked.end(), [&](const auto& p) {
+      return p[2] == cells[3] && p[3] == cells[4];
+    });
+    if (!seen) picked.push_back({cells[0], cells[1], cells[3], cells[4]});
+  }
+  REQUIRE(!picked.empty());
+  npusim::test::TempDir tmp;
+  for (const auto& p : picked) {
+    CAPTURE(p[0] + "/" + p[1]);
+    const std::string model = (tree / p[0] / p[1] / (p[0] + "_vela.tflite")).string();
+    std::string csvs[2], outs[2];
+    for (int withIni = 0; withIni < 2; ++withIni) {
+      const fs::path csv = tmp.path() / ("u85_" + std::to_string(withIni) + ".csv");
+      std::vector<std::string> args{"estimate", model, "--system-config", p[2], "--memory-mode", p[3], "--csv", csv.string()};
+      if (withIni == 1) args.insert(args.end(), {"--vela-ini", (tree / "vela.ini").string()});
+      const auto r = npusim::test::runNpusim(args);
+      REQUIRE(r.exitCode == 0);
+      CHECK(r.err.empty());
+      csvs[withIni] = npusim::test::readText(csv);
+      outs[withIni] = r.out;
+    }
+    CHECK(std::count(csvs[0].begin(), csvs[0].end(), '\n') > 1);
+    CHECK(csvs[0] == csvs[1]);
+    CHECK(outs[0] == outs[1]);
+  }
+  MESSAGE(picked.size() << " system config + memory mode pairs estimated with and without the tree's vela.ini");
 }

@@ -336,6 +336,59 @@ TEST_CASE("config: a section made for the other NPU variant is refused, naming t
   CHECK(std::string(e.what()).find("valid for it: Sram_Only, Shared_Sram") != std::string::npos);
 }
 
+TEST_CASE("config: Ethos-U85 and U55/U65 sections refuse each other's NPU, naming the valid ones") {
+  ConfigRequest request;
+  request.accelerator = "ethos-u85-256";
+  request.systemConfig = "Ethos_U65_High_End";
+  request.memoryMode = "Shared_Sram";
+  InputError e = test::errorOf([&] { resolveConfig(request); });
+  CHECK(e.where().file == "--system-config");
+  CHECK(e.where().key == "Ethos_U65_High_End");
+  CHECK(std::string(e.what()).find("Ethos-U65 section, but the accelerator is ethos-u85-256; valid for it: "
+                                   "Ethos_U85_SYS_Flash_Low, Ethos_U85_SYS_Flash_High, Ethos_U85_SYS_DRAM_Low, "
+                                   "Ethos_U85_SYS_DRAM_Mid, Ethos_U85_SYS_DRAM_High, Ethos_U85_SYS_DRAM_Mid_512, "
+                                   "Ethos_U85_SYS_DRAM_Mid_1024, Ethos_U85_SYS_DRAM_High_2048") != std::string::npos);
+  request.systemConfig = "Corstone_300_FVP";
+  e = test::errorOf([&] { resolveConfig(request); });
+  CHECK(std::string(e.what()).find("Ethos-U55 and Ethos-U65 section, but the accelerator is ethos-u85-256") !=
+        std::string::npos);
+  request.accelerator = "ethos-u55-128";
+  request.systemConfig = "Ethos_U85_SYS_DRAM_Mid";
+  e = test::errorOf([&] { resolveConfig(request); });
+  CHECK(std::string(e.what()).find("Ethos-U85 section, but the accelerator is ethos-u55-128; valid for it: "
+                                   "Ethos_U55_Deep_Embedded, Ethos_U55_High_End_Embedded, Corstone_300_FVP") !=
+        std::string::npos);
+  request.systemConfig = "Ethos_U55_High_End_Embedded";
+  request.memoryMode = "Dedicated_Sram_384KB";
+  e = test::errorOf([&] { resolveConfig(request); });
+  CHECK(e.where().file == "--memory-mode");
+  CHECK(std::string(e.what()).find("Ethos-U85 section, but the accelerator is ethos-u55-128; valid for it: "
+                                   "Sram_Only, Shared_Sram") != std::string::npos);
+}
+
+TEST_CASE("config presets: a U85 model reads Vela 5.0's sections, the U65 Vela 3.10's of the same name") {
+  ConfigRequest request;
+  request.accelerator = "ethos-u85-1024";
+  request.systemConfig = "Ethos_U85_SYS_DRAM_High";
+  request.memoryMode = "Dedicated_Sram";
+  const SystemParams u85 = resolveConfig(request);
+  CHECK(u85.coreClockHz == 1e9);
+  CHECK(u85.memory(MemoryKind::Sram).portsUsed == 4);
+  CHECK(u85.memory(MemoryKind::Dram).portsUsed == 2);
+  CHECK(u85.memory(MemoryKind::Dram).maxReads == 64);
+  CHECK(u85.mode.arenaMemArea == AxiPort::Axi1);
+  CHECK(u85.mode.arenaCacheSize == 0); // Vela 5.0's Dedicated_Sram sets no size
+  request.memoryMode = "Dedicated_Sram_256KB";
+  CHECK(resolveConfig(request).mode.arenaCacheSize == 262144);
+  // Without a model: the NPU the system config is for picks the memory mode.
+  request.accelerator.clear();
+  request.memoryMode = "Dedicated_Sram";
+  CHECK(resolveConfig(request).mode.arenaCacheSize == 0);
+  request.accelerator = "ethos-u65-256";
+  request.systemConfig = "Ethos_U65_Mid_End";
+  CHECK(resolveConfig(request).mode.arenaCacheSize == 393216);
+}
+
 TEST_CASE("config validation: constants on SRAM only in the Sram_Only arrangement") {
   const InputError e = test::errorOf([] { withSets({"system.axi1_port=Sram"}); });
   CHECK(e.where().file == "--set");

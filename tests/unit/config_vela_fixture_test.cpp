@@ -2,9 +2,12 @@
 // Built-in presets against Vela's own vela.ini and the ML evaluation kit's inis (fixtures).
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cctype>
 #include <filesystem>
 #include <optional>
+
+#include "sim/arch/architecture.h"
 
 #include "sim/common/error.h"
 #include "sim/config/config_builder.h"
@@ -43,17 +46,18 @@ const VelaReading kVela5{VelaVersion::V5_0, "Vela 5.0's file"};
 
 } // namespace
 
-TEST_CASE("vela.ini fixture: every built-in preset equals Vela's vela.ini") {
+TEST_CASE("vela.ini fixture: every built-in Vela 3.10 preset equals Vela 3.10's vela.ini") {
   const auto path = test::fixtureOrSkip("vela/vela.ini");
   if (!path) {
     return;
   }
   const VelaIni vela = VelaIni::read(path->string());
-  const VelaIni& builtin = builtinPresets();
+  // The U65 sees every Vela 3.10 section (the U55's by name: none of theirs is the U65's too).
+  const VelaIni& builtin = builtinPresets(&arch::ethosU65());
   // 1. Same sections, same keys, same values as written (npusim's own platforms aside).
   size_t velaSections = 0;
   for (const auto& preset : presetTable()) {
-    velaSections += preset.fromVela ? 1 : 0;
+    velaSections += preset.source == PresetSource::VelaIni && preset.vela == VelaVersion::V3_10 ? 1 : 0;
   }
   REQUIRE(vela.sections().size() == velaSections);
   for (const auto& section : vela.sections()) {
@@ -91,6 +95,68 @@ TEST_CASE("vela.ini fixture: every built-in preset equals Vela's vela.ini") {
   CHECK(valid == 6 * 2 + 3 * 2);
 }
 
+// Each Ethos-U85 preset against the file it is taken from: same keys, same values as written.
+static void checkU85Presets(const VelaIni& file, PresetSource source) {
+  size_t checked = 0;
+  for (const PresetSection& preset : presetTable()) {
+    if (preset.source != source || !preset.describes(arch::ethosU85())) {
+      continue;
+    }
+    CAPTURE(preset.name);
+    CHECK(preset.vela == VelaVersion::V5_0);
+    const VelaIni::Section* theirs = file.find(preset.name);
+    REQUIRE(theirs != nullptr);
+    CHECK(preset.values.size() == theirs->entries.size());
+    for (const auto& entry : theirs->entries) {
+      CAPTURE(entry.key);
+      const auto mine = std::find_if(preset.values.begin(), preset.values.end(),
+                                     [&](const auto& kv) { return lower(std::string(kv.first)) == lower(entry.key); });
+      REQUIRE(mine != preset.values.end());
+      CHECK(mine->second == entry.value);
+    }
+    ++checked;
+  }
+  CHECK(checked > 0);
+}
+
+TEST_CASE("vela.ini fixture: the built-in Ethos-U85 presets equal Vela 5.0's vela.ini and the kit's default ini") {
+  const auto vela5 = test::fixtureOrSkip("vela-u85/vela.ini");
+  if (vela5) {
+    const VelaIni file = VelaIni::read(vela5->string());
+    checkU85Presets(file, PresetSource::VelaIni);
+    // Every U85 System_Config and every Memory_Mode of Vela 5.0's file is built in, and reads alike
+    // (as Vela 5.0 reads it) with every memory mode.
+    const VelaIni& builtin = builtinPresets(&arch::ethosU85());
+    size_t valid = 0;
+    for (const auto& system : file.names("System_Config")) {
+      if (system.find("U85") == std::string::npos) {
+        continue;
+      }
+      for (const auto& mode : file.names("Memory_Mode")) {
+        CAPTURE(system);
+        CAPTURE(mode);
+        REQUIRE(findPreset("System_Config." + system, &arch::ethosU85())->describes(arch::ethosU85()));
+        REQUIRE(findPreset("Memory_Mode." + mode, &arch::ethosU85())->describes(arch::ethosU85()));
+        const auto fromVela = tryResolve(file, system, mode, kVela5);
+        const auto fromBuiltin = tryResolve(builtin, system, mode, kVela5);
+        REQUIRE(fromVela.has_value() == fromBuiltin.has_value());
+        if (fromVela) {
+          ++valid;
+          for (const auto& key : schema()) {
+            CAPTURE(key.path);
+            CHECK(formatValue(key, *fromVela) == formatValue(key, *fromBuiltin));
+          }
+        }
+      }
+    }
+    CHECK(valid > 0);
+  }
+  const auto kit = test::fixtureOrSkip("fvp/mlek_default_vela.ini");
+  if (kit) {
+    checkU85Presets(VelaIni::read(kit->string()), PresetSource::KitIni);
+  }
+}
+
 TEST_CASE("vela.ini fixture: the ML evaluation kit's vela.ini files read with Vela's meaning") {
   const auto dir = test::fixtureOrSkip("mlek/compiled/mlek_ini");
   if (!dir) {
@@ -103,7 +169,7 @@ TEST_CASE("vela.ini fixture: the ML evaluation kit's vela.ini files read with Ve
     const VelaIni ini = VelaIni::read(file.path().string());
     for (const auto& system : ini.names("System_Config")) {
       const auto fromKit = tryResolve(ini, system, "Shared_Sram");
-      const auto fromBuiltin = tryResolve(builtinPresets(), system, "Shared_Sram");
+      const auto fromBuiltin = tryResolve(builtinPresets(&arch::ethosU65()), system, "Shared_Sram");
       REQUIRE(fromKit.has_value());
       REQUIRE(fromBuiltin.has_value());
       for (const auto& key : schema()) {

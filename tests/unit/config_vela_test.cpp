@@ -5,6 +5,7 @@
 
 #include "sim/common/error.h"
 #include "sim/config/config_builder.h"
+#include "sim/arch/architecture.h"
 #include "sim/config/presets.h"
 #include "sim/config/vela_ini.h"
 #include "support/fixtures.h"
@@ -182,13 +183,18 @@ TEST_CASE("vela.ini: indented lines continue the previous value") {
 }
 
 TEST_CASE("vela.ini: the built-in presets read as a vela.ini give the same result") {
-  const VelaIni& builtin = builtinPresets();
+  const VelaIni& builtin = builtinPresets(&arch::ethosU65());
   CHECK(builtin.file() == "<builtin>");
-  // Vela's six system configs and npusim's own Corstone-300 platform.
-  CHECK(builtin.names("System_Config").size() == 7);
+  // Vela 3.10's six system configs, npusim's own Corstone-300 platform, Vela 5.0's five Ethos-U85
+  // system configs and the kit's three: every name once.
+  CHECK(builtin.names("System_Config").size() == 7 + 5 + 3);
   CHECK(builtin.find("System_Config.Corstone_300_FVP") != nullptr);
-  CHECK(builtin.names("Memory_Mode") ==
-        std::vector<std::string>{"Sram_Only", "Shared_Sram", "Dedicated_Sram", "Dedicated_Sram_512KB"});
+  CHECK(builtin.names("Memory_Mode") == std::vector<std::string>{"Sram_Only", "Shared_Sram", "Dedicated_Sram",
+                                                                 "Dedicated_Sram_512KB", "Dedicated_Sram_256KB",
+                                                                 "Dedicated_Sram_384KB"});
+  // The U65 sees Vela 3.10's Dedicated_Sram (384 KiB), the U85 Vela 5.0's (no size).
+  CHECK(builtin.find("Memory_Mode.Dedicated_Sram")->find("arena_cache_size")->value == "393216");
+  CHECK(builtinPresets(&arch::ethosU85()).find("Memory_Mode.Dedicated_Sram")->find("arena_cache_size") == nullptr);
   std::string text;
   for (const auto& section : builtin.sections()) {
     text += "[" + section.name + "]\n";
