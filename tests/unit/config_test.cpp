@@ -376,7 +376,7 @@ TEST_CASE("config presets: a U85 model reads Vela 5.0's sections, the U65 Vela 3
   CHECK(u85.memory(MemoryKind::Sram).portsUsed == 4);
   CHECK(u85.memory(MemoryKind::Dram).portsUsed == 2);
   CHECK(u85.memory(MemoryKind::Dram).maxReads == 64);
-  CHECK(u85.mode.arenaMemArea == AxiPort::Axi1);
+  CHECK(u85.mode.arenaMemArea == test::area("Axi1"));
   CHECK(u85.mode.arenaCacheSize == 0); // Vela 5.0's Dedicated_Sram sets no size
   request.memoryMode = "Dedicated_Sram_256KB";
   CHECK(resolveConfig(request).mode.arenaCacheSize == 262144);
