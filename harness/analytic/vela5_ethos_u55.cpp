@@ -545,34 +545,13 @@ private:
   }
 
   CycleCost macOpCycles(const Query& q, NpuOp op) const {
-    // 1. Fractional OFM blocks, counted in micro-blocks.
-    const Shape ofmBlock = minShape(q.ofm.shape, q.config.ofmBlock);
-    const Shape ublock = ofmMicroBlock(q, op);
-    const int64_t ublocksPerBlock = elements(divRoundUp(ofmBlock, ublock));
-    const double blocks =
-        static_cast<double>(elements(divRoundUp(q.ofm.shape, ublock))) / static_cast<double>(ublocksPerBlock);
-    // 2. Output unit per block, bounded by the scale/bias fetch.
-    const double aoPerElement = outputCyclesPerElement(q, op);
-    const double aoCompute = std::ceil(aoPerElement * static_cast<double>(elements(ofmBlock)));
-    double biasCycles = 0;
-    if ((op == NpuOp::Convolution || op == NpuOp::Depthwise || op == NpuOp::VectorProduct) && q.hasScales) {
-      biasCycles = 10.0 * ofmBlock.depth * q.constMemory->readLatency / 256;
-    }
-    const double aoBlock = std::max(aoCompute, biasCycles);
-    // 3. MAC array per block and the command-issue floor, then the two-stage pipeline.
-    const double macBlock = static_cast<double>(macCyclesPerBlock(q, op));
-    const double cmdLimit = (static_cast<double>(minimumMemoryCycles(q)) + macBlock + aoBlock) / 4;
-    const double mac = std::max(macBlock, cmdLimit);
-    const double ao = std::max(aoBlock, cmdLimit);
-    CycleCost c;
-    c.opCycles = static_cast<int64_t>(mac > ao ? mac * blocks + ao : ao * blocks + mac);
+    const bool readsBias = op == NpuOp::Convolution || op == NpuOp::Depthwise || op == NpuOp::VectorProduct;
+    CycleCost c = macPipelineCycles(q, ofmMicroBlock(q, op), outputCyclesPerElement(q, op), macCyclesPerBlock(q, op),
+                                    minimumMemoryCycles(q), readsBias);
     c.macs = static_cast<int64_t>(q.kernel.elements()) * elements(q.ofm.shape);
     if (op != NpuOp::Depthwise && op != NpuOp::Pooling) {
       c.macs *= q.ifm[0].shape.depth;
     }
-    c.macCycles = static_cast<int64_t>(macBlock * blocks + aoBlock);
-    c.aoCycles = static_cast<int64_t>(aoCompute * blocks + macBlock);
-    c.cmdCycles = static_cast<int64_t>(cmdLimit);
     return c;
   }
 

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "harness/analytic/vela5_performance.h"
 
+#include <algorithm>
 #include <array>
+#include <cmath>
 #include <stdexcept>
 #include <string>
 #include <utility>
 
+#include "harness/analytic/vela5_shapes.h"
 #include "sim/arch/command_set.h"
 
 namespace npusim::analytic::vela5 {
@@ -75,6 +78,32 @@ std::unique_ptr<ArchitecturePerformance> makeArchitecturePerformance(const Syste
   case arch::CommandSet::Format::EthosU85: return makeEthosU85Performance(system);
   }
   throw std::invalid_argument("Vela 5.0 estimate: no performance model for " + std::string(architecture.name));
+}
+
+CycleCost macPipelineCycles(const Query& q, const Shape3& ublock, double aoPerElement, int64_t macBlockCycles,
+                            int64_t memoryCycles, bool readsBias) {
+  // 1. Fractional OFM blocks, counted in micro-blocks.
+  const Shape ofmBlock = minShape(q.ofm.shape, q.config.ofmBlock);
+  const double blocks = static_cast<double>(elements(divRoundUp(q.ofm.shape, ublock))) /
+                        static_cast<double>(elements(divRoundUp(ofmBlock, ublock)));
+  // 2. Output unit per block, bounded by the scale/bias fetch.
+  const double aoCompute = std::ceil(aoPerElement * static_cast<double>(elements(ofmBlock)));
+  double biasCycles = 0;
+  if (readsBias && q.hasScales) {
+    biasCycles = 10.0 * ofmBlock.depth * q.constMemory->readLatency / 256;
+  }
+  const double aoBlock = std::max(aoCompute, biasCycles);
+  // 3. MAC array per block and the command-issue floor, then the two-stage pipeline.
+  const double macBlock = static_cast<double>(macBlockCycles);
+  const double cmdLimit = (static_cast<double>(memoryCycles) + macBlock + aoBlock) / 4;
+  const double mac = std::max(macBlock, cmdLimit);
+  const double ao = std::max(aoBlock, cmdLimit);
+  CycleCost c;
+  c.opCycles = static_cast<int64_t>(mac > ao ? mac * blocks + ao : ao * blocks + mac);
+  c.macCycles = static_cast<int64_t>(macBlock * blocks + aoBlock);
+  c.aoCycles = static_cast<int64_t>(aoCompute * blocks + macBlock);
+  c.cmdCycles = static_cast<int64_t>(cmdLimit);
+  return c;
 }
 
 } // namespace npusim::analytic::vela5

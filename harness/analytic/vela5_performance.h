@@ -126,6 +126,17 @@ struct CycleCost {
   int64_t aoCycles = 0, cmdCycles = 0;        // output-unit and command-issue bounds
 };
 
+// The cycle bounds of a MAC operation (convolution, depthwise, pooling, vector product) from
+// what each architecture computes itself: the OFM's micro-block `ublock`, the output unit's
+// cycles per element, the MAC array's cycles per OFM block, the minimum memory cycles, and
+// whether the operation reads a scale/bias per OFM channel (convolution, depthwise, vector
+// product: each architecture has its own operation classes).
+// Shared by every architecture, as in regor: OFM blocks counted fractionally in micro-blocks,
+// the output unit bounded by the scale/bias fetch, the command-issue floor, and the two-stage
+// MAC/output pipeline. CycleCost::macs is left to the caller.
+CycleCost macPipelineCycles(const Query& q, const Shape3& ublock, double aoPerElement, int64_t macBlockCycles,
+                            int64_t memoryCycles, bool readsBias);
+
 // Elements (or, after elementTransferToBytes, bytes) an operation moves.
 struct ElementAccess {
   std::array<int64_t, 2> ifmRead{};
