@@ -43,9 +43,12 @@ OpType streamType(const cmd::Operation& op) {
     case cmd::PoolMode::Max: return OpType::MaxPool;
     case cmd::PoolMode::Average: return OpType::AvgPool;
     case cmd::PoolMode::ReduceSum: return OpType::ReduceSum;
-    case cmd::PoolMode::Sum: case cmd::PoolMode::None: case cmd::PoolMode::Min: case cmd::PoolMode::ArgmaxX:
-    case cmd::PoolMode::ArgmaxY:
-      throw std::logic_error("an Ethos-U85 pooling mode in an estimated stream");
+    // The U85's pooling modes by what Vela 5.0 compiles to them: SUM an average pool (the scale
+    // divides), NONE the no-op pool of copies, rescales and transposes, MIN and the arg-max
+    // modes the reductions (the same pooling cost class as ReduceMax).
+    case cmd::PoolMode::Sum: return OpType::AvgPool;
+    case cmd::PoolMode::None: return OpType::MemoryCopy;
+    case cmd::PoolMode::Min: case cmd::PoolMode::ArgmaxX: case cmd::PoolMode::ArgmaxY: return OpType::ReduceMax;
     }
     return OpType::AvgPool;
   case cmd::OpKind::Elementwise:

@@ -17,6 +17,7 @@
 
 #include "harness/analytic/vela5_performance.h"
 #include "harness/analytic/vela5_shapes.h"
+#include "models/npu/npu_cost.h"
 #include "sim/common/int_math.h"
 
 namespace npusim::analytic::vela5 {
@@ -93,8 +94,7 @@ constexpr size_t kReadChannels = 6;
 // One MAC configuration as Vela 5.0's U85 model has it (regor's s_EthosU85Configs and
 // s_EthosU85PerfInfo; ethos-u85.md 1.1, 5.3): weight decoders, OFM micro-blocks with the IFM
 // allocation unit each uses for IFM block depths of up to 128, 256 and more bits, the read
-// buffer of each read channel (bytes), output cycles per element O0..O5 and activation cycles
-// per element A0, A1.
+// buffer of each read channel (16-byte words); the output unit's rows are NpuConfig's.
 struct Ublock {
   Shape3 shape;
   std::array<Shape3, 3> ifmAllocationUnit;   // depth in units of 128 bits
@@ -105,8 +105,6 @@ struct U85Config {
   std::array<Ublock, 3> ublocks;
   size_t ublockCount;
   std::array<int, kReadChannels> readBuffers;   // Mem2Mem, IfmStream, Weight, FastWeight, Ifm, Scale
-  std::array<double, 6> outputCycles;
-  std::array<double, 2> activationCycles;
 };
 
 constexpr std::array<Shape3, 3> kAu2x2{{{2, 2, 1}, {1, 2, 2}, {1, 1, 4}}};
@@ -115,15 +113,13 @@ constexpr std::array<Shape3, 3> kAu2x4{{{2, 4, 1}, {2, 2, 2}, {1, 2, 4}}};
 constexpr std::array<Shape3, 3> kAu4x4{{{4, 4, 1}, {2, 4, 2}, {2, 2, 4}}};
 const std::array<U85Config, 5> kConfigs{{
     {128, 1, {{{{1, 2, 8}, {{{1, 2, 1}, {1, 1, 2}, {1, 1, 2}}}}, {{1, 1, 16}, {{{1, 2, 1}, {1, 1, 2}, {1, 1, 2}}}}}}, 2,
-     {64, 64, 128, 128, 104, 16}, {0.5, 0.5, 0.5, 1.0, 1.0, 1.0}, {0.5, 1.0}},
-    {256, 1, {{{{1, 2, 16}, kAu2x2}, {{1, 4, 8}, kAu1x4}, {{2, 2, 8}, kAu2x2}}}, 3, {104, 104, 128, 128, 128, 16},
-     {0.25, 0.25, 0.25, 0.5, 0.5, 0.5}, {0.25, 0.5}},
-    {512, 2, {{{{2, 2, 16}, kAu2x2}, {{1, 4, 16}, kAu1x4}}}, 2, {128, 128, 256, 256, 128, 16},
-     {0.125, 0.125, 0.25, 0.5, 0.25, 0.25}, {0.125, 0.25}},
+     {64, 64, 128, 128, 104, 16}},
+    {256, 1, {{{{1, 2, 16}, kAu2x2}, {{1, 4, 8}, kAu1x4}, {{2, 2, 8}, kAu2x2}}}, 3, {104, 104, 128, 128, 128, 16}},
+    {512, 2, {{{{2, 2, 16}, kAu2x2}, {{1, 4, 16}, kAu1x4}}}, 2, {128, 128, 256, 256, 128, 16}},
     {1024, 4, {{{{2, 2, 32}, kAu2x4}, {{1, 4, 32}, {{{2, 4, 1}, {1, 4, 2}, {1, 2, 4}}}}, {{2, 4, 16}, kAu2x4}}}, 3,
-     {256, 256, 416, 208, 256, 16}, {0.0625, 0.125, 0.25, 0.5, 0.125, 0.25}, {0.0625, 0.125}},
+     {256, 256, 416, 208, 256, 16}},
     {2048, 4, {{{{2, 2, 64}, kAu4x4}, {{1, 4, 64}, {{{4, 4, 1}, {2, 4, 2}, {1, 4, 4}}}}, {{4, 4, 16}, kAu4x4}}}, 3,
-     {256, 256, 512, 256, 256, 16}, {0.03125, 0.0625, 0.125, 0.25, 0.0625, 0.125}, {0.03125, 0.0625}},
+     {256, 256, 512, 256, 256, 16}},
 }};
 
 constexpr uint32_t kSubKernelMax = 8;
@@ -132,7 +128,8 @@ uint32_t roundUp32(uint32_t value, uint32_t granule) { return static_cast<uint32
 // The cost model proper.
 class EthosU85Performance final : public ArchitecturePerformance {
 public:
-  explicit EthosU85Performance(const System& system) : config_(configOf(system.accelerator().macs)) {}
+  explicit EthosU85Performance(const System& system)
+      : npu_(system.accelerator()), config_(configOf(system.accelerator().macs)) {}
 
   CycleCost measureCycleCost(const Query& q) const override {
     const NpuOp op = npuOpOf(q.type);
@@ -492,76 +489,39 @@ private:
     return ifmCycles + q.ofm.memory->writeLatency + perBandwidth(tx, q.ofm.memory->bandwidth);
   }
 
+  // MAC cycles of one OFM block: the U85's MAC-array rules (npu::blockMacCycles, ethos-u85.md
+  // 5.2) on the clipped OFM and IFM blocks the query's block configuration gives.
   int64_t macCyclesPerBlock(const Query& q, NpuOp op) const {
-    const Shape ifmBlock = minShape(q.ifm[0].shape, q.config.ifmBlock);
-    const Shape ofmBlock = minShape(q.ofm.shape, q.config.ofmBlock);
-    const Shape ublock = q.config.ofmUblock;
-    const int64_t ifmBits = q.ifm[0].bits;
-    const Shape blocks = divRoundUp(ofmBlock, ublock);
-    const int64_t blocksWH = elementsWH(blocks);
-    const int64_t weightCycles = 32 * int64_t{ublock.depth} / 8;
-    const uint32_t limit = subKernelLimit(op);
-    const bool partKernel = op == NpuOp::Convolution && q.config.traversal == Traversal::PartKernel;
-    const int64_t sparseDivisor = q.sparse ? 2 : 1;
-    const int64_t delay = q.config.wideAccumulator && config_.macs <= 128 ? 3 : 2;
-    int64_t total = 0;
-    for (uint32_t x = 0; x < q.kernel.width; x += limit) {
-      for (uint32_t y = 0; y < q.kernel.height; y += limit) {
-        const int64_t subElements = int64_t{std::min(q.kernel.height - y, limit)} * std::min(q.kernel.width - x, limit);
-        int64_t steps = 0, cycles = 0;
-        if (isPoolingLike(op)) {
-          steps = 1;
-          cycles = std::max<int64_t>(4, subElements) * elements(blocks) * (ifmBits / 2);
-        } else if (op == NpuOp::Depthwise) {
-          steps = divUp(subElements, 4);
-          cycles = std::max(weightCycles, 4 * blocksWH * (ifmBits / 8)) * steps * blocks.depth;
-        } else if (!partKernel) {
-          steps = subElements;
-          cycles = std::max(weightCycles, int64_t{ifmBlock.depth} / 8 * blocksWH) * steps * blocks.depth * (ifmBits / 8);
-          cycles /= sparseDivisor;
-        } else {
-          steps = divUp(subElements, ifmBits == 16 ? 2 : 4);
-          cycles = std::max(weightCycles, 4 * blocksWH) * steps * blocks.depth * divUp(ifmBlock.depth, 8);
-          cycles /= sparseDivisor;
-        }
-        int64_t delayCycles = 0;
-        if (blocksWH == 1) {
-          delayCycles = blocks.depth == 1 ? delay * steps : (steps > 1 ? delay * (steps - 1) * blocks.depth : 0);
-        }
-        if (partKernel) {
-          delayCycles *= divUp(ifmBlock.depth, 8);
-        }
-        total += cycles + delayCycles;
-      }
-    }
-    if (op == NpuOp::Convolution || op == NpuOp::VectorProduct || op == NpuOp::ReduceSum) {
-      total *= divUp(q.ifm[0].shape.depth, ifmBlock.depth);
-    }
-    return total;
+    npu::MacBlock b;
+    b.traversal = isPoolingLike(op) ? npu::MacTraversal::Pooling
+                  : op == NpuOp::Depthwise ? npu::MacTraversal::Depthwise
+                  : op == NpuOp::Convolution && q.config.traversal == Traversal::PartKernel ? npu::MacTraversal::PartKernelFirst
+                                                                                               : npu::MacTraversal::DepthFirst;
+    b.acc40 = q.config.wideAccumulator;
+    b.ifmBits = q.ifm[0].bits;
+    b.sparse = q.sparse;
+    b.ublock = q.config.ofmUblock;
+    b.block = minShape(q.ofm.shape, q.config.ofmBlock);
+    b.kernelWidth = q.kernel.width;
+    b.kernelHeight = q.kernel.height;
+    b.subKernelMax = subKernelLimit(op);
+    b.ifmBlockDepth = minShape(q.ifm[0].shape, q.config.ifmBlock).depth;
+    const bool repeats = op == NpuOp::Convolution || op == NpuOp::VectorProduct || op == NpuOp::ReduceSum;
+    b.ifmDepthBlocks = repeats ? static_cast<uint32_t>(divUp(q.ifm[0].shape.depth, b.ifmBlockDepth)) : 1;
+    return static_cast<int64_t>(npu::blockMacCycles(npu_, b));
   }
 
-  // Output-unit cycles of one element written by a member (regor's GetOutputCyclesPerElement).
+  // Output-unit cycles of one element written by a member (regor's GetOutputCyclesPerElement:
+  // the U85's output rows, npu::outputRowCycles).
   double outputCycles(const GroupMember& m) const {
-    size_t index = 0;
-    if (m.onChipOutput && (m.ofmBits == 32 || m.ifmBits == 32)) {
-      index = 4;
-    } else if (m.ofmBits == 64) {
-      index = 3;
-    } else if (isBinaryElementwise(m.type) && m.ifmBits == 32) {
-      index = m.ofmBits == 32 ? 5 : 4;
-    } else if (m.ofmBits == 32) {
-      index = 2;
-    } else if (m.ofmBits == 16) {
-      index = 1;
-    }
-    return config_.outputCycles[index];
+    return npu::outputRowCycles(npu_, m.onChipOutput, isBinaryElementwise(m.type), m.ifmBits, m.ofmBits);
   }
 
   // Cycles of a fused activation, transpose or reverse (half rate when it swaps H and W or
   // reverses W).
   double activationCycles(const GroupMember& m) const {
     const bool swapsHW = m.transpose == Transpose::Nwhc || m.transpose == Transpose::Nwch || m.transpose == Transpose::Ncwh;
-    return config_.activationCycles[swapsHW || m.reverse == Reverse::W ? 1 : 0];
+    return npu::activationRowCycles(npu_, swapsHW || m.reverse == Reverse::W);
   }
 
   // Output-unit cycles per OFM element of the whole group: per operation that writes (primary,
@@ -610,6 +570,7 @@ private:
     return c;
   }
 
+  const arch::NpuConfig& npu_;
   const U85Config& config_;
 };
 

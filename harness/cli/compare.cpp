@@ -30,8 +30,6 @@ std::optional<config::VelaVersion> velaChoice(const CompareOptions& o) {
 // One model (or the built-in demo network), simulated and estimated in this process.
 int compareOne(const CompareOptions& o) {
   const io::CompiledNetwork net = io::loadModelOrDemo(o.model);
-  io::requireModelled(net, &arch::Architecture::simulated, "compare");
-  io::requireModelled(net, &arch::Architecture::estimated, "compare");
   config::ConfigRequest request = o.config;
   applyVelaOption(o.vela, request);
   const compare::ModelComparison c = compare::compareModel(

@@ -10,10 +10,10 @@ namespace npusim::cli {
 void addConfigOptions(CLI::App* sub, config::ConfigRequest& request) {
   sub->add_option("--system-config", request.systemConfig,
                   "System_Config section: built-in Vela preset, or from --vela-ini; internal-default = Vela's "
-                  "[default: Ethos_U55_High_End_Embedded for an Ethos-U55 model, Ethos_U65_Client_Server for a U65]");
+                  "[default: Ethos_U55_High_End_Embedded for an Ethos-U55 model, Ethos_U65_Client_Server for a U65, Ethos_U85_SYS_DRAM_Mid for a U85]");
   sub->add_option("--memory-mode", request.memoryMode,
                   "Memory_Mode section: built-in Vela preset, or from --vela-ini; internal-default = Vela's "
-                  "[default: Shared_Sram for an Ethos-U55 model, Dedicated_Sram for a U65]");
+                  "[default: Shared_Sram for an Ethos-U55 model, Dedicated_Sram for a U65, Dedicated_Sram_384KB for a U85]");
   sub->add_option("--vela-ini", request.velaIni, "read --system-config/--memory-mode from this vela.ini (Vela's meaning)");
   sub->add_option("--config", request.jsonFile, "npusim JSON config applied on top of the preset");
   sub->add_option("--set", request.overrides, "key=value override applied last (repeatable; see npusim config --list)")

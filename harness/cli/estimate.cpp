@@ -38,7 +38,6 @@ void addEstimate(CLI::App& app, Registry& registry) {
     registry.select([opts] {
       // 1. Model, command streams and the system it runs on (MACs from the COP1 header).
       const io::CompiledNetwork net = io::loadModelOrDemo(opts->model);
-      io::requireModelled(net, &arch::Architecture::estimated, "estimate");
       applyVelaOption(opts->vela, opts->request);
       const config::SystemParams params = platform::resolveForModel(opts->request, net);
       printConfigWarnings(params);

@@ -35,11 +35,8 @@ void addInspect(CLI::App& app, Registry& registry) {
   sub->callback([opts, &registry] {
     registry.select([opts] {
       const io::CompiledNetwork net = io::loadModelOrDemo(opts->model);
-      // A model the simulator runs is refused here as `run` would refuse it (its work bound); an
-      // architecture npusim only reads is decoded (and its streams checked) without a system.
-      const arch::NpuConfig* hw = net.hardware();
-      const bool simulated = hw == nullptr || hw->arch->simulated;
-      const auto decoded = simulated ? decodeChecked(net, platform::resolveForModel({}, net)) : io::decodeAll(net);
+      // A model is refused here as `run` would refuse it (its work bound).
+      const auto decoded = decodeChecked(net, platform::resolveForModel({}, net));
       report::writeInspect(std::cout, net, decoded, opts->format, opts->weights, chooseVela(opts->vela, net));
       if (opts->format == report::InspectFormat::Text) {
         std::cout << "compiled for: " << platform::describe(platform::compileTarget(net, decoded)) << '\n';

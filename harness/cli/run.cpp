@@ -42,7 +42,6 @@ void addRun(CLI::App& app, Registry& registry) {
     registry.select([opts] {
       const auto wallStart = std::chrono::steady_clock::now();
       const io::CompiledNetwork net = io::loadModelOrDemo(opts->model);
-      io::requireModelled(net, &arch::Architecture::simulated, "run");
       const auto decoded = io::decodeAll(net);
       applyVelaOption(opts->vela, opts->config);
       const config::SystemParams params = platform::resolveForModel(opts->config, net);

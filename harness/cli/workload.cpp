@@ -7,10 +7,7 @@ namespace npusim::cli {
 
 std::vector<io::DecodedNpuOp> decodeChecked(const io::CompiledNetwork& net, const config::SystemParams& params) {
   std::vector<io::DecodedNpuOp> decoded = io::decodeAll(net);
-  // The bounds are the simulator's: an architecture only estimated has none to keep.
-  if (params.hardware()->arch->simulated) {
-    platform::checkSimulationWork(net, decoded, params);
-  }
+  platform::checkSimulationWork(net, decoded, params);
   return decoded;
 }
 

@@ -43,19 +43,19 @@ BlockPlan::BlockPlan(const arch::NpuConfig& npu, const cmd::Operation& op) : npu
   blocksX_ = ceilDiv(ofm.width, block_.width);
   blocksZ_ = ceilDiv(ofm.depth, block_.depth);
   outputPerElement_ = outputCyclesPerElement(npu, outputStageOf(op));
-  if (op.kind == cmd::OpKind::Elementwise) {
+  if (op.kind == cmd::OpKind::Elementwise || op.kind == cmd::OpKind::Resize) {
     return;
   }
   // IFM window of one configured OFM block, clipped to the IFM.
+  const Shape3& ublock = op.ublock.elements() > 0 ? op.ublock : npu.ofmUblock;
   ifmRows_ = std::min(ifmBlockSide(npu, op.ofmBlock.height, op.kernel.strideY, op.kernel.dilatedHeight(), op.upscale,
-                                    npu.ofmUblock.height),
+                                    ublock.height),
                        op.ifm.shape.height);
   ifmCols_ = std::min(ifmBlockSide(npu, op.ofmBlock.width, op.kernel.strideX, op.kernel.dilatedWidth(), op.upscale,
-                                    npu.ofmUblock.width),
+                                    ublock.width),
                        op.ifm.shape.width);
   subKernels_ = ceilDiv(op.kernel.width, npu.arch->subKernelMax) * ceilDiv(op.kernel.height, npu.arch->subKernelMax);
-  ifmDepthBlocks_ =
-      ceilDiv(op.ifm.shape.depth, ifmBlockDepth(op.ifm.shape.depth, op.ifm.elementBits, op.kernel.partKernelFirst));
+  ifmDepthBlocks_ = ceilDiv(op.ifm.shape.depth, ifmBlockDepthOf(npu, op));
 }
 
 uint32_t BlockPlan::window(uint32_t first, uint32_t count, uint32_t stride, uint32_t dilation, uint32_t pad,
@@ -77,6 +77,15 @@ uint32_t BlockPlan::window(uint32_t first, uint32_t count, uint32_t stride, uint
 mem::TransferShape BlockPlan::largestIfmRead() const {
   if (op_.kind == cmd::OpKind::Elementwise) {
     return featureMapRead(op_.ifm, block_.height, block_.width, block_.depth, {});
+  }
+  if (op_.kind == cmd::OpKind::Resize) {
+    const Shape3& in = op_.ifm.shape;
+    const Shape3& out = op_.ofm.shape;
+    const auto side = [](uint32_t block, uint32_t inSize, uint32_t outSize) {
+      return static_cast<uint32_t>(std::min<uint64_t>(inSize, uint64_t{block} * inSize / std::max(outSize, 1u) + 2));
+    };
+    return featureMapRead(op_.ifm, side(block_.height, in.height, out.height), side(block_.width, in.width, out.width),
+                          std::min(block_.depth, in.depth), {});
   }
   const bool perChannelDepth = op_.kind != cmd::OpKind::Conv &&
                                !(op_.kind == cmd::OpKind::Pool && op_.poolMode == cmd::PoolMode::ReduceSum);
@@ -119,21 +128,45 @@ BlockWork BlockPlan::block(uint64_t index) const {
   w.extent = {std::min(block_.height, ofm.height - w.origin.height), std::min(block_.width, ofm.width - w.origin.width),
               std::min(block_.depth, ofm.depth - w.origin.depth)};
   w.outputCycles = outputPerElement_ * double(w.extent.elements());
-  w.ofm = featureMapRead(op_.ofm, w.extent.height, w.extent.width, w.extent.depth, w.origin);
+  // An OFM in a chaining buffer (U85), or one the operation does not write out, moves no bytes;
+  // nor does an input in a chaining buffer or a scalar operand.
+  if (cmd::inMemory(op_.ofm.storage) && op_.ofmWritten) {
+    w.ofm = featureMapRead(op_.ofm, w.extent.height, w.extent.width, w.extent.depth, w.origin);
+  }
+  const bool ifmInMemory = cmd::inMemory(op_.ifm.storage);
   switch (op_.kind) {
   case cmd::OpKind::Elementwise: {
-    w.ifm.add(featureMapRead(op_.ifm, w.extent.height, w.extent.width, w.extent.depth, w.origin));
-    if (op_.hasIfm2()) {
+    if (ifmInMemory) {
+      w.ifm.add(featureMapRead(op_.ifm, w.extent.height, w.extent.width, w.extent.depth, w.origin));
+    }
+    if (op_.hasIfm2() && cmd::inMemory(op_.ifm2.storage)) {
       const Shape3& b = op_.ifm2.shape;
       w.ifm2 = featureMapRead(op_.ifm2, std::min(w.extent.height, b.height), std::min(w.extent.width, b.width),
                               std::min(w.extent.depth, b.depth), w.origin);
     }
     return w;
   }
+  case cmd::OpKind::Resize: {
+    // The IFM rows and columns the block's output samples lie between (the OFM-to-IFM ratio of
+    // each axis, one more for the interpolation), over the block's channels.
+    const Shape3& in = op_.ifm.shape;
+    const auto span = [](uint32_t first, uint32_t count, uint32_t inSize, uint32_t outSize) {
+      const uint64_t lo = uint64_t{first} * inSize / std::max(outSize, 1u);
+      const uint64_t hi = std::min<uint64_t>(inSize, (uint64_t{first} + count) * inSize / std::max(outSize, 1u) + 1);
+      return std::pair<uint32_t, uint32_t>{static_cast<uint32_t>(lo), static_cast<uint32_t>(std::max(hi, lo + 1) - lo)};
+    };
+    const auto [row, rows] = span(w.origin.height, w.extent.height, in.height, ofm.height);
+    const auto [col, cols] = span(w.origin.width, w.extent.width, in.width, ofm.width);
+    if (ifmInMemory) {
+      w.ifm.add(featureMapRead(op_.ifm, std::min(rows, in.height), std::min(cols, in.width),
+                               std::min(w.extent.depth, in.depth), {row, col, w.origin.depth}));
+    }
+    return w;
+  }
   case cmd::OpKind::Conv:
   case cmd::OpKind::Depthwise:
   case cmd::OpKind::Pool: {
-    w.macCycles = blockMacCycles(npu_, macBlockOf(op_, w.extent));
+    w.macCycles = blockMacCycles(npu_, macBlockOf(npu_, op_, w.extent));
     const bool perChannelDepth = op_.kind != cmd::OpKind::Conv &&
                                  !(op_.kind == cmd::OpKind::Pool && op_.poolMode == cmd::PoolMode::ReduceSum);
     const uint32_t channels = perChannelDepth ? w.extent.depth : op_.ifm.shape.depth;
@@ -157,13 +190,17 @@ BlockWork BlockPlan::block(uint64_t index) const {
                      std::min(sub, k.height - tap), op_.ifm.shape.height, &lowest);
       from.height = tap == 0 ? lowest : from.height;
     }
-    for (uint32_t tap = 0; tap < k.width && !reusesIfm; tap += sub) {
+    for (uint32_t tap = 0; tap < k.width && !reusesIfm && ifmInMemory; tap += sub) {
       const uint32_t cols = window(w.origin.width, w.extent.width, k.strideX, k.dilationX, pad.left, tap,
                                    std::min(sub, k.width - tap), op_.ifm.shape.width, &from.width);
       w.ifm.add(featureMapRead(op_.ifm, static_cast<uint32_t>(std::min<uint64_t>(rows, UINT32_MAX)), cols, channels,
                                from));
     }
-    if (op_.kind != cmd::OpKind::Pool) {
+    if (op_.weightsFromIfm2 && cmd::inMemory(op_.ifm2.storage)) {
+      // A matrix product's weights are its IFM2 (U85): the block's channels of it, every row.
+      w.ifm2 = featureMapRead(op_.ifm2, op_.ifm2.shape.height, op_.ifm2.shape.width,
+                              std::min(w.extent.depth, op_.ifm2.shape.depth), {0, 0, std::min(w.origin.depth, op_.ifm2.shape.depth - 1)});
+    } else if (op_.kind != cmd::OpKind::Pool) {
       // The stream is a concatenation of per-depth-block chunks: each spatial block reads the
       // chunk of its depth block (edge depth blocks have proportionally smaller chunks).
       // The bias/scale stream slice of the depth block is fetched with every block, like the
@@ -178,8 +215,6 @@ BlockWork BlockPlan::block(uint64_t index) const {
     }
     return w;
   }
-  case cmd::OpKind::Resize:
-    throw std::logic_error("BlockPlan: no cost model for RESIZE (the U85 is not simulated)");
   case cmd::OpKind::DmaStart: case cmd::OpKind::DmaWait: case cmd::OpKind::KernelWait: case cmd::OpKind::Stop:
   case cmd::OpKind::Irq: case cmd::OpKind::PmuMask: case cmd::OpKind::Branch:
     break;

@@ -38,13 +38,50 @@ public:
     return (sc_core::sc_time_stamp() + delay) / npu_.period_;
   }
 
+  // A region reached through several ports (the U85's SRAM or EXT port group) spreads each
+  // transfer over them, as address interleaving spreads its bursts: whole runs per port when the
+  // transfer has at least as many runs as ports, else its one run in equal parts (whole 16-byte
+  // words); the parts start together and the transfer ends with the last. How the hardware
+  // assigns addresses to ports is not documented (ethos-u85.md 1.3, 8): docs/timing-model.md.
   double transfer(uint8_t region, uint64_t offset, mem::Direction dir, const mem::TransferShape& shape, double start,
-                  arch::PortId* port) override {
-    *port = npu_.regionPort_[region & 7];
-    return send(*port, npu_.basep_[region & 7] + offset, dir, shape, start);
+                  PortBytes& bytes) override {
+    const std::vector<arch::PortId>& group = npu_.regionPorts_[region & 7];
+    const uint64_t base = npu_.basep_[region & 7] + offset;
+    const uint64_t n = group.size();
+    if (n == 1 || shape.bytes() < n * kSplitGranule) {
+      bytes.add(group.front(), dir, shape.bytes());
+      return send(group.front(), base, dir, shape, start);
+    }
+    double done = start;
+    const uint64_t step = shape.runStride != 0 ? shape.runStride : shape.runBytes;
+    for (uint64_t i = 0; i < n; ++i) {
+      mem::TransferShape part = shape;
+      uint64_t at = base;
+      if (shape.runs >= n) {
+        const uint64_t first = shape.runs * i / n;
+        part.runs = shape.runs * (i + 1) / n - first;
+        at += first * step;
+      } else if (shape.runs == 1) {
+        const uint64_t words = shape.runBytes / kSplitGranule;
+        const uint64_t from = words * i / n * kSplitGranule;
+        const uint64_t to = i + 1 == n ? shape.runBytes : words * (i + 1) / n * kSplitGranule;
+        part.runBytes = to - from;
+        part.window = shape.window / n;
+        at += from;
+      } else if (i < shape.runs) {
+        part.runs = 1;
+        at += i * step;
+      } else {
+        continue;
+      }
+      bytes.add(group[i], dir, part.bytes());
+      done = std::max(done, send(group[i], at, dir, part, start));
+    }
+    return done;
   }
 
 private:
+  static constexpr uint64_t kSplitGranule = 16;
   EthosU& npu_;
 };
 
@@ -100,21 +137,21 @@ EthosU::EthosU(sc_core::sc_module_name name, const NpuModuleParams& params)
 }
 
 void EthosU::routePorts() {
-  // REGIONCFG and QCONFIG pick an area; on the U55 and U65 that is one port. Spreading an area's
-  // traffic over several ports (the U85's SRAM and EXT port groups) is not modelled yet.
+  // REGIONCFG and QCONFIG pick an area: one port on the U55 and U65, a group of ports on the U85
+  // (Transport::transfer spreads a region's transfers over its group; the command stream is
+  // fetched through the group's first port).
   const arch::Architecture& architecture = *params_.hardware->arch;
-  const auto only = [&architecture](const std::vector<arch::PortId>& group, arch::AreaId area) {
-    if (group.size() != 1) {
-      throw std::logic_error("EthosU: the " + std::string(architecture.name) + " reaches area " +
-                             std::string(arch::areaName(area)) + " through " + std::to_string(group.size()) +
-                             " ports; one per area is modelled");
+  const auto some = [&architecture](const std::vector<arch::PortId>& group, arch::AreaId area) {
+    if (group.empty()) {
+      throw std::logic_error("EthosU: the " + std::string(architecture.name) + " has no port to area " +
+                             std::string(arch::areaName(area)));
     }
-    return group.front();
+    return group;
   };
   for (uint8_t region = 0; region < 8; ++region) {
-    regionPort_[region] = only(params_.regions.ports(region), params_.regions.area(region));
+    regionPorts_[region] = some(params_.regions.ports(region), params_.regions.area(region));
   }
-  commandPort_ = only(params_.regions.portsIn(params_.commandStreamArea), params_.commandStreamArea);
+  commandPort_ = some(params_.regions.portsIn(params_.commandStreamArea), params_.commandStreamArea).front();
 }
 
 void EthosU::registerWrite(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// The Ethos-U55 or U65 (NpuConfig) as one SystemC module: APB register target, one AXI
+// An Ethos-U NPU configuration (NpuConfig) as one SystemC module: APB register target, one AXI
 // initiator socket per port of its architecture, a command processor thread that fetches and
 // parses the stream and dispatches operations to the kernel and DMA units, and the PMU.
 
@@ -79,7 +79,7 @@ private:
     sc_core::sc_event queued, progress;
   };
   SC_HAS_PROCESS(EthosU);
-  // The port of each region's area and of the command stream's, checked to be the area's only one.
+  // The ports of each region's area and the port the command stream is fetched through.
   void routePorts();
   void registerWrite(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
   void commandProcessor();
@@ -106,7 +106,7 @@ private:
   std::vector<NpuProgram> programs_;
   NpuStats stats_;
   Pmu pmu_;
-  std::array<arch::PortId, 8> regionPort_{};
+  std::array<std::vector<arch::PortId>, 8> regionPorts_{};
   arch::PortId commandPort_;
   NpuObserver* observer_ = nullptr;
   uint32_t invocation_ = 0;

@@ -21,7 +21,9 @@ bool hasClampActivation(const cmd::Operation& op) {
 
 } // namespace
 
-bool usesAcc40(const cmd::Operation& op) { return op.accFormat == cmd::AccFormat::Int40; }
+bool usesAcc40(const cmd::Operation& op) {
+  return op.accFormat == cmd::AccFormat::Int40 || op.accFormat == cmd::AccFormat::Int48;
+}
 
 OutputStage outputStageOf(const cmd::Operation& op) {
   OutputStage s;
@@ -40,10 +42,43 @@ OutputStage outputStageOf(const cmd::Operation& op) {
   } else if (hasClampActivation(op)) {
     s.activation = ActivationClass::Relu;
   }
+  s.chainedOutput = op.ofm.storage == cmd::Storage::Chained;
+  s.swapsHeightWidth = op.ofmTranspose == cmd::Transpose::Whc || op.ofmTranspose == cmd::Transpose::Wch ||
+                       op.ofmTranspose == cmd::Transpose::Cwh || op.ofmReverse == cmd::Reverse::W;
+  // 2.x: a fused transpose or reverse runs in the activation stage like a fused activation.
+  if (s.activation == ActivationClass::None &&
+      (op.ofmTranspose != cmd::Transpose::Hwc || op.ofmReverse != cmd::Reverse::None)) {
+    s.activation = ActivationClass::Relu;
+  }
   return s;
 }
 
+double outputRowCycles(const arch::NpuConfig& npu, bool chainedOutput, bool binaryElementwise, uint32_t ifmBits,
+                       uint32_t ofmBits) {
+  size_t index = 0;
+  if (chainedOutput && (ofmBits == 32 || ifmBits == 32)) {
+    index = 4;
+  } else if (ofmBits == 64) {
+    index = 3;
+  } else if (binaryElementwise && ifmBits == 32) {
+    index = ofmBits == 32 ? 5 : 4;
+  } else if (ofmBits == 32) {
+    index = 2;
+  } else if (ofmBits == 16) {
+    index = 1;
+  }
+  return npu.outputCycles[index];
+}
+
+double activationRowCycles(const arch::NpuConfig& npu, bool swapsHeightWidth) {
+  return npu.activationCycles[swapsHeightWidth ? 1 : 0];
+}
+
 double outputCyclesPerElement(const arch::NpuConfig& npu, const OutputStage& s) {
+  if (npu.arch->costRules == arch::CostRules::Ethos2x) {
+    const double out = outputRowCycles(npu, s.chainedOutput, s.binary, s.ifmBits, s.ofmBits);
+    return s.activation == ActivationClass::None ? out : std::max(out, activationRowCycles(npu, s.swapsHeightWidth));
+  }
   size_t index = 7;
   if (s.elementwise && s.ifmBits == 32) {
     index = s.binary ? 0 : 1;
@@ -81,6 +116,22 @@ uint32_t ifmBlockDepth(uint32_t ifmDepth, uint32_t ifmBits, bool partKernelFirst
     return roundUp(std::min(ifmDepth, 8u), 8u);
   }
   return roundUp(std::min(ifmDepth, partKernelFirst ? 16u : 32u), 8u);
+}
+
+uint32_t ifmBlockDepth2x(const arch::NpuConfig& npu, uint32_t ifmBits, bool partKernelFirst, const Shape3& ublock,
+                         bool sparse) {
+  if (partKernelFirst) return 16;
+  if (ifmBits == 32 || (npu.macs <= 256 && ublock.depth == 16 && !sparse)) return 32;
+  if (sparse && ifmBits == 8) return 128;
+  return 64;
+}
+
+uint32_t ifmBlockDepthOf(const arch::NpuConfig& npu, const cmd::Operation& op) {
+  const bool partKernelFirst = op.kind == cmd::OpKind::Conv && op.kernel.partKernelFirst;
+  if (npu.arch->costRules == arch::CostRules::Ethos2x) {
+    return std::min(op.ifm.shape.depth, ifmBlockDepth2x(npu, op.ifm.elementBits, partKernelFirst, op.ublock, op.sparse));
+  }
+  return ifmBlockDepth(op.ifm.shape.depth, op.ifm.elementBits, partKernelFirst);
 }
 
 namespace {
@@ -130,9 +181,60 @@ double subKernelMacCycles(const arch::NpuConfig& npu, const MacBlock& b, double 
   return cycles + d;
 }
 
+// The same on the 2.x rules (ethos-u85.md 5.2): U = micro-blocks per axis (uwh = H x W, uc = C),
+// b the IFM bits, d the IFM block depth; integer arithmetic.
+int64_t subKernelMacCycles2x(const arch::NpuConfig& npu, const MacBlock& b, int64_t uwh, int64_t uc, int64_t weightCycles,
+                             int64_t elements) {
+  const int64_t bits = b.ifmBits;
+  const int64_t depth = b.ifmBlockDepth;
+  const int64_t sparse = b.sparse ? 2 : 1;
+  int64_t steps = 1, cycles = 0;
+  switch (b.traversal) {
+  case MacTraversal::Pooling:
+    cycles = std::max<int64_t>(4, elements) * uwh * uc * (bits / 2);
+    break;
+  case MacTraversal::Depthwise:
+    steps = (elements + 3) / 4;
+    cycles = std::max(weightCycles, 4 * uwh * (bits / 8)) * steps * uc;
+    break;
+  case MacTraversal::DepthFirst:
+    steps = elements;
+    cycles = std::max(weightCycles, depth / 8 * uwh) * steps * uc * (bits / 8) / sparse;
+    break;
+  case MacTraversal::PartKernelFirst:
+    steps = (elements + (bits == 16 ? 1 : 3)) / (bits == 16 ? 2 : 4);
+    cycles = std::max(weightCycles, 4 * uwh) * steps * uc * ((depth + 7) / 8) / sparse;
+    break;
+  }
+  const int64_t delay = static_cast<int64_t>(b.acc40 ? npu.pipeline.stepDelayAcc40 : npu.pipeline.stepDelay);
+  int64_t d = 0;
+  if (uwh == 1) {
+    d = uc == 1 ? delay * steps : (steps > 1 ? delay * (steps - 1) * uc : 0);
+  }
+  if (b.traversal == MacTraversal::PartKernelFirst) {
+    d *= (depth + 7) / 8;
+  }
+  return cycles + d;
+}
+
+double blockMacCycles2x(const arch::NpuConfig& npu, const MacBlock& b) {
+  const Shape3 ub = b.ublock.elements() > 0 ? b.ublock : npu.ofmUblock;
+  const int64_t uwh = int64_t{ceilDiv(b.block.height, ub.height)} * ceilDiv(b.block.width, ub.width);
+  const int64_t uc = ceilDiv(b.block.depth, ub.depth);
+  const int64_t weightCycles = 4 * int64_t{ub.depth};   // the weight path's floor per step (cyc_wb)
+  int64_t total = 0;
+  for (const cmd::SubKernelGroup& group : cmd::subKernelGroups(b.kernelWidth, b.kernelHeight, b.subKernelMax)) {
+    total += subKernelMacCycles2x(npu, b, uwh, uc, weightCycles, group.elements) * static_cast<int64_t>(group.count);
+  }
+  return static_cast<double>(total) * b.ifmDepthBlocks;
+}
+
 } // namespace
 
 double blockMacCycles(const arch::NpuConfig& npu, const MacBlock& b) {
+  if (npu.arch->costRules == arch::CostRules::Ethos2x) {
+    return blockMacCycles2x(npu, b);
+  }
   // 1. Micro-block counts (1-D case: a two-row micro-block on a one-row OFM of even width and a
   //    one-row kernel works as 4 x 1).
   Shape3 ub = npu.ofmUblock;
@@ -160,21 +262,21 @@ MacTraversal macTraversal(bool pooling, bool depthwise, bool partKernelFirstConv
   return partKernelFirstConvolution ? MacTraversal::PartKernelFirst : MacTraversal::DepthFirst;
 }
 
-MacBlock macBlockOf(const cmd::Operation& op, const Shape3& block) {
+MacBlock macBlockOf(const arch::NpuConfig& npu, const cmd::Operation& op, const Shape3& block) {
   MacBlock b;
   const bool pool = op.kind == cmd::OpKind::Pool && op.poolMode != cmd::PoolMode::ReduceSum;
   const bool depthwise = op.kind == cmd::OpKind::Depthwise;
   b.traversal = macTraversal(pool, depthwise, op.kind == cmd::OpKind::Conv && op.kernel.partKernelFirst);
   b.wideIfm = op.ifm.elementBits == 16;
   b.acc40 = usesAcc40(op);
+  b.ifmBits = op.ifm.elementBits;
+  b.sparse = op.sparse;
+  b.ublock = op.ublock;
   b.ofmShape = op.ofm.shape;
   b.block = block;
   b.kernelWidth = op.kernel.width;
   b.kernelHeight = op.kernel.height;
-  b.ifmBlockDepth = (depthwise || pool)
-                        ? block.depth
-                        : ifmBlockDepth(op.ifm.shape.depth, op.ifm.elementBits,
-                                        op.kind == cmd::OpKind::Conv && op.kernel.partKernelFirst);
+  b.ifmBlockDepth = (depthwise || pool) ? block.depth : ifmBlockDepthOf(npu, op);
   const bool repeats = op.kind == cmd::OpKind::Conv || (op.kind == cmd::OpKind::Pool && op.poolMode == cmd::PoolMode::ReduceSum);
   b.ifmDepthBlocks = repeats ? ceilDiv(op.ifm.shape.depth, b.ifmBlockDepth) : 1;
   b.convLike = op.kind == cmd::OpKind::Conv || op.kind == cmd::OpKind::Depthwise;

@@ -30,10 +30,7 @@ KernelTiming KernelUnit::execute(const cmd::Operation& op, double issue) {
     if (s.bytes() == 0) {
       return start;
     }
-    arch::PortId port;
-    const double done = transport_.transfer(region, offset, mem::Direction::Read, s, start, &port);
-    t.bytes.add(port, mem::Direction::Read, s.bytes());
-    return done;
+    return transport_.transfer(region, offset, mem::Direction::Read, s, start, t.bytes);
   };
   // The weight and scale streams are concatenations of per-depth-block chunks that start on
   // 16-byte boundaries (Vela pads them); a block's share of the stream is proportional, so its
@@ -71,7 +68,8 @@ KernelTiming KernelUnit::execute(const cmd::Operation& op, double issue) {
     ifmDone = std::max(ifmDone, read(op.ifm2.region, b.ifm2.address, b.ifm2, fetch));
     double wDone = wFetch;
     // Each core (U65-512: two) fetches its scale and weight streams' slices of the block's depth;
-    // each core's weight stream is read through its own FIFO, at most weightWindowBytes in flight.
+    // each core's (weight decoder's) weight stream is read through its own FIFO, at most
+    // weightWindowBytes() in flight.
     for (size_t s = 0; s < cmd::kMaxWeightStreams; ++s) {
       const auto fetchSlice = [&](const cmd::Stream& stream, uint64_t bytes, uint64_t window, uint64_t& offset) {
         if (bytes > 0) {
@@ -80,7 +78,7 @@ KernelTiming KernelUnit::execute(const cmd::Operation& op, double issue) {
         }
       };
       fetchSlice(op.scales[s], b.scaleBytes[s], 0, scaleOffset[s]);
-      fetchSlice(op.weights[s], b.weightBytes[s], npu_.arch->weightWindowBytes, weightOffset[s]);
+      fetchSlice(op.weights[s], b.weightBytes[s], npu_.weightWindowBytes(), weightOffset[s]);
     }
     // 2. MAC array: in order, needs inputs, weights and a free accumulator buffer.
     const double ready = std::max(macFree_, accBufferFree_[buf]);
@@ -99,10 +97,8 @@ KernelTiming KernelUnit::execute(const cmd::Operation& op, double issue) {
     aoFree_ = aoDone;
     accBufferFree_[buf] = aoDone;
     t.outputCycles += b.outputCycles;
-    arch::PortId port;
     const double written =
-        transport_.transfer(op.ofm.region, b.ofm.address, mem::Direction::Write, b.ofm, aoDone, &port);
-    t.bytes.add(port, mem::Direction::Write, b.ofm.bytes());
+        transport_.transfer(op.ofm.region, b.ofm.address, mem::Direction::Write, b.ofm, aoDone, t.bytes);
     end = std::max(end, written);
     if (sink_ != nullptr) {
       sink_->block({j, b.origin, b.extent, fetch, ifmDone, wFetch, wDone, macStart, macDone, aoStart, aoDone, written,
@@ -126,18 +122,34 @@ DmaTiming DmaUnit::execute(const cmd::DmaTransfer& dma, double issue) {
   DmaTiming t;
   t.start = std::max(issue, busyUntil_);
   double bufferFree = t.start;
-  for (uint64_t offset = 0; offset < dma.length; offset += chunk_) {
-    const uint64_t bytes = std::min<uint64_t>(chunk_, dma.length - offset);
-    const mem::TransferShape shape{1, bytes};
+  // One buffer's worth: `rows` rows of `bytes` from byte `offset` of row (y, z), read, then written.
+  const auto step = [&](uint64_t z, uint64_t y, uint64_t offset, uint64_t rows, uint64_t bytes) {
+    const uint64_t src = dma.src + z * dma.srcStrides[1] + y * dma.srcStrides[0] + offset;
+    const uint64_t dst = dma.dst + z * dma.dstStrides[1] + y * dma.dstStrides[0] + offset;
     clock_.sync(bufferFree);
-    arch::PortId port;
-    double done = transport_.transfer(dma.srcRegion, dma.src + offset, mem::Direction::Read, shape, bufferFree, &port);
-    t.bytes.add(port, mem::Direction::Read, bytes);
+    double done = transport_.transfer(dma.srcRegion, src, mem::Direction::Read, {rows, bytes, 0, 0, dma.srcStrides[0]},
+                                      bufferFree, t.bytes);
     if (!dma.dstInternal) {
-      done = transport_.transfer(dma.dstRegion, dma.dst + offset, mem::Direction::Write, shape, done, &port);
-      t.bytes.add(port, mem::Direction::Write, bytes);
+      done = transport_.transfer(dma.dstRegion, dst, mem::Direction::Write, {rows, bytes, 0, 0, dma.dstStrides[0]}, done,
+                                 t.bytes);
     }
     bufferFree = done;
+  };
+  // Rows of a 2-D or 3-D DMA (U85) shorter than the buffer share it; longer rows, and a 1-D DMA,
+  // go through it a buffer at a time. (Gathered and scattered rows are taken at the strides: the
+  // index list is not read.)
+  const uint64_t rowsY = dma.dimensions >= 2 ? dma.sizes[0] : 1, rowsZ = dma.dimensions >= 3 ? dma.sizes[1] : 1;
+  const uint64_t rowsPerStep = dma.length > 0 && dma.length < chunk_ ? chunk_ / dma.length : 1;
+  for (uint64_t z = 0; z < rowsZ && dma.length > 0; ++z) {
+    for (uint64_t y = 0; y < rowsY; y += rowsPerStep) {
+      if (rowsPerStep > 1) {
+        step(z, y, 0, std::min(rowsPerStep, rowsY - y), dma.length);
+        continue;
+      }
+      for (uint64_t offset = 0; offset < dma.length; offset += chunk_) {
+        step(z, y, offset, 1, std::min<uint64_t>(chunk_, dma.length - offset));
+      }
+    }
   }
   busyUntil_ = bufferFree;
   t.end = bufferFree;

@@ -16,24 +16,6 @@
 
 namespace npusim::npu {
 
-// How a unit reaches memory: region + offset, as the command stream addresses it.
-class NpuTransport {
-public:
-  virtual ~NpuTransport() = default;
-  // Books a transfer starting no earlier than `start`; returns its completion time and the NPU
-  // port it used.
-  virtual double transfer(uint8_t region, uint64_t offset, mem::Direction dir, const mem::TransferShape& shape,
-                          double start, arch::PortId* port) = 0;
-};
-
-// Lets a unit advance simulated time before it books the traffic of its next step (the
-// SystemC module waits; unit tests do nothing).
-class UnitClock {
-public:
-  virtual ~UnitClock() = default;
-  virtual void sync(double t) = 0;
-};
-
 // Bytes moved per NPU port by one operation; a port it did not use reads 0. Held in place (one
 // record per operation, no allocation): up to kMaxPorts ports, more than any Ethos-U has (the
 // U85: 4 SRAM + 2 EXT); EthosU checks its configuration against it.
@@ -49,6 +31,24 @@ private:
     return port.index < bytes_.size() ? bytes_[port.index][static_cast<size_t>(dir)] : 0;
   }
   std::array<std::array<uint64_t, 2>, kMaxPorts> bytes_{}; // per port: read, write (Direction order)
+};
+
+// How a unit reaches memory: region + offset, as the command stream addresses it.
+class NpuTransport {
+public:
+  virtual ~NpuTransport() = default;
+  // Books a transfer starting no earlier than `start`; returns its completion time and adds its
+  // bytes to `bytes` under the NPU ports it used.
+  virtual double transfer(uint8_t region, uint64_t offset, mem::Direction dir, const mem::TransferShape& shape,
+                          double start, PortBytes& bytes) = 0;
+};
+
+// Lets a unit advance simulated time before it books the traffic of its next step (the
+// SystemC module waits; unit tests do nothing).
+class UnitClock {
+public:
+  virtual ~UnitClock() = default;
+  virtual void sync(double t) = 0;
 };
 
 // Timing of one kernel operation.

@@ -10,9 +10,9 @@ namespace npusim::npu {
 Pmu::Count Pmu::count(std::string_view event) const { return {std::string(architecture_.pmuEvent(event).name), 0}; }
 
 Pmu::Pmu(const arch::NpuConfig& hardware)
-    : architecture_(*hardware.arch), cycle_(count("CYCLE")), npuActive_(count("NPU_ACTIVE")), npuIdle_(count("NPU_IDLE")),
+    : architecture_(*hardware.arch), portDescs_(hardware.ports()), cycle_(count("CYCLE")), npuActive_(count("NPU_ACTIVE")), npuIdle_(count("NPU_IDLE")),
       macActive_(count("MAC_ACTIVE")), aoActive_(count("AO_ACTIVE")), macStalledByIb_(count("MAC_STALLED_BY_IB")),
-      macStalledByWd_(count("MAC_STALLED_BY_WD")), macStalledByAcc_(count("MAC_STALLED_BY_ACC")),
+      macStalledByWd_(count(hardware.arch->pmu.macStalledByWeights)), macStalledByAcc_(count("MAC_STALLED_BY_ACC")),
       ccStalledOnBlockdep_(count("CC_STALLED_ON_BLOCKDEP")),
       ccStalledOnShramReconfig_(count("CC_STALLED_ON_SHRAM_RECONFIG")), ports_(hardware.ports().size()) {}
 
@@ -48,11 +48,17 @@ std::map<std::string, uint64_t> Pmu::counts() const {
                          &macStalledByAcc_, &ccStalledOnBlockdep_, &ccStalledOnShramReconfig_}) {
     put(c->name, c->value);
   }
+  // Each port's events, and a port group's (U85: every SRAM port's) the sum of its ports'.
+  std::map<std::string, double> groups;
   for (size_t i = 0; i < ports_.size(); ++i) {
-    const arch::PortId port{static_cast<uint8_t>(i)};
+    const arch::PortDesc& desc = portDescs_.at(i);
     const mem::PortCounters& c = ports_[i];
     const auto portCount = [&](std::string_view suffix, double value) {
-      put(architecture_.pmuPortEventName(port, suffix), value);
+      put(architecture_.pmuPortEventName(desc, suffix), value);
+      const std::string group = architecture_.pmuGroupEventName(desc.pmuGroup, suffix);
+      if (!group.empty()) {
+        groups[group] += value;
+      }
     };
     portCount("RD_DATA_BEAT_RECEIVED", double(c.readBeats));
     portCount("WR_DATA_BEAT_WRITTEN", double(c.writeBeats));
@@ -60,6 +66,9 @@ std::map<std::string, uint64_t> Pmu::counts() const {
     portCount("WR_TRANS_ACCEPTED", double(c.writeBursts));
     portCount("RD_STALL_LIMIT", c.readLimitStall);
     portCount("WR_STALL_LIMIT", c.writeLimitStall);
+  }
+  for (const auto& [name, value] : groups) {
+    put(name, value);
   }
   return out;
 }

@@ -57,6 +57,7 @@ private:
   Count count(std::string_view event) const;
 
   const arch::Architecture& architecture_;
+  const std::vector<arch::PortDesc>& portDescs_;
   Count cycle_, npuActive_, npuIdle_, macActive_, aoActive_, macStalledByIb_, macStalledByWd_, macStalledByAcc_,
       ccStalledOnBlockdep_, ccStalledOnShramReconfig_;
   std::vector<mem::PortCounters> ports_;

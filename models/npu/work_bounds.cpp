@@ -21,16 +21,23 @@ double burstsOf(const mem::TransferShape& shape, uint32_t maxBurstBytes) {
 WorkBound operationWork(const arch::NpuConfig& npu, const cmd::Operation& op, const BurstCost& burst) {
   WorkBound w;
   if (op.kind == cmd::OpKind::DmaStart) {
-    // Chunks of the DMA buffer's size, each a read and (unless into SHRAM) a write, at offsets
-    // below the length.
-    const double chunks = std::ceil(double(op.dma.length) / npu.arch->dmaChunkBytes);
-    const double perChunk =
-        std::ceil(double(std::min<uint64_t>(op.dma.length, npu.arch->dmaChunkBytes)) / burst.maxBurstBytes);
-    w.bursts = chunks * perChunk * (op.dma.dstInternal ? 1 : 2);
+    // Rows of `length` bytes (one for a 1-D DMA), each read and (unless into the NPU's internal
+    // memory) written in pieces of at most the DMA buffer's size; the rows of a 2-D or 3-D DMA
+    // may start off a burst boundary, one more burst each.
+    const cmd::DmaTransfer& d = op.dma;
+    const double rowsY = d.dimensions >= 2 ? d.sizes[0] : 1, rowsZ = d.dimensions >= 3 ? d.sizes[1] : 1;
+    const double chunk = npu.arch->dmaChunkBytes;
+    const double perRow = std::ceil(double(d.length) / chunk) *
+                              std::ceil(std::min(double(d.length), chunk) / burst.maxBurstBytes) +
+                          (d.dimensions > 1 ? 1 : 0);
+    w.bursts = rowsY * rowsZ * perRow * (d.dstInternal ? 1 : 2);
     w.cycles = w.bursts * burst.cyclesPerBurst;
-    w.accesses.push_back({"DMA source", op.dma.srcRegion, op.dma.src + op.dma.length});
-    if (!op.dma.dstInternal) {
-      w.accesses.push_back({"DMA destination", op.dma.dstRegion, op.dma.dst + op.dma.length});
+    const auto end = [&](uint64_t start, const std::array<uint64_t, 2>& strides) {
+      return start + uint64_t(rowsZ - 1) * strides[1] + uint64_t(rowsY - 1) * strides[0] + d.length;
+    };
+    w.accesses.push_back({"DMA source", d.srcRegion, end(d.src, d.srcStrides)});
+    if (!d.dstInternal) {
+      w.accesses.push_back({"DMA destination", d.dstRegion, end(d.dst, d.dstStrides)});
     }
     return w;
   }

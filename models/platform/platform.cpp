@@ -246,9 +246,32 @@ void checkSimulationWork(const io::CompiledNetwork& net, const std::vector<io::D
   }
 }
 
+namespace {
+
+// Control flow (a U85 BRANCH, TOSA if/else) needs the condition flag the operations before it
+// set, which a timing model does not compute: a stream with one is refused before it runs.
+void refuseBranches(const io::CompiledNetwork& net, const std::vector<io::DecodedNpuOp>& decoded) {
+  for (const io::DecodedNpuOp& d : decoded) {
+    const io::Operator& op = net.operators.at(d.operatorIndex);
+    for (const cmd::Operation& operation : d.operations) {
+      if (operation.kind == cmd::OpKind::Branch) {
+        InputError::Location loc;
+        loc.file = net.path;
+        loc.byteOffset = op.npu.commands.offset + operation.byteOffset;
+        loc.commandIndex = operation.commandIndex;
+        throw InputError(loc, "BRANCH: the command processor's branches (control flow) are not simulated; "
+                              "npusim inspect and estimate read this model");
+      }
+    }
+  }
+}
+
+} // namespace
+
 RunResult simulate(const io::CompiledNetwork& net, const std::vector<io::DecodedNpuOp>& decoded,
                    const config::SystemParams& params, const RunObservers& observers) {
   checkSimulationWork(net, decoded, params);
+  refuseBranches(net, decoded);
   RunResult result;
   result.model = net.path;
   result.params = params;

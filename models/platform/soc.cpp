@@ -34,10 +34,12 @@ mem::MemorySystemParams memorySystemParams(const config::SystemParams& params, c
                                       [&](arch::AreaId a) { return params.memoryIn(a) == m.kind; });
     const arch::AreaId area = holding != arch::kAreas.end() ? *holding : arch::kAreas[0];
     const config::MemoryParams& timing = params.memory(m.kind);
+    // The memory serves `ports_used` ports at once (Vela 5.0's bandwidth: port width x clock scale
+    // x ports used; 1 on the U55's and U65's sections).
     const uint32_t width = params.port(params.portsIn(area).at(0)).dataWidthBits;
     out.memories.push_back({std::string(config::memoryKindName(m.kind)), m.base, m.size,
-                            width / 8.0 * timing.clockScale, double(timing.readLatency), double(timing.writeLatency),
-                            timing.separateReadWrite});
+                            width / 8.0 * timing.clockScale * timing.portsUsed, double(timing.readLatency),
+                            double(timing.writeLatency), timing.separateReadWrite});
   }
   for (size_t i = 0; i < params.ports.size(); ++i) {
     const config::PortParams& p = params.ports[i];

@@ -21,16 +21,26 @@ const PmuEvent& Architecture::pmuEvent(std::string_view eventName) const {
   throw std::logic_error("the " + std::string(name) + " has no PMU event " + std::string(eventName));
 }
 
-std::string Architecture::pmuPortEventName(PortId id, std::string_view suffix) const {
+std::string Architecture::pmuPortEventName(const PortDesc& port, std::string_view suffix) const {
   const bool known = std::any_of(pmu.portEvents.begin(), pmu.portEvents.end(),
                                  [suffix](const PmuEvent& e) { return e.name == suffix; });
-  if (!known || id.index >= pmu.portEventBase.size()) {
+  const bool ours = std::any_of(ports.begin(), ports.end(), [&port](const PortDesc& p) { return p.name == port.name; });
+  if (!known || !ours) {
     throw std::logic_error("the " + std::string(name) + " has no per-port PMU event " + std::string(suffix) +
-                           " on port " + std::to_string(id.index));
+                           " on port " + std::string(port.name));
   }
-  std::string s(port(id).name);
+  std::string s(port.name);
   std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
   return s + "_" + std::string(suffix);
+}
+
+std::string Architecture::pmuGroupEventName(std::string_view group, std::string_view suffix) const {
+  if (group.empty()) {
+    return {};
+  }
+  const std::string event = std::string(group) + "_" + std::string(suffix);
+  const bool known = std::any_of(pmu.events.begin(), pmu.events.end(), [&event](const PmuEvent& e) { return e.name == event; });
+  return known ? event : std::string();
 }
 
 namespace {
@@ -99,7 +109,6 @@ PmuDesc ethosU55Pmu() {
       {"WR_DATA_BEAT_STALLED", 0x9}, {"ENABLED_CYCLES", 0xC},      {"RD_STALL_LIMIT", 0xE},
       {"WR_STALL_LIMIT", 0xF},
   };
-  p.portEventBase = {0x80, 0x180};
   return p;
 }
 
@@ -119,8 +128,6 @@ Architecture ethosU55Family(std::string_view name, uint32_t product) {
   a.name = name;
   a.product = product;
   a.loadable = true;
-  a.simulated = true;
-  a.estimated = true;
   a.archMajor = 1;
   a.velaIdWord = 0x10060000;          // architecture 1.0.6, as Vela 3.10 writes it
   a.commandStreamVersion = 0;
@@ -204,7 +211,7 @@ PmuDesc ethosU85Pmu() {
     const uint16_t base = i < perGroup ? 128 : 384;
     p.events.push_back({kGroupNames[i], static_cast<uint16_t>(base + p.portEvents[i % perGroup].number)});
   }
-  p.portEventBase = {512, 528, 544, 560, 640, 656};
+  p.macStalledByWeights = "MAC_STALLED_BY_W";
   return p;
 }
 
@@ -222,8 +229,6 @@ Architecture ethosU85Description() {
   a.name = "Ethos-U85";
   a.product = 2;
   a.loadable = true;
-  a.simulated = false;
-  a.estimated = true;
   a.archMajor = 2;
   a.velaIdWord = 0x20007000;          // architecture 2.0.0, product major 7 (Vela 5.0)
   a.commandStreamVersion = 1;
@@ -232,10 +237,11 @@ Architecture ethosU85Description() {
   a.configWord.log2WeightDecoders = {12, 2};
   a.commands = &ethosU85CommandSet();
   a.weightFormats = {WeightFormat::Standard, WeightFormat::Fast};
-  a.ports = {{"sram0", 128, 64, 32, 12, 16, AreaId{0}}, {"sram1", 128, 64, 32, 12, 16, AreaId{0}},
-             {"sram2", 128, 64, 32, 12, 16, AreaId{0}}, {"sram3", 128, 64, 32, 12, 16, AreaId{0}},
-             {"ext0", 128, 64, 32, 64, 32, AreaId{1}},  {"ext1", 128, 64, 32, 64, 32, AreaId{1}}};
+  a.ports = {{"sram0", 128, 64, 32, 12, 16, AreaId{0}, 512, "SRAM"}, {"sram1", 128, 64, 32, 12, 16, AreaId{0}, 528, "SRAM"},
+             {"sram2", 128, 64, 32, 12, 16, AreaId{0}, 544, "SRAM"}, {"sram3", 128, 64, 32, 12, 16, AreaId{0}, 560, "SRAM"},
+             {"ext0", 128, 64, 32, 64, 32, AreaId{1}, 640, "EXT"},    {"ext1", 128, 64, 32, 64, 32, AreaId{1}, 656, "EXT"}};
   a.buffers = BufferModel::InternalBuffers;
+  a.costRules = CostRules::Ethos2x;
   a.dmaInternalMemory = "lutram";   // the LUT RAM: internal DMAs load activation tables
   a.maxWeightStreams = 4;
   a.maxScaleStreams = 1;
@@ -257,7 +263,7 @@ std::vector<Architecture> buildTable() {
   // timing adapters: AXI0 TA0_MAXR=8, TA0_MAXW=8; AXI1 TA1_MAXR=2, TA1_MAXW=0 (no limit, so the
   // AXI_LIMIT maximum of 16).
   Architecture u55 = ethosU55Family("Ethos-U55", 0);
-  u55.ports = {{"axi0", 64, 32, 16, 8, 8, AreaId{0}}, {"axi1", 64, 32, 16, 2, 16, AreaId{1}}};
+  u55.ports = {{"axi0", 64, 32, 16, 8, 8, AreaId{0}, 0x80, {}}, {"axi1", 64, 32, 16, 2, 16, AreaId{1}, 0x180, {}}};
   u55.maxWeightStreams = 1;
   u55.maxScaleStreams = 1;
   u55.defaultSystemConfig = "Ethos_U55_High_End_Embedded";
@@ -268,7 +274,7 @@ std::vector<Architecture> buildTable() {
   // docs/timing-model.md); the U65-512's two cores each read their own weight and scale streams
   // (NPU_SET_PARALLEL_MODE).
   Architecture u65 = ethosU55Family("Ethos-U65", 1);
-  u65.ports = {{"axi0", 128, 64, 32, 64, 32, AreaId{0}}, {"axi1", 128, 64, 32, 64, 32, AreaId{1}}};
+  u65.ports = {{"axi0", 128, 64, 32, 64, 32, AreaId{0}, 0x80, {}}, {"axi1", 128, 64, 32, 64, 32, AreaId{1}, 0x180, {}}};
   u65.maxWeightStreams = 2;
   u65.maxScaleStreams = 2;
   u65.defaultSystemConfig = "Ethos_U65_Client_Server";
@@ -296,15 +302,6 @@ const Architecture& ethosU55() { return architectures()[0]; }
 const Architecture& ethosU65() { return architectures()[1]; }
 const Architecture& ethosU85() { return architectures()[2]; }
 
-std::string architectureNames(bool Architecture::*capability) {
-  std::string s;
-  for (const Architecture& a : architectures()) {
-    if (a.*capability) {
-      s += (s.empty() ? "" : ", ") + std::string(a.name);
-    }
-  }
-  return s;
-}
 
 std::string loadableProducts() {
   std::string s;

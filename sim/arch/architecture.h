@@ -34,11 +34,19 @@ struct PortDesc {
   uint32_t defaultReads = 0;
   uint32_t defaultWrites = 0;
   AreaId area;                    // the Vela memory area (Axi0, Axi1) whose memory the port reaches
+  uint16_t pmuEventBase = 0;      // number of its first per-port PMU event (PmuDesc::portEvents)
+  // The PMU's name of the port group it belongs to ("SRAM": events counting every SRAM port,
+  // SRAM_RD_DATA_BEAT_RECEIVED), empty where the PMU has no group events (U55, U65).
+  std::string_view pmuGroup;
 };
 
 // Where the NPU keeps IFM, weights and accumulators: one shared SHRAM the command stream lays out
 // (U55, U65: IB_END, AB_START, IFM2_IB_START), or separate internal buffers (U85: IB, AB, OB, CB).
 enum class BufferModel : uint8_t { Shram, InternalBuffers };
+
+// Which cost rules the MAC array and the output unit follow: the 1.x generations' (U55, U65:
+// timing doc 1.2, 3.3, 4.1) or the 2.x generation's (U85: ethos-u85.md 1.1, 5.2, 5.3).
+enum class CostRules : uint8_t { Ethos1x, Ethos2x };
 
 // Encoded weight formats: the standard compressed stream (mlw, "SWD"), and the U85's fast weight
 // decoder format ("FWD", ethos-u85.md 4.3).
@@ -51,13 +59,16 @@ struct PmuEvent {
 };
 
 // The PMU: its event counters and events. Per-port events exist once per AXI port, named by the
-// port's name in upper case, '_' and the suffix, and numbered from the port's base.
+// port's name in upper case, '_' and the suffix, and numbered from the port's base
+// (PortDesc::pmuEventBase); a port group's events (PortDesc::pmuGroup) are in `events`.
 struct PmuDesc {
   uint32_t controlRegister = 0;               // register offset of PMCR, whose bit 0 enables counting
   uint32_t eventCounters = 0;                 // PMEVCNTR registers (PMCR [15:11])
   std::vector<PmuEvent> events;               // events that are not per port
   std::vector<PmuEvent> portEvents;           // per-port events: suffix and offset from the port's base
-  std::vector<uint16_t> portEventBase;        // per port (PortId order): number of its first event
+  // The event counting the MAC array's cycles waiting for decoded weights (U55/U65
+  // MAC_STALLED_BY_WD, U85 MAC_STALLED_BY_W).
+  std::string_view macStalledByWeights = "MAC_STALLED_BY_WD";
 };
 
 // One field of the CONFIG register (a COP1 header's CONFIG word): `width` bits from bit `lsb`;
@@ -87,11 +98,6 @@ struct Architecture {
   std::string_view name;                 // "Ethos-U55"
   uint32_t product = 0;                  // COP1 CONFIG [31:28] (the CONFIG register's product field)
   bool loadable = false;                 // npusim reads its models (false: recognised, refused in one line)
-  // What npusim does with a loadable generation's models beyond reading them (inspect): run them
-  // through the simulator (run, compare, sweep, regress) and the analytic estimator (estimate,
-  // compare). A command that needs what the generation lacks refuses its models in one line.
-  bool simulated = false;
-  bool estimated = false;
   uint32_t archMajor = 1;                // ID word [31:28] of the streams Vela compiles for it
   uint32_t velaIdWord = 0;               // the ID word Vela writes (command-stream builder)
   uint32_t commandStreamVersion = 0;     // CONFIG [7:4] the streams carry
@@ -100,6 +106,7 @@ struct Architecture {
   std::vector<WeightFormat> weightFormats;
   std::vector<PortDesc> ports;           // PortId indexes this list
   BufferModel buffers = BufferModel::Shram;
+  CostRules costRules = CostRules::Ethos1x;
   std::string_view dmaInternalMemory;    // what a DMA in internal mode writes, as Vela names it ("shram", "lutram")
   uint32_t maxWeightStreams = 1;         // weight streams one operation reads (per core or weight decoder)
   uint32_t maxScaleStreams = 1;          // scale/bias streams one operation reads
@@ -127,10 +134,13 @@ struct Architecture {
   // ("AXI0_RD_DATA_BEAT_RECEIVED"). Contract: the event exists on this architecture
   // (std::logic_error otherwise: a model counts an event its hardware does not have).
   const PmuEvent& pmuEvent(std::string_view name) const;
-  std::string pmuPortEventName(PortId port, std::string_view suffix) const;
+  std::string pmuPortEventName(const PortDesc& port, std::string_view suffix) const;
+  // The name of port group `group`'s event `suffix` ("SRAM_RD_DATA_BEAT_RECEIVED"), or empty when
+  // the PMU has no such event.
+  std::string pmuGroupEventName(std::string_view group, std::string_view suffix) const;
 };
 
-// Every described generation, U55, U65, U85 (the U85 read, not yet simulated or estimated).
+// Every described generation, U55, U65, U85.
 const std::vector<Architecture>& architectures();
 // The generation a COP1 CONFIG word's product field names, or null.
 const Architecture* findArchitecture(uint32_t product);
@@ -139,8 +149,5 @@ const Architecture& ethosU65();
 const Architecture& ethosU85();
 // "0 (Ethos-U55), 1 (Ethos-U65), 2 (Ethos-U85)": the products npusim reads, for messages.
 std::string loadableProducts();
-// The names of the generations with `capability` (&Architecture::simulated, ...), for messages:
-// "Ethos-U55, Ethos-U65".
-std::string architectureNames(bool Architecture::*capability);
 
 } // namespace npusim::arch

@@ -27,6 +27,7 @@ std::vector<NpuConfig> buildTable() {
     c.outputCycles = out;
     c.activationCycles = act;
     c.pipeline = pipeline;
+    c.portList = arch.ports;
     return c;
   };
   const Architecture& u55 = ethosU55();
@@ -69,6 +70,17 @@ std::vector<NpuConfig> buildTable() {
     c.ifmUblock = ifmUblock;
     std::copy(out.begin(), out.end(), c.outputCycles.begin());
     std::copy(act.begin(), act.end(), c.activationCycles.begin());
+    // The MAC pipeline's delay per kernel step: 2 cycles, 3 with 48-bit accumulators on the
+    // U85-128 (ethos-u85.md 5.2).
+    c.pipeline = {2, macs <= 128 ? 3.0 : 2.0, false, 1};
+    // The SRAM ports reach area Axi0, the EXT ports Axi1: the first of each group.
+    std::array<uint32_t, kAreaCount> inArea{};
+    for (const PortDesc& port : c.arch->ports) {
+      const uint32_t present = port.area.index == 0 ? sramPorts : extPorts;
+      if (inArea.at(port.area.index)++ < present) {
+        c.portList.push_back(port);
+      }
+    }
     return c;
   };
   table.push_back(u85("ethos-u85-128", 128, 1, {{1, 2, 8}, {1, 1, 16}}, {1, 2, 8}, {8192, 8192, 2048, 768}, 2, 1,

@@ -19,10 +19,10 @@ namespace npusim::arch {
 // The MAC array's pipeline delay per kernel step (timing doc 3.3 step 5, Vela's estimate).
 struct MacPipeline {
   double stepDelay = 2;             // cycles per kernel step of a one-micro-block block, 32-bit accumulators
-  double stepDelayAcc40 = 2;        // the same with 40-bit accumulators
+  double stepDelayAcc40 = 2;        // the same with wide (U55/U65 40-bit, U85 48-bit) accumulators
   bool narrowBlockAcc40 = false;    // also + delay x depth micro-blocks for 40-bit accumulators on a block
                                     // one micro-block wide or high (U55-32)
-  uint32_t poolWideIfmFactor = 2;   // pooling cycles of a 16-bit IFM relative to an 8-bit one
+  uint32_t poolWideIfmFactor = 2;   // pooling cycles of a 16-bit IFM relative to an 8-bit one (1.x cost rules)
 };
 
 // The internal buffers of an architecture without SHRAM (the U85, ethos-u85.md 1.1), bytes.
@@ -34,8 +34,11 @@ struct InternalBuffers {
   uint32_t lut = 0;          // LUT RAM (8 slots of 256 bytes)
 };
 
-// Bytes of read buffer per AXI read channel (the U85's, ethos-u85.md 1.1: Vela's RB in 5.6).
+// Read buffer per AXI read channel, in 16-byte words (the U85's, ethos-u85.md 1.1: Vela's RB in
+// 5.6, where RB / (burst / 16) is the bursts a channel keeps in flight: the buffer counts 16-byte
+// beats of the 128-bit ports).
 struct ReadBuffers {
+  static constexpr uint32_t kWordBytes = 16;
   uint32_t mem2mem = 0, ifmStream = 0, weight = 0, fastWeight = 0, ifm = 0, scale = 0;
 };
 
@@ -47,7 +50,7 @@ struct NpuConfig {
   uint32_t weightDecoders = 1;      // one per core on the U55/U65; U85: 1, 2 or 4 (CONFIG [13:12] = log2)
   uint32_t shramKb = 24;            // CONFIG [15:8]: SHRAM of all cores, KiB (1 KiB banks); 0 without SHRAM
   InternalBuffers buffers;          // architectures without SHRAM (Architecture::buffers)
-  ReadBuffers readBuffers;          // U85
+  ReadBuffers readBuffers;          // U85 (zero elsewhere)
   // AXI ports of each kind, on architectures whose ports are SRAM and EXT ports (U85: CONFIG
   // [9:8], [10] = log2): the first sramPorts "sramN" and extPorts "extN" ports of the
   // architecture's port list. 0 where the CONFIG word does not record them (U55, U65: axi0, axi1).
@@ -65,16 +68,23 @@ struct NpuConfig {
   std::array<double, 3> activationCycles{};
   MacPipeline pipeline;
 
-  // Its AXI ports (arch::PortId indexes this list): its generation's. The Ethos-U85's port
-  // count differs by configuration (2 or 4 SRAM, 1 or 2 EXT ports, ethos-u85.md 1.1), so its
-  // configurations will list their own here.
-  const std::vector<PortDesc>& ports() const { return arch->ports; }
+  // Its AXI ports (arch::PortId indexes this list): its generation's, or on the Ethos-U85, whose
+  // port count differs by configuration (2 or 4 SRAM, 1 or 2 EXT ports, ethos-u85.md 1.1), the
+  // first sramPorts SRAM ports and extPorts EXT ports of its generation's list.
+  std::vector<PortDesc> portList;
+  const std::vector<PortDesc>& ports() const { return portList; }
   uint32_t macsPerCore() const { return macs / cores; }
   // The OFM micro-block `height` x `width` of ofmUblocks, or null.
   const Shape3* ofmUblockOf(uint32_t height, uint32_t width) const;
   // cyc_wb: the weight path's floor per kernel step, 4 cycles per OFM micro-block channel.
   uint32_t weightStepCycles() const { return 4 * ofmUblock.depth; }
   uint64_t shramBytes() const { return uint64_t{shramKb} * 1024; }
+  // Bytes of one weight stream requested ahead of its decoder: the architecture's FIFO per core
+  // (U55, U65), or the weight channel's read buffer shared by the weight decoders (U85).
+  uint32_t weightWindowBytes() const {
+    return readBuffers.weight > 0 ? readBuffers.weight * ReadBuffers::kWordBytes / weightDecoders
+                                  : arch->weightWindowBytes;
+  }
 };
 
 // Every supported configuration, U55 before U65, by MAC count.

@@ -106,11 +106,21 @@ SystemParams resolveConfig(const ConfigRequest& request) {
   //    NPU the model was compiled for (without a model: the one an accelerator override names,
   //    else the first the platform describes).
   if (request.velaIni.empty()) {
+    // The configuration: the model's (or the override's), else the generation's first.
+    const arch::NpuConfig* hardware = arch::findNpuConfig(requestAccelerator(request));
+    for (const arch::NpuConfig& c : arch::npuConfigs()) {
+      hardware = hardware == nullptr && c.arch == npu ? &c : hardware;
+    }
     if (const PresetSection* preset = findPreset("System_Config." + systemConfig, npu)) {
       const Origin origin{"<builtin>", "", std::string(preset->name)};
+      // Its port keys name the ports of the model's configuration (U85: 3 to 6 ports).
+      if (!request.accelerator.empty() && !preset->platform.empty()) {
+        builder.setText("accelerator", request.accelerator, Origin{"<model>", "", "compiled for"});
+      }
       for (const PlatformValue& v : preset->platform) {
-        const bool forNpu = v.architecture == nullptr || v.architecture == npu;
-        if ((v.memoryMode.empty() || v.memoryMode == memoryMode) && forNpu) {
+        const ConfigKey* key = findKey(v.key);
+        const bool hasPort = key == nullptr || keyApplies(*key, builder.params());   // a port the configuration has
+        if ((v.memoryMode.empty() || v.memoryMode == memoryMode) && v.appliesTo(hardware) && hasPort) {
           builder.setText(v.key, v.value, origin);
         }
       }

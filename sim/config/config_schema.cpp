@@ -87,20 +87,18 @@ ConfigKey portKey(std::string_view port, std::string_view field, std::string_vie
   return k;
 }
 
-// One NPU port name with the descriptions of every simulated generation that has it.
+// One NPU port name with the descriptions of every generation that has it.
 struct NamedPort {
   std::string_view name;
   std::vector<std::pair<const arch::Architecture*, const arch::PortDesc*>> descs;
 };
 
-// The ports of every simulated configuration, by name in the order the configurations list them
-// (U55 and U65: axi0, axi1), each with one description per generation: the schema has one set of
-// npu.<port>.* keys per name. The keys set the simulator's ports, so a generation npusim only
-// reads (the U85) has none yet.
-std::vector<NamedPort> simulatedPorts() {
+// The ports of every configuration, by name in the order the configurations list them (U55 and
+// U65: axi0, axi1; U85: sram0..3, ext0..1), each with one description per generation: the schema
+// has one set of npu.<port>.* keys per name.
+std::vector<NamedPort> configuredPorts() {
   std::vector<NamedPort> out;
   for (const arch::NpuConfig& c : arch::npuConfigs()) {
-    if (!c.arch->simulated) continue;
     for (const arch::PortDesc& d : c.ports()) {
       auto it = std::find_if(out.begin(), out.end(), [&](const NamedPort& n) { return n.name == d.name; });
       if (it == out.end()) {
@@ -430,7 +428,7 @@ std::vector<ConfigKey> buildTable() {
 
   // 4. NPU AXI ports (npusim only; Vela has no keys for them): one set per port name of the
   //    simulated generations, then the command stream's area, then each port's timing adapter.
-  const std::vector<NamedPort> ports = simulatedPorts();
+  const std::vector<NamedPort> ports = configuredPorts();
   for (const NamedPort& port : ports) {
     addPortKeys(t, port);
   }

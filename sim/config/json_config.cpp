@@ -107,6 +107,9 @@ void applyJsonFile(const std::string& path, ConfigBuilder& builder) {
 nlohmann::ordered_json toJson(const SystemParams& params) {
   nlohmann::ordered_json root = nlohmann::ordered_json::object();
   for (const auto& key : schema()) {
+    if (!keyApplies(key, params)) {
+      continue;   // a port the configuration does not have (U85: sram2, sram3, ext1 on the smaller ones)
+    }
     std::string pointer = "/" + std::string(key.path);
     std::replace(pointer.begin(), pointer.end(), '.', '/');
     root[nlohmann::ordered_json::json_pointer(pointer)] = jsonValue(key, params);

@@ -84,6 +84,76 @@ PresetSection corstone300Fvp() {
   return p;
 }
 
+// Arm's Corstone-320 FVP (and MPS4 FPGA) as the ML evaluation kit sets it up for the Ethos-U85
+// (ethos-u85.md 7.1): the model and the Dedicated_Sram arena in DDR behind the EXT ports, the SRAM
+// (the cache, and the arena of Sram_Only and Shared_Sram) behind the SRAM ports, each behind a
+// timing adapter with the kit's values (ta_config_u85_sys_dram_low for 128 and 256 MACs, _mid for
+// 512 and 1024, _high, equal to _mid, for 2048); the driver's AXI limits (the architecture's
+// defaults: SRAM 12 reads and 16 writes, EXT 64 and 32) and 256-byte bursts. Assumed where no
+// source says (ethos-u85.md 8): every SRAM and EXT port has an adapter of its own with its group's
+// values; the adapters count NPU cycles; the memories answer every port at the full bus rate with
+// no latency of their own (as on the Corstone-300 preset); the NPU clock is the kit's Vela system
+// config's for the same MAC count (500 MHz for 128 and 256 MACs, else 1 GHz), which only sets how
+// host time converts to NPU cycles.
+PresetSection corstone320Fvp() {
+  const arch::Architecture* u85 = &arch::ethosU85();
+  PresetSection p{"System_Config.Corstone_320_FVP",
+                  "Arm Corstone-320 FVP/MPS4 as the ML eval kit sets it up: SRAM on the SRAM ports, the model in DDR on "
+                  "the EXT ports, behind the kit's U85 timing adapters",
+                  {{"core_clock", "1e9"},
+                   {"axi0_port", "Sram"},
+                   {"axi1_port", "Dram"},
+                   {"Sram_clock_scale", "1.0"},
+                   {"Sram_ports_used", "4"},
+                   {"Sram_burst_length", "64"},
+                   {"Sram_read_latency", "0"},
+                   {"Sram_write_latency", "0"},
+                   {"Dram_clock_scale", "1.0"},
+                   {"Dram_ports_used", "2"},
+                   {"Dram_burst_length", "128"},
+                   {"Dram_read_latency", "0"},
+                   {"Dram_write_latency", "0"}},
+                  PresetSource::Npusim,
+                  {},
+                  {u85},
+                  VelaVersion::V5_0};
+  const std::array<std::string_view, 8> fields{"maxr", "maxw", "maxrw", "rlatency", "wlatency", "pulse_on", "pulse_off",
+                                                "bwcap"};
+  using Registers = std::array<std::string_view, 8>;
+  struct Adapters {
+    uint32_t minMacs, maxMacs;
+    std::string_view clock;
+    Registers sram, ext;
+  };
+  const Adapters kit[] = {
+      {128, 256, "500e6", {"8", "8", "0", "16", "16", "3999", "1", "4000"}, {"24", "12", "0", "250", "125", "4000", "1000", "2344"}},
+      // The kit's EXT MAXR of 64 does not fit the adapter's 6-bit field: written, it reads 0, no
+      // limit (the driver's 64 outstanding EXT reads still hold).
+      {512, 2048, "1e9", {"8", "8", "0", "32", "32", "3999", "1", "4000"}, {"0", "32", "0", "500", "250", "4000", "1000", "3750"}},
+  };
+  static std::deque<std::string> text; // PlatformValue holds views: a deque keeps each string in place
+  const auto keep = [](std::string s) -> std::string_view { return text.emplace_back(std::move(s)); };
+  auto& v = p.platform;
+  v.push_back({"", "system.sram.separate_read_write", "true", u85});
+  v.push_back({"", "system.dram.separate_read_write", "true", u85});
+  for (const Adapters& k : kit) {
+    v.push_back({"", "system.core_clock", k.clock, u85, k.minMacs, k.maxMacs});
+    for (const arch::PortDesc& port : u85->ports) {
+      const bool sram = port.area == arch::AreaId{0};
+      const std::string prefix = "npu." + std::string(port.name) + ".";
+      v.push_back({"", keep(prefix + "max_burst_bytes"), "256", u85, k.minMacs, k.maxMacs});
+      for (size_t i = 0; i < fields.size(); ++i) {
+        v.push_back({"", keep(prefix + "ta." + std::string(fields[i])), sram ? k.sram[i] : k.ext[i], u85, k.minMacs,
+                     k.maxMacs});
+        if (!sram) {   // Sram_Only builds of the kit program the EXT adapter like the SRAM one
+          v.push_back({"Sram_Only", keep(prefix + "ta." + std::string(fields[i])), k.sram[i], u85, k.minMacs, k.maxMacs});
+        }
+      }
+    }
+  }
+  return p;
+}
+
 using Values = std::vector<std::pair<std::string_view, std::string_view>>;
 
 // Vela 3.10's sections (ethosu/config_files/Arm/vela.ini) for the Ethos-U55 and U65, and the
@@ -235,10 +305,21 @@ std::vector<PresetSection> buildTable() {
   for (PresetSection& section : u85Sections()) {
     table.push_back(std::move(section));
   }
+  table.push_back(corstone320Fvp());
   return table;
 }
 
 } // namespace
+
+bool PlatformValue::appliesTo(const arch::NpuConfig* npu) const {
+  if (architecture != nullptr && (npu == nullptr || npu->arch != architecture)) {
+    return false;
+  }
+  if (maxMacs == 0) {
+    return true;
+  }
+  return npu != nullptr && npu->macs >= minMacs && npu->macs <= maxMacs;
+}
 
 bool PresetSection::describes(const arch::Architecture& architecture) const {
   return architectures.empty() ||

@@ -26,6 +26,8 @@ struct PlatformValue {
   std::string_view key;        // dotted npusim key path
   std::string_view value;
   const arch::Architecture* architecture = nullptr; // applies only to this NPU generation; null = to every one
+  uint32_t minMacs = 0, maxMacs = 0;                // applies only to configurations with this many MACs; 0 = any
+  bool appliesTo(const arch::NpuConfig* npu) const;
 };
 
 // The file a built-in section's values are taken from.

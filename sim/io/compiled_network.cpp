@@ -549,20 +549,6 @@ CompiledNetwork parseModel(std::vector<uint8_t> bytes, const std::string& displa
 
 } // namespace
 
-void requireModelled(const CompiledNetwork& net, bool arch::Architecture::*capability, const std::string& command) {
-  for (const Operator& op : net.operators) {
-    if (op.kind != OperatorKind::Npu) continue;
-    const arch::NpuConfig& hw = *op.npu.header.hardware;
-    if (hw.arch->*capability) continue;
-    const bool simulation = capability == &arch::Architecture::simulated;
-    throwAtOffset(net.path, op.npu.header.configOffset,
-                  std::string(hw.name) + " model (CONFIG word " + hex32(op.npu.header.configWord) + "): npusim " +
-                      command + " does not support the " + std::string(hw.arch->name) + " yet (its " +
-                      (simulation ? "simulator" : "estimator") + " models the " + arch::architectureNames(capability) +
-                      "; npusim inspect reads this model)");
-  }
-}
-
 CompiledNetwork loadNetwork(const std::string& path) { return parseModel(readModelFile(path), path, true); }
 
 CompiledNetwork loadNetworkFromBytes(std::vector<uint8_t> bytes, const std::string& displayName) {

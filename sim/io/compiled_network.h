@@ -97,11 +97,6 @@ CompiledNetwork loadNetworkFromBytes(std::vector<uint8_t> bytes, const std::stri
 // compiled from, read for its operator and tensor names).
 CompiledNetwork loadSourceModel(const std::string& path);
 
-// Refuses a model compiled for an architecture npusim reads but does not yet model for `command`
-// ("run", "estimate", ...): throws the one-line InputError at the first ethos-u operator's CONFIG
-// word when that architecture lacks `capability` (&arch::Architecture::simulated or ::estimated).
-void requireModelled(const CompiledNetwork& net, bool arch::Architecture::*capability, const std::string& command);
-
 // Parses a COP1 driver payload; `fileOffset` locates it in `file` for error messages.
 CopHeader parseCopHeader(const uint8_t* data, size_t size, const std::string& file, uint64_t fileOffset,
                          uint64_t* commandsOffset);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// Every measured Ethos-U55/U65 point of fixtures/fvp/points.csv (Corstone-300 FVP, timing adapters
-// on: the formal runs of the mps4 sweep and the himax runs), read from that file and simulated on
-// the platform it was measured on, Corstone_300_FVP, with the compile's memory mode (himax's
+// Every measured FVP point of fixtures/fvp/points.csv (timing adapters on: the formal runs of the
+// mps4 sweep and the himax runs), read from that file and simulated on the platform it was
+// measured on, Corstone_300_FVP (U55, U65) or Corstone_320_FVP (U85), with the compile's memory mode (himax's
 // My_Mem_Mode_Parent is Shared_Sram: constants on AXI1, the arena on AXI0). Tolerances (issue 20):
 // NPU_ACTIVE within 5%, every AXI beat count the point gives within 2%, and the mean |error| of
 // NPU_ACTIVE per NPU within 3%. The points the model does not reach yet are listed in kOpen with
@@ -70,14 +70,21 @@ std::vector<Point> points(const std::filesystem::path& csv, const std::string& p
     Point p;
     for (size_t i = 0; i < header.size() && i < fields.size(); ++i) p.fields[header[i]] = fields[i];
     const std::string& run = p.at("run");
-    if (p.at("timing_adapter") != "ON" || p.at("accelerator").rfind(prefix, 0) != 0) continue;
+    if (p.at("timing_adapter") != "ON" || p.at("accelerator").rfind(prefix, 0) != 0 || p.at("target") != "FVP") continue;
     if (p.at("source") == "mps4" && run.rfind("formal", 0) != 0) continue;  // probes repeat formal rows
     rows.push_back(p);
   }
   return rows;
 }
 
-void checkFamily(const std::string& prefix) {
+// What a family is held to: its platform preset, the bound of every NPU_ACTIVE and of their mean.
+struct Bounds {
+  const char* platform = "Corstone_300_FVP";
+  double active = kActiveTolerance;
+  double mean = kMeanTolerance;
+};
+
+void checkFamily(const std::string& prefix, const Bounds& bounds = {}) {
   const auto csv = npusim::test::fixtureOrSkip("fvp/points.csv");
   if (!csv) return;
   const std::vector<Point> rows = points(*csv, prefix);
@@ -92,21 +99,25 @@ void checkFamily(const std::string& prefix) {
     REQUIRE(tflite);
     npusim::test::TempDir tmp;
     const auto json = tmp.path() / "run.json";
-    const auto result = npusim::test::runNpusim({"run", tflite->string(), "--system-config", "Corstone_300_FVP",
+    const auto result = npusim::test::runNpusim({"run", tflite->string(), "--system-config", bounds.platform,
                                                  "--memory-mode", mode, "--json", json.string()});
     REQUIRE(result.exitCode == 0);
     const auto pmu = nlohmann::json::parse(npusim::test::readText(json)).at("pmu");
     const std::pair<const char*, const char*> counts[] = {{"npu_active", "NPU_ACTIVE"},
                                                           {"axi0_rd_beats", "AXI0_RD_DATA_BEAT_RECEIVED"},
                                                           {"axi0_wr_beats", "AXI0_WR_DATA_BEAT_WRITTEN"},
-                                                          {"axi1_rd_beats", "AXI1_RD_DATA_BEAT_RECEIVED"}};
+                                                          {"axi1_rd_beats", "AXI1_RD_DATA_BEAT_RECEIVED"},
+                                                          {"sram_rd_beats", "SRAM_RD_DATA_BEAT_RECEIVED"},
+                                                          {"sram_wr_beats", "SRAM_WR_DATA_BEAT_WRITTEN"},
+                                                          {"ext_rd_beats", "EXT_RD_DATA_BEAT_RECEIVED"},
+                                                          {"ext_wr_beats", "EXT_WR_DATA_BEAT_WRITTEN"}};
     for (const auto& [column, event] : counts) {
       if (p.at(column).empty()) continue;
       const double fvp = std::stod(p.at(column));
       const double got = pmu.at(event).get<double>();
       const double error = (got - fvp) / fvp;
       const OpenPoint* open = openPoint(model, accelerator, column);
-      const double tolerance = open ? open->tolerance : (column == std::string("npu_active") ? kActiveTolerance
+      const double tolerance = open ? open->tolerance : (column == std::string("npu_active") ? bounds.active
                                                                                             : kBeatTolerance);
       INFO(model << " " << accelerator << " " << event << ": simulated " << got << ", FVP " << fvp << " ("
                  << 100 * error << "%)" << (open ? std::string(", open: ") + open->reason : ""));
@@ -115,7 +126,7 @@ void checkFamily(const std::string& prefix) {
     }
   }
   INFO(prefix << ": mean |error| of NPU_ACTIVE over " << rows.size() << " points");
-  CHECK(sumAbs / double(rows.size()) <= kMeanTolerance);
+  CHECK(sumAbs / double(rows.size()) <= bounds.mean);
 }
 
 } // namespace
@@ -123,3 +134,10 @@ void checkFamily(const std::string& prefix) {
 TEST_CASE("FVP points: every Ethos-U55 point of fixtures/fvp/points.csv on Corstone_300_FVP") { checkFamily("ethos-u55"); }
 
 TEST_CASE("FVP points: every Ethos-U65 point of fixtures/fvp/points.csv on Corstone_300_FVP") { checkFamily("ethos-u65"); }
+
+// The Ethos-U85's first model is not calibrated (issue 21 is open: target +-5%, mean 3%): its
+// points are held to the bounds of the model as it stands (docs/validation.md has every point and
+// the mechanisms still missing), so that a change that moves them the wrong way fails.
+TEST_CASE("FVP points: every Ethos-U85 point of fixtures/fvp/points.csv on Corstone_320_FVP") {
+  checkFamily("ethos-u85", Bounds{"Corstone_320_FVP", 0.60, 0.22});
+}

@@ -22,8 +22,8 @@ public:
   StubTransport(mem::MemoryTiming& sram, mem::MemoryTiming& flash, uint32_t axi0Reads = 8, uint32_t axi1Reads = 2)
       : sram_(sram), flash_(flash), axi0_(8, 64, axi0Reads, 8), axi1_(8, 64, axi1Reads, 2) {}
   double transfer(uint8_t region, uint64_t, mem::Direction dir, const mem::TransferShape& shape, double start,
-                  arch::PortId* port) override {
-    *port = arch::PortId{region == 0 ? uint8_t{1} : uint8_t{0}};
+                  npu::PortBytes& bytes) override {
+    bytes.add(arch::PortId{region == 0 ? uint8_t{1} : uint8_t{0}}, dir, shape.bytes());
     return region == 0 ? axi1_.transfer(flash_, dir, start, shape, nullptr)
                        : axi0_.transfer(sram_, dir, start, shape, nullptr);
   }
@@ -97,10 +97,10 @@ TEST_CASE("MAC cycles follow the micro-block formula per clipped block") {
   const cmd::Operation op = pointwiseConv();
   // Full block 9x6x32 -> clipped 9x5x32: nx = 3, ny = 9, nz = 4; max(32, 4*27) per step;
   // two IFM depth blocks of 32 (timing doc §3.9 a gives 864 for the full block).
-  CHECK(npu::blockMacCycles(arch, npu::macBlockOf(op, {9, 5, 32})) == doctest::Approx(2 * 4 * 108));
-  CHECK(npu::blockMacCycles(arch, npu::macBlockOf(op, {7, 5, 32})) == doctest::Approx(2 * 4 * 84));
+  CHECK(npu::blockMacCycles(arch, npu::macBlockOf(arch, op, {9, 5, 32})) == doctest::Approx(2 * 4 * 108));
+  CHECK(npu::blockMacCycles(arch, npu::macBlockOf(arch, op, {7, 5, 32})) == doctest::Approx(2 * 4 * 84));
   // U55-32 (ublock 1x1x4), full 5x5x32 block: nxy = 25, nz = 8 -> max(16, 100) * 8 * 2 = 1600 (§3.9 a).
-  CHECK(npu::blockMacCycles(test::u55(32), npu::macBlockOf(op, {5, 5, 32})) == doctest::Approx(2 * 8 * 100));
+  CHECK(npu::blockMacCycles(test::u55(32), npu::macBlockOf(test::u55(32), op, {5, 5, 32})) == doctest::Approx(2 * 8 * 100));
 }
 
 TEST_CASE("compute-bound convolution takes its MAC time plus pipeline fill and drain") {

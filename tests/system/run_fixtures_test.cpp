@@ -10,7 +10,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include "harness/report/inspect_report.h"
 #include "sim/io/decoded_network.h"
 #include "support/fixtures.h"
 #include "support/skip.h"
@@ -31,14 +30,14 @@ std::vector<fs::path> compiledModels(const fs::path& root) {
   return models;
 }
 
-// The system config and memory mode an Ethos-U65 fixture folder was compiled for, as run options
-// (folder names: <accelerator>_<system config>_<memory mode>); none for the other trees.
+// The system config and memory mode an Ethos-U65 or U85 fixture folder was compiled for, as run
+// options (folder names: <accelerator>_<system config>_<memory mode>); none for the other trees.
 std::vector<std::string> configOptions(const fs::path& model) {
   const std::string folder = model.parent_path().filename().string();
-  if (folder.rfind("ethos-u65-", 0) != 0) {
+  if (folder.rfind("ethos-u65-", 0) != 0 && folder.rfind("ethos-u85-", 0) != 0) {
     return {};
   }
-  for (const std::string mode : {"Shared_Sram", "Dedicated_Sram"}) {
+  for (const std::string mode : {"Shared_Sram", "Dedicated_Sram_384KB", "Dedicated_Sram", "Sram_Only"}) {
     const size_t at = folder.rfind("_" + mode);
     if (at != std::string::npos && at + mode.size() + 1 == folder.size()) {
       const size_t system = folder.find('_') + 1;
@@ -50,41 +49,16 @@ std::vector<std::string> configOptions(const fs::path& model) {
 
 } // namespace
 
-// The one-line refusal of an Ethos-U85 model by an npusim command that does not model it yet.
-void checkU85Refusal(const npusim::test::ProcessResult& r, const std::string& model, const std::string& command) {
-  INFO(command << " " << model << ": " << r.err);
-  CHECK(r.exitCode == 2);
-  CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
-  CHECK(r.err.rfind("npusim: error: ", 0) == 0);
-  CHECK(r.err.find(model + ": byte ") != std::string::npos);
-  CHECK(r.err.find("npusim " + command + " does not support the Ethos-U85 yet") != std::string::npos);
-}
-
-TEST_CASE("every compiled fixture model simulates to completion (Ethos-U65 models twice, byte for byte), "
-          "Ethos-U85 models are refused in one line and inspected") {
+TEST_CASE("every compiled fixture model simulates to completion (Ethos-U65 and U85 models twice, byte for byte)") {
   const auto root = npusim::test::fixturesDirOrSkip();
   if (!root) return;
   const auto models = compiledModels(*root);
   CHECK(models.size() > 100);
   npusim::test::TempDir tmp;
-  size_t u65 = 0;
-  size_t refused = 0;
+  size_t u65 = 0, u85 = 0;
   for (const fs::path& model : models) {
-    // Ethos-U85 compiles (fixture folders and files say so by their accelerator name): refused
-    // in one line naming the file, exit 2, until npusim models the U85.
-    if (model.string().find("ethos-u85-") != std::string::npos) {
-      const auto r = npusim::test::runNpusim({"run", model.string()});
-      CHECK(r.out.empty());
-      checkU85Refusal(r, model.string(), "run");
-      // inspect reads it (in this process: the listing tests compare what it prints).
-      const npusim::io::CompiledNetwork net = npusim::io::loadNetwork(model.string());
-      std::ostringstream text;
-      npusim::report::writeInspect(text, net, npusim::io::decodeAll(net), npusim::report::InspectFormat::Text);
-      CHECK(text.str().find("(NPU) ethos-u85-") != std::string::npos);
-      ++refused;
-      continue;
-    }
-    const bool twice = model.string().find("/vela-u65/") != std::string::npos;
+    const bool isU85 = model.string().find("/vela-u85/") != std::string::npos;
+    const bool twice = model.string().find("/vela-u65/") != std::string::npos || isU85;
     std::string first;
     for (int i = 0; i < (twice ? 2 : 1); ++i) {
       const auto json = tmp.path() / "run.json";
@@ -106,10 +80,11 @@ TEST_CASE("every compiled fixture model simulates to completion (Ethos-U65 model
         CHECK(first == text + r.out);
       }
     }
-    u65 += twice ? 1 : 0;
+    u65 += twice && !isU85 ? 1 : 0;
+    u85 += isU85 ? 1 : 0;
   }
   CHECK(u65 == (fs::is_directory(*root / "vela-u65") ? 66u : 0u));
-  CHECK(refused >= (fs::is_directory(*root / "vela-u85") ? 94u : 0u));
+  CHECK(u85 == (fs::is_directory(*root / "vela-u85") ? 94u : 0u));
 }
 
 TEST_CASE("two runs give byte-identical JSON and CSV") {
@@ -135,7 +110,7 @@ TEST_CASE("two runs give byte-identical JSON and CSV") {
   CHECK(outputs[0] == outputs[1]);
 }
 
-TEST_CASE("an Ethos-U85 model: inspect reads it, estimate estimates it, and run, compare, sweep and regress refuse it in one line") {
+TEST_CASE("an Ethos-U85 model: inspect reads it, estimate estimates it, and run, compare, sweep and regress take it") {
   const auto root = npusim::test::fixturesDirOrSkip();
   if (!root) return;
   const fs::path dir = *root / "vela-u85" / "kws_ref_model" / "ethos-u85-256_Ethos_U85_SYS_Flash_High_Shared_Sram";
@@ -150,8 +125,14 @@ TEST_CASE("an Ethos-U85 model: inspect reads it, estimate estimates it, and run,
   CHECK(inspect.out.find("ethos-u85-256, arch 2.0.0") != std::string::npos);
   CHECK(inspect.out.find("compiled for: ethos-u85-256 (IB 16384, AB 16384, OB 2048, CB 1536, LUT 2048 B; 2 SRAM and 1 "
                          "EXT ports, 1 weight decoder)") != std::string::npos);
+  const std::vector<std::string> sections{"--system-config", "Ethos_U85_SYS_Flash_High", "--memory-mode", "Shared_Sram"};
   for (const std::string command : {"run", "compare"}) {
-    checkU85Refusal(npusim::test::runNpusim({command, model}), model, command);
+    std::vector<std::string> args{command, model};
+    args.insert(args.end(), sections.begin(), sections.end());
+    const auto r = npusim::test::runNpusim(args);
+    INFO(command << ": " << r.err);
+    CHECK(r.exitCode == 0);
+    CHECK(r.out.find("ethos-u85-256") != std::string::npos);
   }
   npusim::test::TempDir tmp;
   // estimate, with the tree's vela.ini: Vela 5.0's model,
@@ -166,18 +147,14 @@ TEST_CASE("an Ethos-U85 model: inspect reads it, estimate estimates it, and run,
   const auto lines = [](const std::string& text) { return std::count(text.begin(), text.end(), '\n'); };
   CHECK(lines(npusim::test::readText(csv)) == lines(npusim::test::readText(dir / "kws_ref_model_per-layer.csv")));
   const fs::path spec = tmp.path() / "spec.json";
-  std::ofstream(spec) << R"({"models": [{"path": ")" << model << R"("}], "points": [{}]})";
-  checkU85Refusal(npusim::test::runNpusim({"sweep", spec.string(), "--out", (tmp.path() / "out.jsonl").string()}),
-                  model, "sweep");
-  checkU85Refusal(npusim::test::runNpusim({"regress", "--update", "--spec", spec.string(), "--baseline",
-                                           (tmp.path() / "new.json").string()}),
-                  model, "sweep");   // the spec's models are read by the sweep loader
+  std::ofstream(spec) << R"({"models": [{"path": ")" << model
+                      << R"(", "system_config": "Ethos_U85_SYS_Flash_High", "memory_mode": "Shared_Sram"}], "points": [{}]})";
+  const auto sweep = npusim::test::runNpusim({"sweep", spec.string(), "--out", (tmp.path() / "out.jsonl").string()});
+  INFO(sweep.err);
+  CHECK(sweep.exitCode == 0);
   const fs::path baseline = tmp.path() / "baseline.json";
-  std::ofstream(baseline) <<  R"({"format_version": 2, "npusim_version": "0.1.0", "fixtures": "", "entries": [{"name": "u85", "model": ")"
-                          << model << R"(", "system_config": "Ethos_U85_SYS_Flash_High", "memory_mode": "Shared_Sram",
-      "params": {}, "npusim_version": "0.1.0", "accelerator": "ethos-u85-256", "total_cycles": 1,
-      "npu_active_cycles": 1, "pmu": {}}]})";
-  checkU85Refusal(npusim::test::runNpusim({"regress", "--baseline", baseline.string()}), model, "regress");
+  CHECK(npusim::test::runNpusim({"regress", "--update", "--spec", spec.string(), "--baseline", baseline.string()}).exitCode == 0);
+  CHECK(npusim::test::runNpusim({"regress", "--baseline", baseline.string()}).exitCode == 0);
 }
 
 TEST_CASE("an Ethos-U85 model: estimate with the built-in U85 sections equals estimate with the tree's vela.ini") {

@@ -144,11 +144,11 @@ TEST_CASE("MAC cycles: a 65536-wide pooling kernel costs 8192 times an 8x8 one, 
   cmd::Operation pool = test::samplePool();
   const arch::NpuConfig& arch = test::u55(128);
   pool.kernel.width = pool.kernel.height = 8;
-  CHECK(npu::blockMacCycles(arch, npu::macBlockOf(pool, pool.ofmBlock)) == 2048);
+  CHECK(npu::blockMacCycles(arch, npu::macBlockOf(arch, pool, pool.ofmBlock)) == 2048);
   pool.kernel.width = 65536;
-  CHECK(npu::blockMacCycles(arch, npu::macBlockOf(pool, pool.ofmBlock)) == 8192.0 * 2048);
+  CHECK(npu::blockMacCycles(arch, npu::macBlockOf(arch, pool, pool.ofmBlock)) == 8192.0 * 2048);
   pool.kernel.height = 65536;
-  CHECK(npu::blockMacCycles(arch, npu::macBlockOf(pool, pool.ofmBlock)) == doctest::Approx(8192.0 * 8192.0 * 2048));
+  CHECK(npu::blockMacCycles(arch, npu::macBlockOf(arch, pool, pool.ofmBlock)) == doctest::Approx(8192.0 * 8192.0 * 2048));
 }
 
 namespace {
@@ -164,8 +164,8 @@ public:
   };
 
   double transfer(uint8_t region, uint64_t offset, mem::Direction dir, const mem::TransferShape& shape, double start,
-                  arch::PortId* port) override {
-    *port = arch::PortId{0};
+                  npu::PortBytes& bytes) override {
+    bytes.add(arch::PortId{0}, dir, shape.bytes());
     ranges_.push_back({region, offset + shape.bytes()});
     return port_.transfer(memory_, dir, start, shape, &counters_);
   }
