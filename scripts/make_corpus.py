@@ -630,15 +630,11 @@ def main():
         entries.append({"path": f"tflite/{name}", "kind": "model", "expect": 0 if valid_weights else 2,
                         "commands": model_commands + weight_commands if valid_weights else weight_commands,
                         "why": why})
-    # Ethos-U85: the base model is read (inspect) and refused by run (not simulated yet: one line
-    # naming the file, exit 2); its mutants are refused by inspect. (estimate reads it with a
-    # vela.ini that has U85 sections: there is no built-in U85 system config yet.)
+    # Ethos-U85: the base model is read (inspect) and run; its mutants are refused by inspect.
     u85_data, mutants = u85_mutants(model)
     (args.out / "valid" / "u85_256.tflite").write_bytes(u85_data)
     entries.append({"path": "valid/u85_256.tflite", "kind": "model", "expect": 0,
-                    "commands": ["inspect", "inspect-weights"], "why": "the U85 base model"})
-    entries.append({"path": "valid/u85_256.tflite", "kind": "model", "expect": 2, "commands": ["run"],
-                    "why": "the U85 base model: not simulated yet"})
+                    "commands": ["inspect", "inspect-weights", "run"], "why": "the U85 base model"})
     for name, data, commands, why in mutants:
         (args.out / "tflite" / name).write_bytes(data)
         entries.append({"path": f"tflite/{name}", "kind": "model", "expect": 2, "commands": commands, "why": why})
