@@ -667,8 +667,8 @@ std::vector<ScheduledOp> Estimator::build(const std::vector<cmd::Operation>& ops
       w.scaleBytes = total - w.weightBytes;
       if (constants != nullptr && map.slices.size() > 1) {
         w.onePieceBytes = onePieceBytes(map.slices, first, q.ifm[0].shape.depth, q.ofm.shape.depth,
-                                        q.type == OpType::DepthwiseConv2D, system_.accelerator(), *constants,
-                                        cmd::WeightEncoder::Vela50);
+                                        q.config.ifmBlock.depth, q.type == OpType::DepthwiseConv2D,
+                                        system_.accelerator(), *constants, cmd::WeightEncoder::Vela50);
       }
       q.hasScales = first.scales[0].length > 0;
       q.constMemory = &system_.readonly();
