@@ -60,18 +60,12 @@ const Columns& columnsOf(VelaVersion vela) { return vela == VelaVersion::V3_10 ?
 // `everyRowWithin` false (vela-u85): rows outside 1% are reported, not checked, and at least
 // kRowsWithin of the rows are within 1% in every column (vela-u85: Vela's rounding of a 3-cycle
 // elementwise group, see docs/estimator.md).
-// `memoryUsageDerived` false (vela-u85): the staging-memory columns (the first kMemoryColumns)
-// are compared and their agreement reported, not checked: Vela 5.0's staging live ranges are
-// derived for the U55/U65 only (docs/estimator.md).
 struct Tree {
   const char* name;
   VelaVersion vela;
   bool ownIni;
   bool everyRowWithin = true;
-  bool memoryUsageDerived = true;
 };
-
-constexpr size_t kMemoryColumns = 2;
 
 constexpr double kRowsWithin = 0.999;
 
@@ -119,7 +113,7 @@ double relativeError(double expected, double actual) {
 
 // Measured agreement over all folders, reported at the end.
 struct Stats {
-  size_t folders = 0, rows = 0, exactRows = 0, rowsWithin = 0, namedRows = 0, memoryRowsWithin = 0;
+  size_t folders = 0, rows = 0, exactRows = 0, rowsWithin = 0, namedRows = 0;
   std::array<double, kColumns310.size()> maxRowError{};
   std::array<double, kTotals.size()> maxTotalError{};
   double maxBytesError = 0;
@@ -212,15 +206,11 @@ bool checkFolder(const fs::path& dir, const Tree& tree, Stats& stats) {
     stats.namedRows += o[nameColumn] == t[nameColumn] ? 1 : 0;
     // Every layer's full-transfer size is known (depth-sliced weights re-encoded in one piece).
     CHECK_MESSAGE(!layers[layer]->fullTransferApproximated, "row " << layer);
-    bool exact = true, within = true, memoryWithin = true;
+    bool exact = true, within = true;
     for (size_t c = 0; c < columns.size(); ++c) {
       const double expected = std::stod(t[index[c]]);
       const double actual = std::stod(o[index[c]]);
       const double err = relativeError(expected, actual);
-      if (!tree.memoryUsageDerived && c < kMemoryColumns) {
-        memoryWithin = memoryWithin && err <= kRowTolerance;
-        continue;
-      }
       exact = exact && err == 0;
       within = within && err <= kRowTolerance;
       stats.maxRowError[c] = std::max(stats.maxRowError[c], err);
@@ -234,7 +224,6 @@ bool checkFolder(const fs::path& dir, const Tree& tree, Stats& stats) {
     }
     stats.exactRows += exact ? 1 : 0;
     stats.rowsWithin += within ? 1 : 0;
-    stats.memoryRowsWithin += memoryWithin ? 1 : 0;
     ++stats.rows;
     ++layer;
   }
@@ -313,12 +302,7 @@ void checkTree(const Tree& tree) {
          << " exact; max relative error per column:";
   const Columns& columns = columnsOf(tree.vela);
   for (size_t c = 0; c < columns.size(); ++c) {
-    report << ' ' << columns[c] << ' ';
-    if (!tree.memoryUsageDerived && c < kMemoryColumns) {
-      report << "(not checked: " << stats.memoryRowsWithin << " rows within 1%)";
-    } else {
-      report << stats.maxRowError[c] * 100 << '%';
-    }
+    report << ' ' << columns[c] << ' ' << stats.maxRowError[c] * 100 << '%';
   }
   report << "; totals:";
   for (size_t k = 0; k < kTotals.size(); ++k) {
@@ -351,7 +335,7 @@ TEST_CASE("estimator reproduces Vela 5.0's per-layer and summary estimates on ev
 }
 
 TEST_CASE("estimator reproduces Vela 5.0's per-layer and summary estimates on every vela-u85 fixture folder") {
-  checkTree({"vela-u85", VelaVersion::V5_0, true, false, false});
+  checkTree({"vela-u85", VelaVersion::V5_0, true, false});
 }
 
 // The fixtures have a Memcpy between memory areas only as a first row (no slack before it);
