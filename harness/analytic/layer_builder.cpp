@@ -343,7 +343,7 @@ Layer LayerBuilder::buildLayer(const std::vector<cmd::Operation>& ops, const Row
     layer.weights = weightStreams(ops, slices, q, stripes, system_);
     if (constants_ != nullptr && slices.slices.size() > 1) {
       layer.weights.onePieceBytes =
-          onePieceBytes(slices.slices, first, q.ifm.shape.depth, q.ofm.shape.depth,
+          onePieceBytes(slices.slices, first, q.ifm.shape.depth, q.ofm.shape.depth, q.block.ifmBlock.depth,
                         type == BlockType::ConvolutionDepthWise, system_.accelerator(), *constants_,
                         cmd::WeightEncoder::Vela310);
     }

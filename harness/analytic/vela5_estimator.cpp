@@ -216,10 +216,12 @@ bool waitsForAllKernels(const std::vector<cmd::Operation>& ops, size_t dma) {
 }
 
 // True when another row's kernel operation runs between the first and last of `members`
-// (height stripes of a cascade).
-bool interleaved(const std::vector<cmd::Operation>& ops, const std::vector<size_t>& members) {
+// (height stripes of a cascade); the operations of its own group (`group`: its chained members
+// run after each of its slices) do not count.
+bool interleaved(const std::vector<cmd::Operation>& ops, const std::vector<size_t>& members,
+                 const std::vector<size_t>& group) {
   for (size_t i = members.front(); i <= members.back(); ++i) {
-    if (cmd::isKernel(ops[i].kind) && std::find(members.begin(), members.end(), i) == members.end()) {
+    if (cmd::isKernel(ops[i].kind) && std::find(group.begin(), group.end(), i) == group.end()) {
       return true;
     }
   }
@@ -355,12 +357,18 @@ uint32_t fusedInputBits(const cmd::Operation& op) {
 // input is a chaining buffer, and writes its OFM to memory unless into one. A member without
 // (an activation, transpose or reverse fused into the output unit) takes the OFM of the last
 // member with operations (its host): at the host's OFM type, the host's transposition or
-// reversal, and written where the host writes; the host's own output then stays on-chip.
-// Returns the member operation that writes the group's last OFM to memory, null when that is
-// `first`'s.
+// reversal, and written where the host writes; the host's own output then stays on-chip. A
+// member's feature maps are the boxes its operations cover (one per depth slice or stripe of
+// the primary). Returns the member operation that writes the group's last OFM to memory and
+// that OFM's box; a null operation when `first` writes it.
+struct GroupWriter {
+  const cmd::Operation* op = nullptr;
+  Shape3 shape{0, 0, 0};
+};
+
 template <typename MakeTensor>
-const cmd::Operation* groupOf(const std::vector<cmd::Operation>& ops, const cmd::Operation& first, const OperationSpec& spec,
-             const MakeTensor& tensor, Query& q) {
+GroupWriter groupOf(const std::vector<cmd::Operation>& ops, const cmd::Operation& first, const OperationSpec& spec,
+                    const MakeTensor& tensor, Query& q) {
   std::vector<const cmd::Operation*> hosts;
   const auto add = [&](OpType type, const cmd::Operation& op, bool fused) {
     GroupMember g;
@@ -386,24 +394,33 @@ const cmd::Operation* groupOf(const std::vector<cmd::Operation>& ops, const cmd:
     const bool fused = m.operations.empty();
     add(m.type.value_or(OpType::Clamp), fused ? *hosts.back() : ops[m.operations.front()], fused);
   }
-  const cmd::Operation* writer = nullptr;
+  GroupWriter writer;
+  const auto ifm = [](const cmd::Operation& o) -> const cmd::FeatureMap& { return o.ifm; };
+  const auto ifm2 = [](const cmd::Operation& o) -> const cmd::FeatureMap& { return o.ifm2; };
+  const auto ofm = [](const cmd::Operation& o) -> const cmd::FeatureMap& { return o.ofm; };
   for (size_t i = 1; i < q.group.size(); ++i) {
     const cmd::Operation& op = *hosts[i];
+    // The operations of the member, or of its host when it is fused.
+    const std::vector<size_t>* own = nullptr;
+    for (size_t h = i; own == nullptr && h >= 1; --h) {
+      own = spec.members[h - 1].operations.empty() ? nullptr : &spec.members[h - 1].operations;
+    }
     const bool fused = spec.members[i - 1].operations.empty();
     if (!fused) {
-      const std::array<const cmd::FeatureMap*, 2> inputs{&op.ifm, &op.ifm2};
       const size_t count = op.hasIfm2() || op.isBinaryElementwise() ? 2 : 1;
       for (size_t input = 0; input < count; ++input) {
-        const cmd::FeatureMap& fm = *inputs[input];
+        const cmd::FeatureMap& fm = input == 0 ? op.ifm : op.ifm2;
         if (fm.storage == cmd::Storage::Chained) {
           continue;
         }
-        q.external.push_back({i, q.group[i].type, false, input, tensor(fm, fm.shape)});
+        const Shape3 box = input == 0 ? unionBox(ops, *own, ifm) : unionBox(ops, *own, ifm2);
+        q.external.push_back({i, q.group[i].type, false, input, tensor(fm, box)});
       }
     }
     if (!q.group[i].onChipOutput) {
-      writer = &op == &first ? nullptr : &op;
-      Tensor t = &op == &first ? q.ofm : tensor(op.ofm, op.ofm.shape);
+      const bool primary = &op == &first;
+      writer = primary ? GroupWriter{} : GroupWriter{&op, unionBox(ops, *own, ofm)};
+      Tensor t = primary ? q.ofm : tensor(op.ofm, writer.shape);
       t.bits = q.group[i].ofmBits;
       q.external.push_back({i, q.group[i].type, true, 0, t});
     }
@@ -609,9 +626,9 @@ std::vector<ScheduledOp> Estimator::build(const std::vector<cmd::Operation>& ops
     s.producedShape = q.ofm.shape;
     if (arch_.costsGroups()) {
       // A group whose primary writes on-chip produces the OFM its last member writes to memory.
-      if (const cmd::Operation* writer = groupOf(ops, first, s.spec, tensor, q); writer != nullptr) {
-        s.producedAt = std::make_tuple(writer->ofm.region, writer->ofm.base[0], writer->ofm.strideY);
-        s.producedShape = writer->ofm.shape;
+      if (const GroupWriter writer = groupOf(ops, first, s.spec, tensor, q); writer.op != nullptr) {
+        s.producedAt = std::make_tuple(writer.op->ofm.region, writer.op->ofm.base[0], writer.op->ofm.strideY);
+        s.producedShape = writer.shape;
       }
     }
     // 2. Kernel (elementwise operations keep stale kernel registers), activation, block config.
@@ -638,7 +655,7 @@ std::vector<ScheduledOp> Estimator::build(const std::vector<cmd::Operation>& ops
       WeightTransfer& w = s.weights;
       w.present = true;
       w.buffered = map.slices.front().dma.has_value();
-      w.cascaded = members.size() > 1 && interleaved(ops, members);
+      w.cascaded = members.size() > 1 && interleaved(ops, members, s.spec.operations);
       w.firstSliceBytes = map.slices.front().bytes;
       if (const std::optional<size_t> dma = map.slices.front().dma) {
         w.waitsForPrevious = waitsForAllKernels(ops, *dma);
@@ -653,8 +670,8 @@ std::vector<ScheduledOp> Estimator::build(const std::vector<cmd::Operation>& ops
       w.scaleBytes = total - w.weightBytes;
       if (constants != nullptr && map.slices.size() > 1) {
         w.onePieceBytes = onePieceBytes(map.slices, first, q.ifm[0].shape.depth, q.ofm.shape.depth,
-                                        q.type == OpType::DepthwiseConv2D, system_.accelerator(), *constants,
-                                        cmd::WeightEncoder::Vela50);
+                                        q.config.ifmBlock.depth, q.type == OpType::DepthwiseConv2D,
+                                        system_.accelerator(), *constants, cmd::WeightEncoder::Vela50);
       }
       q.hasScales = first.scales[0].length > 0;
       q.constMemory = &system_.readonly();

@@ -3,22 +3,12 @@
 
 #include <algorithm>
 
+#include "sim/cmdstream/fast_weight_codec.h"
 #include "sim/cmdstream/weight_source.h"
 #include "sim/common/error.h"
 #include "sim/common/int_math.h"
 
 namespace npusim::analytic {
-
-namespace {
-
-// The alignment of each scale and weight sub-stream (Vela's encoder).
-constexpr uint64_t kSubStreamAlignment = 16;
-
-// Channels of `depth` that core `core` of `cores` handles: every cores-th, starting at `core`
-// (Vela's weight encoder deinterleaves OFM channels, block depths and scales this way).
-uint32_t coreShare(uint32_t depth, uint32_t core, uint32_t cores) { return (depth + cores - 1 - core) / cores; }
-
-} // namespace
 
 SliceMap collectSlices(const std::vector<cmd::Operation>& ops, const std::vector<size_t>& operations) {
   SliceMap map;
@@ -62,35 +52,68 @@ SliceMap collectSlices(const std::vector<cmd::Operation>& ops, const std::vector
   return map;
 }
 
-// Size of the layer's scales and weights encoded as one stream (Vela encodes depth [0, D) in
-// one piece for the full-transfer estimate): each slice's decoded weights are put back into
-// the OHWI volume through the brick order they were encoded in, and the volume is laid out
-// again for the full depth. With several cores every core has its own scale and weight
-// sub-stream of its share of the channels. 0 when a slice's weight stream is not in the
-// constant region or does not hold the weights that order expects (padding must be zero).
-uint64_t onePieceBytes(const std::vector<Slice>& slices, const cmd::Operation& first, uint32_t ifmDepth,
-                       uint32_t ofmDepth, bool depthwise, const arch::NpuConfig& npu, const ConstantRegion& constants,
-                       cmd::WeightEncoder encoder) {
-  if (first.weightFormat != arch::WeightFormat::Standard) {
-    return 0;   // the fast format's streams (U85) are not re-encoded
+namespace {
+
+// One stream's weights in stream order, and how many entries after the ones its weight order
+// expects may be padding: a fast-format stream's last 32 bytes decode as entries too.
+struct DecodedStream {
+  cmd::WeightValues values;
+  size_t maxPadding = 0;
+};
+
+DecodedStream decodeStream(bool fast, const uint8_t* data, uint64_t size, const std::string& file, uint64_t fileOffset) {
+  if (!fast) {
+    return {cmd::decodeWeightStream(data, size, file, fileOffset), 0};
   }
+  cmd::FastWeights decoded = cmd::decodeFastWeightStream(data, size, file, fileOffset);
+  const size_t bits = decoded.mode == cmd::FastWeightMode::Palette2   ? 2
+                      : decoded.mode == cmd::FastWeightMode::Palette4 ? 4
+                                                                      : 8;
+  return {std::move(decoded.values), cmd::kFastWeightHeaderBytes * 8 / bits - 1};
+}
+
+} // namespace
+
+// Size of the layer's scales and weights encoded as one stream (Vela encodes depth [0, D) in
+// one piece for the full-transfer estimate, in the format and block config of the slices): each
+// slice's decoded weights are put back into the OHWI volume through the weight order of the
+// architecture they were encoded in (cmd::brickOrder, per core or weight decoder), and the
+// volume is laid out again for the full depth and encoded after its scales. 0 when a slice's
+// weight stream is not in the constant region or does not hold the weights that order expects
+// (padding must be zero).
+uint64_t onePieceBytes(const std::vector<Slice>& slices, const cmd::Operation& first, uint32_t ifmDepth,
+                       uint32_t ofmDepth, uint32_t ifmBlockDepth, bool depthwise, const arch::NpuConfig& npu,
+                       const ConstantRegion& constants, cmd::WeightEncoder encoder) {
+  const bool fast = first.weightFormat == arch::WeightFormat::Fast;
   cmd::BrickLayout layout;
+  layout.order = npu.arch->weightOrder;
   layout.kernelHeight = first.kernel.height;
   layout.kernelWidth = first.kernel.width;
   layout.ifmDepth = depthwise ? 1 : ifmDepth;
+  layout.ifmBlockDepth = std::max(ifmBlockDepth, 1u);
   layout.ifmUblockDepth = npu.arch->ifmUblockDepth;
-  layout.ofmUblockDepth = npu.ofmUblock.depth;
+  layout.ofmUblockDepth = first.ublock.depth;
   layout.ifmBits = first.ifm.elementBits;
   layout.decompHeight = npu.arch->subKernelMax / std::max(first.kernel.dilationY, 1u);
   layout.decompWidth = npu.arch->subKernelMax / std::max(first.kernel.dilationX, 1u);
+  layout.strideX = std::max(first.kernel.strideX, 1u);
+  layout.strideY = std::max(first.kernel.strideY, 1u);
+  layout.ofmBlockDepth = first.ofmBlock.depth;
   layout.depthwise = depthwise;
   layout.partKernelFirst = first.kernel.partKernelFirst;
-  const uint32_t cores = std::max<uint32_t>(first.weightStreamCount, 1u);
-  // 1. Every slice's weights, per core, in stream order.
-  std::vector<std::vector<cmd::WeightValues>> parts;
+  layout.sparse = first.sparse;
+  layout.fast = fast;
+  layout.streams = npu.weightDecoders;
+  layout.macs = npu.macs;
+  if (layout.ofmUblockDepth == 0 || layout.ofmBlockDepth == 0 || ofmDepth == 0) {
+    return 0;
+  }
+  // 1. Every slice's weights, per stream, in stream order.
+  std::vector<std::vector<DecodedStream>> parts;
   uint64_t decoded = 0;
   for (const Slice& s : slices) {
-    if (s.coreStreams.size() != cores) {
+    layout.ofmDepth = s.depth;
+    if (s.depth == 0 || s.coreStreams.size() != cmd::weightStreamCount(layout)) {
       return 0;
     }
     parts.emplace_back();
@@ -107,15 +130,14 @@ uint64_t onePieceBytes(const std::vector<Slice>& slices, const cmd::Operation& f
                           std::to_string(constants.size) + " bytes)");
       }
       parts.back().push_back(
-          cmd::decodeWeightStream(constants.data + source, bytes, constants.file, constants.fileOffset + source));
-      decoded += parts.back().back().size();
+          decodeStream(fast, constants.data + source, bytes, constants.file, constants.fileOffset + source));
+      decoded += parts.back().back().values.size();
     }
   }
   // 2. Back into the OHWI volume, which the streams must cover (a corrupt shape cannot make it
-  //    larger than what was decoded). Core c of a slice at depth offset a holds channels
-  //    a + c, a + c + cores, ...
+  //    larger than what was decoded). A slice at depth offset a holds channels a, a + 1, ...
   const uint64_t perOfm = uint64_t{layout.kernelHeight} * layout.kernelWidth * layout.ifmDepth;
-  if (ofmDepth == 0 || perOfm > decoded / ofmDepth) {
+  if (perOfm > decoded / ofmDepth) {
     return 0;
   }
   std::vector<int16_t> volume(perOfm * ofmDepth, 0);
@@ -124,25 +146,16 @@ uint64_t onePieceBytes(const std::vector<Slice>& slices, const cmd::Operation& f
     if (ofmOffset + slices[i].depth > ofmDepth) {
       return 0;
     }
-    for (uint32_t core = 0; core < cores; ++core) {
-      const cmd::WeightValues& part = parts[i][core];
-      layout.ofmDepth = coreShare(slices[i].depth, core, cores);
-      layout.ofmBlockDepth = coreShare(first.ofmBlock.depth, core, cores);
-      if (layout.ofmDepth == 0 || layout.ofmBlockDepth == 0) {
-        if (!part.empty()) {
-          return 0;
-        }
-        continue;
-      }
-      const std::optional<std::vector<int64_t>> order = cmd::brickOrder(layout, part.size());
-      if (!order || order->size() != part.size()) {
+    layout.ofmDepth = slices[i].depth;
+    for (uint32_t stream = 0; stream < parts[i].size(); ++stream) {
+      const cmd::WeightValues& part = parts[i][stream].values;
+      const std::optional<std::vector<int64_t>> order = cmd::brickOrder(layout, part.size(), stream);
+      if (!order || part.size() - order->size() > parts[i][stream].maxPadding) {
         return 0;
       }
       for (size_t pos = 0; pos < order->size(); ++pos) {
         if ((*order)[pos] >= 0) {
-          const auto local = static_cast<uint64_t>((*order)[pos]);
-          const uint64_t channel = ofmOffset + core + (local / perOfm) * cores;
-          volume[channel * perOfm + local % perOfm] = part[pos];
+          volume[ofmOffset * perOfm + static_cast<uint64_t>((*order)[pos])] = part[pos];
         } else if (part[pos] != 0) {
           return 0;
         }
@@ -150,27 +163,22 @@ uint64_t onePieceBytes(const std::vector<Slice>& slices, const cmd::Operation& f
     }
     ofmOffset += slices[i].depth;
   }
-  // 3. Each core's share of the full depth laid out and encoded after its scales.
+  // 3. The full depth laid out and encoded, after its scales.
+  layout.ofmDepth = ofmDepth;
   uint64_t total = 0;
-  for (uint32_t core = 0; core < std::min(cores, ofmDepth); ++core) {
-    layout.ofmDepth = coreShare(ofmDepth, core, cores);
-    layout.ofmBlockDepth = coreShare(first.ofmBlock.depth, core, cores);
-    if (layout.ofmBlockDepth == 0) {
-      continue;
-    }
-    const std::optional<std::vector<int64_t>> order = cmd::brickOrder(layout, cmd::kMaxStreamWeights);
+  for (uint32_t stream = 0; stream < cmd::weightStreamCount(layout); ++stream) {
+    const std::optional<std::vector<int64_t>> order = cmd::brickOrder(layout, cmd::kMaxStreamWeights, stream);
     if (!order) {
       return 0;
     }
     cmd::WeightValues weights(order->size(), 0);
     for (size_t pos = 0; pos < order->size(); ++pos) {
       if ((*order)[pos] >= 0) {
-        const auto local = static_cast<uint64_t>((*order)[pos]);
-        weights[pos] = volume[(core + (local / perOfm) * cores) * perOfm + local % perOfm];
+        weights[pos] = volume[static_cast<uint64_t>((*order)[pos])];
       }
     }
-    total += roundUp(uint64_t{layout.ofmDepth} * npu.arch->scaleBytesPerChannel, kSubStreamAlignment) +
-             cmd::encodeWeightStream(weights, encoder).size();
+    total += cmd::scaleStreamBytes(layout, stream, npu.arch->scaleBytesPerChannel) +
+             (fast ? cmd::encodeFastWeightStream(weights, layout.sparse) : cmd::encodeWeightStream(weights, encoder)).size();
   }
   return total;
 }

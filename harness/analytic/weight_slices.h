@@ -51,13 +51,13 @@ struct SliceMap {
 // The distinct weight slices the kernel operations `operations` (indices into `ops`) read.
 SliceMap collectSlices(const std::vector<cmd::Operation>& ops, const std::vector<size_t>& operations);
 
-// Size of the scales and weights encoded as one stream over the whole OFM depth (see the
-// .cpp); 0 when a slice's weight stream is not in the constant region, is in another format
-// than the standard one, or does not hold the weights its brick order (the Ethos-U55/U65
-// encoder's) expects. Throws InputError for a stream outside the constant region
-// or one that does not decode.
+// Size of the scales and weights encoded as one stream over the whole OFM depth, in the
+// slices' format (see the .cpp); `ifmBlockDepth` is the block config's (the Ethos-U85's weight
+// order walks its IFM blocks). 0 when a slice's weight stream is not in the constant region or
+// does not hold the weights the architecture's weight order (arch::WeightOrder) expects. Throws
+// InputError for a stream outside the constant region or one that does not decode.
 uint64_t onePieceBytes(const std::vector<Slice>& slices, const cmd::Operation& first, uint32_t ifmDepth,
-                       uint32_t ofmDepth, bool depthwise, const arch::NpuConfig& npu, const ConstantRegion& constants,
-                       cmd::WeightEncoder encoder);
+                       uint32_t ofmDepth, uint32_t ifmBlockDepth, bool depthwise, const arch::NpuConfig& npu,
+                       const ConstantRegion& constants, cmd::WeightEncoder encoder);
 
 } // namespace npusim::analytic

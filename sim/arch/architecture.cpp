@@ -148,6 +148,7 @@ Architecture ethosU55Family(std::string_view name, uint32_t product) {
   a.subKernelMax = 8;
   a.ifmUblockDepth = 8;
   a.scaleBytesPerChannel = 10;
+  a.weightOrder = WeightOrder::Bricks;
   return a;
 }
 
@@ -254,6 +255,7 @@ Architecture ethosU85Description() {
   a.subKernelMax = 8;
   a.ifmUblockDepth = 8;
   a.scaleBytesPerChannel = 10;
+  a.weightOrder = WeightOrder::DecoderGroups;
   return a;
 }
 

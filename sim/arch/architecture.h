@@ -52,6 +52,13 @@ enum class CostRules : uint8_t { Ethos1x, Ethos2x };
 // decoder format ("FWD", ethos-u85.md 4.3).
 enum class WeightFormat : uint8_t { Standard, Fast };
 
+// How the weight encoder lays an operation's weights out in streams (cmd::brickOrder).
+// Bricks (Ethos-U55/U65): the OFM channels are dealt to the cores (c, c + cores, ...), each core
+// with its own scale and weight stream in the brick order of ethos-u55-command-stream.md.
+// DecoderGroups (Ethos-U85, ethos-u85.md 4.1-4.3): one scale stream; every weight decoder walks
+// the same OFM blocks and takes groups of 4 channels of each OFM micro-block.
+enum class WeightOrder : uint8_t { Bricks, DecoderGroups };
+
 // One PMU event: the driver's name and the hardware event number (PMEVTYPER).
 struct PmuEvent {
   std::string_view name;
@@ -127,6 +134,7 @@ struct Architecture {
   uint32_t subKernelMax = 8;             // largest sub-kernel side; bigger kernels are decomposed
   uint32_t ifmUblockDepth = 8;           // IFM micro-block depth: channels per MAC step
   uint32_t scaleBytesPerChannel = 10;    // one OFM channel's packed bias, scale and shift
+  WeightOrder weightOrder = WeightOrder::Bricks;
 
   const PortDesc& port(PortId id) const { return ports.at(id.index); }
   bool hasWeightFormat(WeightFormat format) const;

@@ -911,8 +911,48 @@ WeightValues decodeWeightStream(const uint8_t* data, size_t size, const std::str
   return out;
 }
 
-std::optional<std::vector<int64_t>> brickOrder(const BrickLayout& l, size_t maxLength) {
-  std::vector<int64_t> order;
+namespace {
+
+// Collects a stream's order, refusing to grow past `maxLength` positions.
+class OrderWriter {
+public:
+  explicit OrderWriter(size_t maxLength) : maxLength_(maxLength) {}
+  bool room(size_t n) const { return order_.size() + n <= maxLength_; }
+  void push(int64_t index) {
+    if (order_.size() >= maxLength_) {
+      overflow_ = true;
+      return;
+    }
+    order_.push_back(index);
+  }
+  void pad(size_t n) {
+    for (size_t i = 0; i < n && !overflow_; ++i) {
+      push(-1);
+    }
+  }
+  bool overflow() const { return overflow_; }
+  std::vector<int64_t> take() { return std::move(order_); }
+
+private:
+  size_t maxLength_;
+  bool overflow_ = false;
+  std::vector<int64_t> order_;
+};
+
+// Channels of `depth` that core `core` of `cores` handles: every cores-th, starting at `core`.
+uint32_t coreShare(uint32_t depth, uint32_t core, uint32_t cores) { return (depth + cores - 1 - core) / cores; }
+
+// Bricks: core `stream`'s share of the channels in the U55/U65 brick order; OHWI indices of the
+// whole volume (local channel o is channel stream + o * streams).
+std::optional<std::vector<int64_t>> bricksOrder(const BrickLayout& whole, size_t maxLength, uint32_t stream) {
+  BrickLayout l = whole;
+  l.ofmDepth = coreShare(whole.ofmDepth, stream, whole.streams);
+  l.ofmBlockDepth = coreShare(whole.ofmBlockDepth, stream, whole.streams);
+  if (l.ofmDepth == 0 || l.ofmBlockDepth == 0) {
+    return std::nullopt;
+  }
+  const int64_t perOfm = int64_t{l.kernelHeight} * l.kernelWidth * l.ifmDepth;
+  OrderWriter out(maxLength);
   const uint32_t ifmBlockDepth = l.partKernelFirst || l.ifmBits == 16 ? 16 : 32;
   for (uint32_t ofmBlock = 0; ofmBlock < l.ofmDepth; ofmBlock += l.ofmBlockDepth) {
     const uint32_t ofmInBlock = std::min(l.ofmBlockDepth, l.ofmDepth - ofmBlock);
@@ -941,7 +981,7 @@ std::optional<std::vector<int64_t>> brickOrder(const BrickLayout& l, size_t maxL
                 for (uint32_t inner = 0; inner < ifmInner; inner += l.ifmUblockDepth) {
                   for (uint32_t oz = 0; oz < l.ofmUblockDepth; ++oz) {
                     const uint32_t ifmElements = l.depthwise ? 1 : l.ifmUblockDepth;
-                    if (order.size() + ifmElements > maxLength) {
+                    if (!out.room(ifmElements)) {
                       return std::nullopt;
                     }
                     for (uint32_t iz = 0; iz < ifmElements; ++iz) {
@@ -949,9 +989,10 @@ std::optional<std::vector<int64_t>> brickOrder(const BrickLayout& l, size_t maxL
                       const uint32_t ofm = ofmBlock + ofmU + oz;
                       if (ifm < l.ifmDepth && ofm < l.ofmDepth && ky < subHeight) {
                         const int64_t y = subY + ky, x = subX + kx;
-                        order.push_back(((int64_t{ofm} * l.kernelHeight + y) * l.kernelWidth + x) * l.ifmDepth + ifm);
+                        const int64_t channel = stream + int64_t{ofm} * whole.streams;
+                        out.push(channel * perOfm + (y * l.kernelWidth + x) * l.ifmDepth + ifm);
                       } else {
-                        order.push_back(-1);
+                        out.push(-1);
                       }
                     }
                   }
@@ -963,7 +1004,174 @@ std::optional<std::vector<int64_t>> brickOrder(const BrickLayout& l, size_t maxL
       }
     }
   }
-  return order;
+  return out.take();
+}
+
+// OFM channels of a micro-block one U85 weight decoder takes at a time (ethos-u85.md 4.2).
+constexpr uint32_t kDecoderGroup = 4;
+// U85 scale streams: records padded to a multiple of 16 channels (ethos-u85.md 4.1).
+constexpr uint64_t kScaleRecordGranule = 16;
+
+// DecoderGroups: the kernel elements of a sub-kernel are padded to a multiple of `quantum`;
+// `chunk` IFM channels of the IFM block are walked per kernel element, `group` of them per OFM
+// channel group.
+struct DecoderSteps {
+  uint32_t quantum = 1, chunk = 1, group = 1;
+};
+
+DecoderSteps decoderSteps(const BrickLayout& l) {
+  const bool wide = l.ifmBits == 16;
+  DecoderSteps s;
+  s.quantum = l.depthwise ? 10 : l.partKernelFirst ? (wide || l.sparse ? 10 : 5) : 1;
+  s.chunk = l.depthwise ? 1 : l.partKernelFirst && wide && !l.sparse ? 8 : l.ifmBlockDepth;
+  s.group = l.depthwise ? 1 : l.sparse ? 16 : 8;
+  return s;
+}
+
+// DecoderGroups: weight decoder `decoder`'s stream (ethos-u85.md 4.2).
+std::optional<std::vector<int64_t>> decoderOrder(const BrickLayout& l, size_t maxLength, uint32_t decoder) {
+  const bool wide = l.ifmBits == 16;
+  const bool depthFirst = !l.depthwise && !l.partKernelFirst;
+  const auto [quantum, chunk, group] = decoderSteps(l);
+  const uint32_t strideX = depthFirst ? 1 : l.strideX, strideY = depthFirst ? 1 : l.strideY;
+  // Depthwise: zeros after every `quantum` kernel elements, per micro-block channel, on the
+  // larger MAC arrays.
+  const uint32_t depthwiseGap = !wide && l.macs <= 256 ? 0 : l.macs <= 512 ? 2 : 6;
+  const uint32_t perDecoder = l.ofmUblockDepth / l.streams;   // channels of a micro-block per decoder
+  const int64_t perOfm = int64_t{l.kernelHeight} * l.kernelWidth * l.ifmDepth;
+  const uint32_t ifmLimit = l.depthwise ? 1 : l.ifmDepth;
+  const uint32_t lastIfmBlock = (ifmLimit - 1) / l.ifmBlockDepth * l.ifmBlockDepth;
+  OrderWriter out(maxLength);
+  bool forward = true;
+  for (uint32_t ofmBlock = 0; ofmBlock < l.ofmDepth; ofmBlock += l.ofmBlockDepth, forward = !forward) {
+    const uint32_t ofmInBlock = std::min(l.ofmBlockDepth, l.ofmDepth - ofmBlock);
+    for (uint32_t b = 0; b <= lastIfmBlock; b += l.ifmBlockDepth) {
+      const uint32_t ifmBlock = forward ? b : lastIfmBlock - b;
+      const uint32_t ifmInBlock = l.depthwise ? 1 : std::min(l.ifmBlockDepth, l.ifmDepth - ifmBlock);
+      for (uint32_t subX = 0; subX < l.kernelWidth; subX += l.decompWidth) {
+        const uint32_t subWidth = std::min(l.kernelWidth - subX, l.decompWidth);
+        for (uint32_t subY = 0; subY < l.kernelHeight; subY += l.decompHeight) {
+          const uint32_t subHeight = std::min(l.kernelHeight - subY, l.decompHeight);
+          for (uint32_t outer = 0; outer < ifmInBlock; outer += chunk) {
+            for (uint32_t ofmU = 0; ofmU < ofmInBlock; ofmU += l.ofmUblockDepth) {
+              uint32_t left = roundUp(subWidth * subHeight, quantum);   // kernel elements still to pad
+              for (uint32_t phaseY = 0; phaseY < strideY; ++phaseY) {
+                const uint32_t rows = (subHeight + strideY - 1 - phaseY) / strideY;
+                for (uint32_t phaseX = 0; phaseX < strideX; ++phaseX) {
+                  const uint32_t columns = (subWidth + strideX - 1 - phaseX) / strideX;
+                  for (uint32_t ky = 0; ky < rows; ++ky) {
+                    for (uint32_t kx = 0; kx < columns; ++kx) {
+                      const uint32_t x = ky % 2 == 0 ? kx : columns - 1 - kx;
+                      const int64_t wx = subX + phaseX + x * strideX, wy = subY + phaseY + ky * strideY;
+                      --left;
+                      for (uint32_t inner = 0; inner < chunk; inner += group) {
+                        for (uint32_t g = decoder * kDecoderGroup; g < l.ofmUblockDepth;
+                             g += kDecoderGroup * l.streams) {
+                          for (uint32_t oz = 0; oz < kDecoderGroup; ++oz) {
+                            for (uint32_t iz = 0; iz < group; ++iz) {
+                              const uint32_t ifm = ifmBlock + outer + inner + iz;
+                              const uint32_t ofm = ofmBlock + ofmU + g + oz;
+                              out.push(ifm < l.ifmDepth && ofm < l.ofmDepth
+                                           ? ofm * perOfm + (wy * l.kernelWidth + wx) * l.ifmDepth + ifm
+                                           : -1);
+                            }
+                          }
+                        }
+                      }
+                      if (l.depthwise && left % quantum == 0) {
+                        out.pad(size_t{depthwiseGap} * perDecoder);
+                      }
+                      if (out.overflow()) {
+                        return std::nullopt;
+                      }
+                    }
+                  }
+                }
+              }
+              if (left > 0) {
+                out.pad(size_t{left + (l.depthwise ? depthwiseGap : 0)} * chunk * perDecoder);
+              }
+              if (out.overflow()) {
+                return std::nullopt;
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+  if (out.overflow()) {
+    return std::nullopt;
+  }
+  return out.take();
+}
+
+// The fast format's one stream: the decoders' orders interleaved in blocks of one padded
+// sub-kernel's IFM chunk for the decoder's share of a micro-block (ethos-u85.md 4.3).
+std::optional<std::vector<int64_t>> interleavedOrder(const BrickLayout& l, size_t maxLength) {
+  std::vector<std::vector<int64_t>> orders;
+  for (uint32_t d = 0; d < l.streams; ++d) {
+    std::optional<std::vector<int64_t>> order = decoderOrder(l, maxLength, d);
+    if (!order) {
+      return std::nullopt;
+    }
+    orders.push_back(std::move(*order));
+  }
+  const DecoderSteps steps = decoderSteps(l);
+  const size_t block = size_t{l.ofmUblockDepth} * steps.chunk * steps.quantum / l.streams;
+  OrderWriter out(maxLength);
+  for (size_t at = 0; block > 0; at += block) {
+    bool more = false;
+    for (const std::vector<int64_t>& order : orders) {
+      for (size_t i = at; i < std::min(at + block, order.size()); ++i) {
+        out.push(order[i]);
+      }
+      more = more || at + block < order.size();
+    }
+    if (!more) {
+      break;
+    }
+  }
+  if (out.overflow()) {
+    return std::nullopt;
+  }
+  return out.take();
+}
+
+} // namespace
+
+uint64_t scaleStreamBytes(const BrickLayout& layout, uint32_t stream, uint32_t bytesPerChannel) {
+  uint64_t records = 0;
+  switch (layout.order) {
+  case arch::WeightOrder::Bricks:
+    records = coreShare(layout.ofmDepth, stream, layout.streams);
+    break;
+  case arch::WeightOrder::DecoderGroups:
+    records = stream == 0 ? roundUp(uint64_t{layout.ofmDepth}, roundUp(uint64_t{layout.ofmUblockDepth}, kScaleRecordGranule)) : 0;
+    break;
+  }
+  return roundUp(records * bytesPerChannel, uint64_t{kStreamAlignment});
+}
+
+uint32_t weightStreamCount(const BrickLayout& layout) {
+  switch (layout.order) {
+  case arch::WeightOrder::Bricks:
+    return std::min(layout.streams, layout.ofmDepth);
+  case arch::WeightOrder::DecoderGroups:
+    return layout.fast ? 1 : layout.streams;
+  }
+  return 1;
+}
+
+std::optional<std::vector<int64_t>> brickOrder(const BrickLayout& layout, size_t maxLength, uint32_t stream) {
+  switch (layout.order) {
+  case arch::WeightOrder::Bricks:
+    return bricksOrder(layout, maxLength, stream);
+  case arch::WeightOrder::DecoderGroups:
+    return layout.fast && layout.streams > 1 ? interleavedOrder(layout, maxLength)
+                                             : decoderOrder(layout, maxLength, stream);
+  }
+  return std::nullopt;
 }
 
 std::vector<uint8_t> encodeWeightStream(const WeightValues& weights, WeightEncoder encoder) {

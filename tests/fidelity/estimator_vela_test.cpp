@@ -54,26 +54,20 @@ constexpr Columns kColumns50{"Staging Usage", "Peak% (Staging)", "Op Cycles",   
 const Columns& columnsOf(VelaVersion vela) { return vela == VelaVersion::V3_10 ? kColumns310 : kColumns50; }
 
 // One fixture tree: the Vela that compiled it, and whether its models are estimated with the
-// tree's own vela.ini (else the built-in presets, which are Vela 3.10's vela.ini).
-// `incompleteRows`: the estimate may lack an input Vela's has (vela-u85: the size of depth-sliced
-// weights encoded in one piece, LayerEstimate::fullTransferApproximated). Such rows are counted,
-// not checked; of the complete rows at least kCompleteRowsWithin are within 1% in every column
-// (vela-u85: Vela's rounding of a 3-cycle elementwise group, a cascade taken for two slices; see
-// docs/estimator.md), and the totals are checked on folders without incomplete rows.
-// `memoryUsageDerived` false (vela-u85): the staging-memory columns (the first kMemoryColumns)
-// are compared and their agreement reported, not checked: Vela 5.0's staging live ranges are
-// derived for the U55/U65 only (docs/estimator.md).
+// tree's own vela.ini (else the built-in presets, which are Vela 3.10's vela.ini). Every row's
+// inputs are derived (depth-sliced weights re-encoded in one piece: no row is
+// LayerEstimate::fullTransferApproximated).
+// `everyRowWithin` false (vela-u85): rows outside 1% are reported, not checked, and at least
+// kRowsWithin of the rows are within 1% in every column (vela-u85: Vela's rounding of a 3-cycle
+// elementwise group, see docs/estimator.md).
 struct Tree {
   const char* name;
   VelaVersion vela;
   bool ownIni;
-  bool incompleteRows = false;
-  bool memoryUsageDerived = true;
+  bool everyRowWithin = true;
 };
 
-constexpr size_t kMemoryColumns = 2;
-
-constexpr double kCompleteRowsWithin = 0.999;
+constexpr double kRowsWithin = 0.999;
 
 // Summary totals compared.
 constexpr std::array<const char*, 7> kTotals{"cycles_npu",
@@ -120,7 +114,6 @@ double relativeError(double expected, double actual) {
 // Measured agreement over all folders, reported at the end.
 struct Stats {
   size_t folders = 0, rows = 0, exactRows = 0, rowsWithin = 0, namedRows = 0;
-  size_t incompleteRows = 0, incompleteWithin = 0, completeFolders = 0, memoryRowsWithin = 0;
   std::array<double, kColumns310.size()> maxRowError{};
   std::array<double, kTotals.size()> maxTotalError{};
   double maxBytesError = 0;
@@ -196,7 +189,6 @@ bool checkFolder(const fs::path& dir, const Tree& tree, Stats& stats) {
     index[c] = columnOf(header, columns[c]);
   }
   size_t layer = 0;
-  bool folderIncomplete = false;
   for (size_t line = 0; line < theirs.size(); ++line) {
     const auto& t = theirs[line];
     const auto& o = ours[line];
@@ -212,27 +204,17 @@ bool checkFolder(const fs::path& dir, const Tree& tree, Stats& stats) {
       CHECK_MESSAGE(o[l] == t[l], "row " << layer << " column " << header[l]);
     }
     stats.namedRows += o[nameColumn] == t[nameColumn] ? 1 : 0;
-    // Every layer's full-transfer size is known (depth-sliced weights re-encoded in one piece),
-    // except where the tree says it may not be.
-    const bool incomplete = layers[layer]->fullTransferApproximated;
-    CHECK_MESSAGE((!incomplete || tree.incompleteRows), "row " << layer);
-    folderIncomplete = folderIncomplete || incomplete;
-    bool exact = true, within = true, memoryWithin = true;
+    // Every layer's full-transfer size is known (depth-sliced weights re-encoded in one piece).
+    CHECK_MESSAGE(!layers[layer]->fullTransferApproximated, "row " << layer);
+    bool exact = true, within = true;
     for (size_t c = 0; c < columns.size(); ++c) {
       const double expected = std::stod(t[index[c]]);
       const double actual = std::stod(o[index[c]]);
       const double err = relativeError(expected, actual);
-      if (!tree.memoryUsageDerived && c < kMemoryColumns) {
-        memoryWithin = memoryWithin && err <= kRowTolerance;
-        continue;
-      }
       exact = exact && err == 0;
       within = within && err <= kRowTolerance;
-      if (incomplete) {
-        continue;
-      }
       stats.maxRowError[c] = std::max(stats.maxRowError[c], err);
-      if (!tree.incompleteRows) {
+      if (tree.everyRowWithin) {
         CHECK_MESSAGE(err <= kRowTolerance, "row " << layer << " (" << t[1] << ") " << columns[c] << ": Vela "
                                                    << expected << ", estimator " << actual);
       } else if (err > kRowTolerance) {
@@ -240,15 +222,8 @@ bool checkFolder(const fs::path& dir, const Tree& tree, Stats& stats) {
                       << ", estimator " << actual);
       }
     }
-    if (incomplete) {
-      ++stats.incompleteRows;
-      stats.incompleteWithin += within ? 1 : 0;
-      ++layer;
-      continue;
-    }
     stats.exactRows += exact ? 1 : 0;
     stats.rowsWithin += within ? 1 : 0;
-    stats.memoryRowsWithin += memoryWithin ? 1 : 0;
     ++stats.rows;
     ++layer;
   }
@@ -266,9 +241,6 @@ bool checkFolder(const fs::path& dir, const Tree& tree, Stats& stats) {
     REQUIRE(col != summary[0].end());
     const double expected = std::stod(summary[1][static_cast<size_t>(col - summary[0].begin())]);
     const double err = relativeError(expected, ourTotals[k]);
-    if (folderIncomplete) {
-      continue;
-    }
     stats.maxTotalError[k] = std::max(stats.maxTotalError[k], err);
     CHECK_MESSAGE(err <= kTotalTolerance, kTotals[k] << ": Vela " << expected << ", estimator " << ourTotals[k]);
   }
@@ -287,15 +259,11 @@ bool checkFolder(const fs::path& dir, const Tree& tree, Stats& stats) {
       REQUIRE(col != summary[0].end());
       const double expected = std::stod(summary[1][static_cast<size_t>(col - summary[0].begin())]);
       const double err = relativeError(expected, value);
-      if (folderIncomplete) {
-        continue;
-      }
       stats.maxBytesError = std::max(stats.maxBytesError, err);
       CHECK_MESSAGE(err <= kTotalTolerance, key << ": Vela " << expected << ", estimator " << value);
     }
   }
   ++stats.folders;
-  stats.completeFolders += folderIncomplete ? 0 : 1;
   return true;
 }
 
@@ -325,28 +293,18 @@ void checkTree(const Tree& tree) {
     checkFolder(dir, tree, stats);
   }
   CHECK(stats.folders > 0);
-  if (tree.incompleteRows) {
-    CHECK(static_cast<double>(stats.rowsWithin) >= kCompleteRowsWithin * static_cast<double>(stats.rows));
+  if (!tree.everyRowWithin) {
+    CHECK(static_cast<double>(stats.rowsWithin) >= kRowsWithin * static_cast<double>(stats.rows));
   }
   std::ostringstream report;
-  report << tree.name << ": " << stats.folders << " folders, " << stats.rows + stats.incompleteRows << " rows, "
-         << stats.namedRows << " with Vela's name";
-  if (tree.incompleteRows) {
-    report << "; " << stats.incompleteRows << " rows without the one-piece weight size (" << stats.incompleteWithin
-           << " within 1% nonetheless); of the other " << stats.rows << " rows";
-  }
-  report << ", " << stats.rowsWithin << " within 1% in every column checked, " << stats.exactRows
+  report << tree.name << ": " << stats.folders << " folders, " << stats.rows << " rows, " << stats.namedRows
+         << " with Vela's name, " << stats.rowsWithin << " within 1% in every column checked, " << stats.exactRows
          << " exact; max relative error per column:";
   const Columns& columns = columnsOf(tree.vela);
   for (size_t c = 0; c < columns.size(); ++c) {
-    report << ' ' << columns[c] << ' ';
-    if (!tree.memoryUsageDerived && c < kMemoryColumns) {
-      report << "(not checked: " << stats.memoryRowsWithin << " rows within 1%)";
-    } else {
-      report << stats.maxRowError[c] * 100 << '%';
-    }
+    report << ' ' << columns[c] << ' ' << stats.maxRowError[c] * 100 << '%';
   }
-  report << "; totals" << (tree.incompleteRows ? " (" + std::to_string(stats.completeFolders) + " folders with every row complete)" : std::string()) << ":";
+  report << "; totals:";
   for (size_t k = 0; k < kTotals.size(); ++k) {
     report << ' ' << kTotals[k] << ' ' << stats.maxTotalError[k] * 100 << '%';
   }
@@ -377,7 +335,7 @@ TEST_CASE("estimator reproduces Vela 5.0's per-layer and summary estimates on ev
 }
 
 TEST_CASE("estimator reproduces Vela 5.0's per-layer and summary estimates on every vela-u85 fixture folder") {
-  checkTree({"vela-u85", VelaVersion::V5_0, true, true, false});
+  checkTree({"vela-u85", VelaVersion::V5_0, true, false});
 }
 
 // The fixtures have a Memcpy between memory areas only as a first row (no slack before it);

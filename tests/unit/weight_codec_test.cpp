@@ -240,6 +240,169 @@ TEST_CASE("brick order of a depthwise 3x3 kernel: OFM micro-block inside each pa
 }
 
 // ------------------------------------------------------------------------------------------
+// The Ethos-U85's weight order (ethos-u85.md 4.1-4.3): a stream per weight decoder, groups of
+// 4 OFM channels of each micro-block dealt round-robin to the decoders.
+
+namespace {
+
+using npusim::arch::WeightOrder;
+using npusim::cmd::BrickLayout;
+
+BrickLayout u85Layout() {
+  BrickLayout l;
+  l.order = WeightOrder::DecoderGroups;
+  l.macs = 1024;
+  return l;
+}
+
+// The U85 stream `stream` of `l` (every position must be in range).
+std::vector<int64_t> u85Order(const BrickLayout& l, uint32_t stream) {
+  return npusim::cmd::brickOrder(l, npusim::cmd::kMaxStreamWeights, stream).value();
+}
+
+} // namespace
+
+TEST_CASE("U85 weight order: the decoders' streams visit every OHWI weight exactly once, padding the rest") {
+  std::vector<BrickLayout> layouts;
+  BrickLayout deep = u85Layout();   // depth first: 3 IFM blocks (serpentine), 3 OFM blocks, 4 decoders
+  deep.ofmDepth = 40;
+  deep.kernelHeight = deep.kernelWidth = 3;
+  deep.ifmDepth = 70;
+  deep.ifmBlockDepth = 32;
+  deep.ofmBlockDepth = 16;
+  deep.ofmUblockDepth = 16;
+  deep.streams = 4;
+  layouts.push_back(deep);
+  BrickLayout part = u85Layout();   // part-kernel first, 16-bit, stride 2 phases, 2 decoders
+  part.partKernelFirst = true;
+  part.ifmBits = 16;
+  part.strideX = part.strideY = 2;
+  part.ofmDepth = 24;
+  part.kernelHeight = 5;
+  part.kernelWidth = 3;
+  part.ifmDepth = 20;
+  part.ifmBlockDepth = 16;
+  part.ofmBlockDepth = 16;
+  part.ofmUblockDepth = 8;
+  part.streams = 2;
+  layouts.push_back(part);
+  BrickLayout dw = u85Layout();     // depthwise, 10x3 kernel (two sub-kernels), stride 2, padding gaps
+  dw.depthwise = true;
+  dw.strideX = dw.strideY = 2;
+  dw.ofmDepth = 40;
+  dw.kernelHeight = 10;
+  dw.kernelWidth = 3;
+  dw.ofmBlockDepth = 32;
+  dw.ofmUblockDepth = 16;
+  dw.streams = 4;
+  dw.macs = 2048;
+  layouts.push_back(dw);
+  BrickLayout sparse = deep;        // 2:4 sparse: IFM groups of 16
+  sparse.sparse = true;
+  sparse.ifmBlockDepth = 128;
+  sparse.ofmUblockDepth = 32;
+  sparse.ofmBlockDepth = 32;
+  layouts.push_back(sparse);
+  BrickLayout fast = part;          // fast format: one stream, the decoders interleaved
+  fast.fast = true;
+  fast.ifmBits = 8;
+  fast.streams = 4;
+  fast.ofmUblockDepth = 16;
+  layouts.push_back(fast);
+  for (size_t i = 0; i < layouts.size(); ++i) {
+    INFO("layout " << i);
+    const BrickLayout& l = layouts[i];
+    const int64_t count = int64_t{l.ofmDepth} * l.kernelHeight * l.kernelWidth * l.ifmDepth;
+    std::vector<int> seen(static_cast<size_t>(count), 0);
+    CHECK(npusim::cmd::weightStreamCount(l) == (l.fast ? 1u : l.streams));
+    for (uint32_t stream = 0; stream < npusim::cmd::weightStreamCount(l); ++stream) {
+      for (int64_t index : u85Order(l, stream)) {
+        REQUIRE(index >= -1);
+        REQUIRE(index < count);
+        if (index >= 0) {
+          ++seen[static_cast<size_t>(index)];
+        }
+      }
+    }
+    CHECK(std::all_of(seen.begin(), seen.end(), [](int n) { return n == 1; }));
+  }
+  // Depth first: per decoder, OFM blocks x IFM blocks x kernel elements x the IFM block's depth
+  // x its share of each micro-block, nothing rounded but the IFM block.
+  for (uint32_t stream = 0; stream < deep.streams; ++stream) {
+    CHECK(u85Order(deep, stream).size() == 3u * 3u * 9u * 32u * 4u);
+  }
+}
+
+TEST_CASE("U85 weight order of a 1x1 depth-first convolution: decoder groups, IFM blocks reversed on every OFM block") {
+  BrickLayout l = u85Layout();   // 32 OFM channels in blocks of 16, 16 IFM channels in blocks of 8
+  l.ofmDepth = 32;
+  l.ifmDepth = 16;
+  l.ifmBlockDepth = 8;
+  l.ofmBlockDepth = 16;
+  l.ofmUblockDepth = 16;
+  l.streams = 2;
+  const std::vector<int64_t> first = u85Order(l, 0);
+  REQUIRE(first.size() == 2u * 2u * 8u * 8u);   // OFM blocks x IFM blocks x 8 IFM x 8 channels
+  CHECK(first[0] == 0);                  // channel 0, IFM 0 (OHWI index o * 16 + i)
+  CHECK(first[7] == 7);                  // channel 0, IFM 7
+  CHECK(first[8] == 16);                 // channel 1, IFM 0
+  CHECK(first[32] == 8 * 16);            // channels 4-7 are decoder 1's: channel 8 next
+  CHECK(first[64] == 8);                 // second IFM block: channel 0, IFM 8
+  CHECK(first[128] == 16 * 16 + 8);      // second OFM block starts at the last IFM block
+  CHECK(first[192] == 16 * 16);          // ... and returns to the first
+  CHECK(u85Order(l, 1)[0] == 4 * 16);    // decoder 1 starts at channel 4
+  // Fast format: one stream, 4 decoders' orders interleaved in blocks of 16 x 8 / 4 weights.
+  l.fast = true;
+  l.streams = 4;
+  const std::vector<int64_t> fast = u85Order(l, 0);
+  REQUIRE(fast.size() == 32u * 16u);
+  CHECK(fast[0] == 0);                   // decoder 0: channel 0
+  CHECK(fast[32] == 4 * 16);             // decoder 1: channel 4
+  CHECK(fast[96] == 12 * 16);            // decoder 3: channel 12
+  CHECK(fast[128] == 8);                 // decoder 0 again: channel 0, second IFM block
+}
+
+TEST_CASE("U85 weight order of a depthwise 3x3 kernel: serpentine rows, elements padded to 10, gaps on large MAC arrays") {
+  BrickLayout dw = u85Layout();
+  dw.depthwise = true;
+  dw.ofmDepth = 16;
+  dw.kernelHeight = dw.kernelWidth = 3;
+  dw.ofmBlockDepth = 16;
+  dw.ofmUblockDepth = 16;
+  dw.streams = 4;
+  const std::vector<int64_t> order = u85Order(dw, 1);
+  REQUIRE(order.size() == (9u + 1u + 6u) * 4u);   // 9 elements + 1 to round to 10 + 6 gap, 4 channels
+  CHECK(order[0] == 4 * 9);              // channel 4, element (0, 0)
+  CHECK(order[3] == 7 * 9);              // channel 7
+  CHECK(order[4] == 4 * 9 + 1);          // channel 4, element (0, 1)
+  CHECK(order[12] == 4 * 9 + 5);         // row 1 reversed: element (1, 2) first
+  CHECK(std::all_of(order.begin() + 36, order.end(), [](int64_t i) { return i == -1; }));
+  dw.macs = 256;                         // 8-bit on 256 MACs: no gap
+  CHECK(u85Order(dw, 1).size() == 10u * 4u);
+  dw.macs = 512;
+  CHECK(u85Order(dw, 1).size() == (10u + 2u) * 4u);
+}
+
+TEST_CASE("scale stream bytes: one per core of its channels (U55/U65), one per operation padded to micro-blocks (U85)") {
+  BrickLayout bricks;
+  bricks.ofmDepth = 17;
+  bricks.streams = 2;
+  CHECK(npusim::cmd::weightStreamCount(bricks) == 2);
+  CHECK(npusim::cmd::scaleStreamBytes(bricks, 0, 10) == 96);   // 9 channels, 90 bytes
+  CHECK(npusim::cmd::scaleStreamBytes(bricks, 1, 10) == 80);
+  BrickLayout u85 = u85Layout();
+  u85.ofmDepth = 17;
+  u85.streams = 4;
+  u85.ofmUblockDepth = 8;
+  CHECK(npusim::cmd::scaleStreamBytes(u85, 0, 10) == 320);     // 32 records (a multiple of 16)
+  CHECK(npusim::cmd::scaleStreamBytes(u85, 1, 10) == 0);
+  u85.ofmDepth = 16;
+  CHECK(npusim::cmd::scaleStreamBytes(u85, 0, 10) == 160);
+  u85.ofmUblockDepth = 64;
+  CHECK(npusim::cmd::scaleStreamBytes(u85, 0, 10) == 640);     // a multiple of the micro-block depth
+}
+
+// ------------------------------------------------------------------------------------------
 // The Ethos-U85's fast weight decoder format (ethos-u85.md 4.3).
 
 namespace {
