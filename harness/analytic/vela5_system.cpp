@@ -46,6 +46,17 @@ System::System(const config::SystemParams& params, const arch::NpuConfig& hardwa
     }
     mem.readLatency = std::max(mem.readLatency, static_cast<int>(ta.readLatency));
     mem.writeLatency = std::max(mem.writeLatency, static_cast<int>(ta.writeLatency));
+    //    Behind an adapter, the outstanding transactions vela.ini leaves unset are the port's (its
+    //    AXI limit, at most the adapter's pending limit), not regor's 1: a platform preset
+    //    describes the adapter, not Vela's keys.
+    if (!ta.transparent()) {
+      const config::MemoryParams& m = params.memory(params.memoryIn(area));
+      const auto limit = [](uint32_t axi, uint32_t adapter) {
+        return static_cast<int>(adapter > 0 ? std::min(axi, adapter) : axi);
+      };
+      if (m.maxReads == 0) mem.maxReads = limit(params.port(port).maxOutstandingReads, ta.maxReads);
+      if (m.maxWrites == 0) mem.maxWrites = limit(params.port(port).maxOutstandingWrites, ta.maxWrites);
+    }
   }
   // 2. The NPU-internal memory LUTs go to, as regor sets it up (ethos_u55.cpp, ethos_u85.cpp): 1 byte
   //    per cycle, no latency, burst 1, 1000 transactions outstanding either way.

@@ -26,6 +26,17 @@ MemorySystem::MemorySystem(sc_core::sc_module_name name, const MemorySystemParam
     links_.push_back(linkTiming(p));
   }
   links_.push_back(linkTiming(params.cpu));
+  sharedAdapters_.reserve(params.sharedAdapters.size());
+  for (const config::TimingAdapterParams& a : params.sharedAdapters) {
+    sharedAdapters_.emplace_back(a);
+  }
+  for (size_t i = 0; i < params.npuPorts.size(); ++i) {
+    const int shared = params.npuPorts[i].sharedAdapter;
+    if (shared >= 0) {
+      links_[i].shareAdapter(sharedAdapters_.at(static_cast<size_t>(shared)),
+                             params.sharedAdapters.at(static_cast<size_t>(shared)).transparent());
+    }
+  }
   // 2. One socket per link, named after its port; the tag is the link's index.
   npuPorts.init(params.npuPorts.size(), [&params](const char*, size_t i) {
     return new Socket(("npu_" + params.npuPorts[i].name).c_str());

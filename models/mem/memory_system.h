@@ -53,6 +53,7 @@ private:
   std::vector<Range> ranges_;            // per instance: the address map
   std::vector<MemoryTiming> memories_;   // per instance
   std::vector<AxiLinkTiming> links_;     // the NPU ports', then the CPU's
+  std::vector<TimingAdapter> sharedAdapters_; // adapters several links pass (sized once: links point into it)
 };
 
 } // namespace npusim::mem

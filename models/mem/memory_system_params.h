@@ -33,14 +33,18 @@ struct LinkParams {
   uint32_t maxBurstBytes = 64;
   uint32_t maxReads = 1, maxWrites = 1;
   config::TimingAdapterParams adapter;
+  // Index into MemorySystemParams::sharedAdapters of the adapter the link passes with other
+  // links (then `adapter` is unused), or -1: its own.
+  int sharedAdapter = -1;
 };
 
 struct MemorySystemParams {
   double clockHz = 500e6;
   std::vector<MemoryInstanceParams> memories;  // disjoint address ranges
   std::vector<LinkParams> npuPorts;            // one per NPU port, in arch::PortId order
+  std::vector<config::TimingAdapterParams> sharedAdapters;  // adapters several links pass (LinkParams::sharedAdapter)
   // The Cortex-M55 data port: 64-bit, kCpuBurstBytes bursts, a few outstanding accesses.
-  LinkParams cpu{"cpu", 8, kCpuBurstBytes, 4, 4, {}};
+  LinkParams cpu{"cpu", 8, kCpuBurstBytes, 4, 4, {}, -1};
 };
 
 } // namespace npusim::mem

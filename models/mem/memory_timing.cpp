@@ -212,7 +212,7 @@ void TimingAdapter::retire(double horizon) {
 AxiLinkTiming::AxiLinkTiming(uint32_t bytesPerBeat, uint32_t maxBurstBytes, uint32_t maxReads, uint32_t maxWrites,
                              const TimingAdapterParams& adapter)
     : bytesPerBeat_(bytesPerBeat), maxBurstBytes_(maxBurstBytes), limit_{maxReads, maxWrites},
-      hasAdapter_(!adapter.transparent()), adapter_(adapter) {}
+      hasAdapter_(!adapter.transparent()), own_(adapter) {}
 
 double AxiLinkTiming::issueBurst(MemoryTiming& memory, Direction dir, double ready, uint64_t address, uint64_t bytes,
                                  double* issued, PortCounters& counters) {
@@ -229,17 +229,17 @@ double AxiLinkTiming::issueBurst(MemoryTiming& memory, Direction dir, double rea
   // 2. Address phase -> (timing adapter) -> latency -> data beats on the memory's data path.
   double done = 0;
   if (hasAdapter_) {
-    const double admitted = adapter_.admit(dir, issue, beats);
+    const double admitted = adapter().admit(dir, issue, beats);
     counters.adapterStall += admitted - issue;
     issue = admitted;
     if (dir == Direction::Read) {
-      const double latency = std::max(adapter_.minimumLatency(dir), memory.latency(dir));
+      const double latency = std::max(adapter().minimumLatency(dir), memory.latency(dir));
       done = memory.occupy(dir, admitted + latency, bytes, &counters.contention);
     } else {
       done = memory.occupy(dir, admitted + memory.latency(dir), bytes, &counters.contention) +
-             adapter_.minimumLatency(dir);
+             adapter().minimumLatency(dir);
     }
-    adapter_.complete(dir, admitted, done);
+    adapter().complete(dir, admitted, done);
   } else {
     done = memory.occupy(dir, issue + memory.latency(dir), bytes, &counters.contention);
   }
@@ -263,7 +263,7 @@ double AxiLinkTiming::issueBurst(MemoryTiming& memory, Direction dir, double rea
 void AxiLinkTiming::retire(double horizon) {
   inflight_[0].retire(horizon);
   inflight_[1].retire(horizon);
-  adapter_.retire(horizon);
+  adapter().retire(horizon);
 }
 
 double AxiLinkTiming::transfer(MemoryTiming& memory, Direction dir, double start, const TransferShape& shape,

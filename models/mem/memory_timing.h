@@ -184,6 +184,12 @@ public:
   double transfer(MemoryTiming& memory, Direction dir, double start, const TransferShape& shape,
                   PortCounters* counters);
 
+  // Passes every burst through `shared` (an adapter other links pass too, kept by the caller)
+  // instead of the link's own.
+  void shareAdapter(TimingAdapter& shared, bool transparent) {
+    shared_ = &shared;
+    hasAdapter_ = !transparent;
+  }
   // Reports every burst to `observer` (null: none, the default).
   void setObserver(BurstObserver* observer) { observer_ = observer; }
   // Forgets bursts that completed before `horizon`.
@@ -196,8 +202,10 @@ private:
   uint32_t bytesPerBeat_;
   uint32_t maxBurstBytes_;
   uint32_t limit_[2];
+  TimingAdapter& adapter() { return shared_ != nullptr ? *shared_ : own_; }
   bool hasAdapter_;
-  TimingAdapter adapter_;
+  TimingAdapter own_;
+  TimingAdapter* shared_ = nullptr; // an adapter shared with other links, else own_ is used
   CompletionWindow inflight_[2]; // booked bursts (issue -> done) not yet retired
   BurstObserver* observer_ = nullptr;
 };

@@ -249,7 +249,7 @@ void EthosU::kernelThread() {
 void EthosU::dmaThread() {
   Transport transport(*this);
   Clock clock(*this);
-  DmaUnit dma(transport, clock, params_.hardware->arch->dmaChunkBytes);
+  DmaUnit dma(transport, clock, params_.hardware->dmaChunkBytes());
   serve(dmas_, [&](const cmd::Operation& op, double issue, size_t recordIndex) {
     const DmaTiming d = dma.execute(op.dma, issue);
     OperationRecord& rec = stats_.operations[recordIndex];

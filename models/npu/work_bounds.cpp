@@ -26,7 +26,7 @@ WorkBound operationWork(const arch::NpuConfig& npu, const cmd::Operation& op, co
     // may start off a burst boundary, one more burst each.
     const cmd::DmaTransfer& d = op.dma;
     const double rowsY = d.dimensions >= 2 ? d.sizes[0] : 1, rowsZ = d.dimensions >= 3 ? d.sizes[1] : 1;
-    const double chunk = npu.arch->dmaChunkBytes;
+    const double chunk = npu.dmaChunkBytes();
     const double perRow = std::ceil(double(d.length) / chunk) *
                               std::ceil(std::min(double(d.length), chunk) / burst.maxBurstBytes) +
                           (d.dimensions > 1 ? 1 : 0);

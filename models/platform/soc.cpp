@@ -44,7 +44,18 @@ mem::MemorySystemParams memorySystemParams(const config::SystemParams& params, c
   for (size_t i = 0; i < params.ports.size(); ++i) {
     const config::PortParams& p = params.ports[i];
     out.npuPorts.push_back({std::string(params.portDescs()[i].name), p.dataWidthBits / 8, p.maxBurstBytes,
-                            p.maxOutstandingReads, p.maxOutstandingWrites, p.adapter});
+                            p.maxOutstandingReads, p.maxOutstandingWrites, p.adapter, -1});
+  }
+  // npu.adapter_per_area: the ports of an area pass one adapter, its first port's.
+  if (params.adapterPerArea) {
+    for (arch::AreaId area : arch::kAreas) {
+      const std::vector<arch::PortId> group = params.portsIn(area);
+      if (group.empty()) continue;
+      out.sharedAdapters.push_back(params.port(group.front()).adapter);
+      for (arch::PortId port : group) {
+        out.npuPorts.at(port.index).sharedAdapter = static_cast<int>(out.sharedAdapters.size() - 1);
+      }
+    }
   }
   return out;
 }

@@ -79,6 +79,11 @@ struct NpuConfig {
   // cyc_wb: the weight path's floor per kernel step, 4 cycles per OFM micro-block channel.
   uint32_t weightStepCycles() const { return 4 * ofmUblock.depth; }
   uint64_t shramBytes() const { return uint64_t{shramKb} * 1024; }
+  // Bytes the DMA engine reads before it writes them out: its generation's buffer (U55, U65), or
+  // the memory-to-memory channel's read buffer (U85).
+  uint32_t dmaChunkBytes() const {
+    return readBuffers.mem2mem > 0 ? readBuffers.mem2mem * ReadBuffers::kWordBytes : arch->dmaChunkBytes;
+  }
   // Bytes of one weight stream requested ahead of its decoder: the architecture's FIFO per core
   // (U55, U65), or the weight channel's read buffer shared by the weight decoders (U85).
   uint32_t weightWindowBytes() const {

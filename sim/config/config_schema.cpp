@@ -441,6 +441,12 @@ std::vector<ConfigKey> buildTable() {
   for (const NamedPort& port : ports) {
     addAdapterKeys(t, port.name);
   }
+  t.push_back(key("npu.adapter_per_area", "", "false",
+                  "one timing adapter for all the NPU ports of an area, with the area's first port's ta.* "
+                  "registers (true), or one per port (false)",
+                  "npusim: the Corstone-320 has one SRAM and one EXT adapter for the U85's port groups "
+                  "(ethos-u85.md 7.1); the U55 and U65 have one port per area",
+                  [](SystemParams& p) -> FieldRef { return &p.adapterPerArea; }));
 
   // 5. Cortex-M55 host (npusim only).
   t.push_back(key("host.clock", "Hz", "0", "Cortex-M55 clock; 0 = same as the NPU clock", "npusim: one clock for CPU and NPU",

@@ -86,12 +86,13 @@ PresetSection corstone300Fvp() {
 
 // Arm's Corstone-320 FVP (and MPS4 FPGA) as the ML evaluation kit sets it up for the Ethos-U85
 // (ethos-u85.md 7.1): the model and the Dedicated_Sram arena in DDR behind the EXT ports, the SRAM
-// (the cache, and the arena of Sram_Only and Shared_Sram) behind the SRAM ports, each behind a
-// timing adapter with the kit's values (ta_config_u85_sys_dram_low for 128 and 256 MACs, _mid for
-// 512 and 1024, _high, equal to _mid, for 2048); the driver's AXI limits (the architecture's
-// defaults: SRAM 12 reads and 16 writes, EXT 64 and 32) and 256-byte bursts. Assumed where no
-// source says (ethos-u85.md 8): every SRAM and EXT port has an adapter of its own with its group's
-// values; the adapters count NPU cycles; the memories answer every port at the full bus rate with
+// (the cache, and the arena of Sram_Only and Shared_Sram) behind the SRAM ports; the platform has
+// one SRAM and one EXT timing adapter (one register block each, at 0x50006000 and 0x50006800),
+// so each port group passes one adapter (npu.adapter_per_area) with the kit's values
+// (ta_config_u85_sys_dram_low for 128 and 256 MACs, _mid for 512 and 1024, _high, equal to _mid,
+// for 2048); the driver's AXI limits (the architecture's defaults: SRAM 12 reads and 16 writes,
+// EXT 64 and 32) and 256-byte bursts. Assumed where no source says (ethos-u85.md 8): the adapters
+// count NPU cycles; the memories answer every port at the full bus rate with
 // no latency of their own (as on the Corstone-300 preset); the NPU clock is the kit's Vela system
 // config's for the same MAC count (500 MHz for 128 and 256 MACs, else 1 GHz), which only sets how
 // host time converts to NPU cycles.
@@ -136,6 +137,7 @@ PresetSection corstone320Fvp() {
   auto& v = p.platform;
   v.push_back({"", "system.sram.separate_read_write", "true", u85});
   v.push_back({"", "system.dram.separate_read_write", "true", u85});
+  v.push_back({"", "npu.adapter_per_area", "true", u85});
   for (const Adapters& k : kit) {
     v.push_back({"", "system.core_clock", k.clock, u85, k.minMacs, k.maxMacs});
     for (const arch::PortDesc& port : u85->ports) {

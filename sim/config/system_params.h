@@ -96,6 +96,9 @@ struct SystemParams {
       PortParams{64, 8, 8, 64, {}}, PortParams{64, 2, 16, 64, {}}};
   MemoryModeParams mode;
   arch::AreaId commandStreamArea{1};          // driver default QCONFIG (U55): AXI1
+  // One timing adapter for all the NPU ports of an area (set by its first port's ta.* keys), as
+  // on the Corstone-320 (one SRAM and one EXT adapter); false: one adapter per port.
+  bool adapterPerArea = false;
   HostParams host;
   uint64_t cycleLimit = 0;                    // simulated-cycle limit, 0 = none
   // Not configuration: what the user should know about how it was read (one sentence each,

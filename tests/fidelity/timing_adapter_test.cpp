@@ -183,3 +183,31 @@ TEST_CASE("memory: separate read and write data paths overlap a read and a write
     CHECK(write == doctest::Approx(separate ? 100 : 200));
   }
 }
+
+TEST_CASE("timing adapter: links that share one adapter (npu.adapter_per_area) share its cap and links with one each "
+          "get one cap each") {
+  mem::TimingAdapterParams ta;
+  ta.pulseOn = 320;
+  ta.pulseOff = 80;
+  ta.bandwidthCap = 50;
+  const uint64_t bursts = 70;   // per link
+  const auto lastDone = [&](bool shared) {
+    mem::TimingAdapter adapter(ta);
+    CountedLink a = portWith(ta), b = portWith(ta);
+    if (shared) {
+      a.link.shareAdapter(adapter, false);
+      b.link.shareAdapter(adapter, false);
+    }
+    mem::MemoryTiming memory(kBusRate, 0, 0, true);
+    double done = 0;
+    for (uint64_t k = 0; k < bursts; ++k) {
+      done = std::max(done, a.transfer(memory, mem::Direction::Read, 0, {1, kBurst}));
+      done = std::max(done, b.transfer(memory, mem::Direction::Read, 0, {1, kBurst}));
+    }
+    return done;
+  };
+  // 7 bursts a pulse cycle (the previous test): one adapter each admits 70 bursts per link in 10
+  // cycles of 400; one shared adapter admits the 140 of both in 20.
+  CHECK(uint64_t(lastDone(false) / 400) == bursts / 7 - 1);
+  CHECK(uint64_t(lastDone(true) / 400) == 2 * bursts / 7 - 1);
+}

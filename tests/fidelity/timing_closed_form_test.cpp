@@ -225,3 +225,25 @@ TEST_CASE("output cycles per element follow Vela's tables (first matching rule)"
   add.scaling.ifmScaleMode = 0;  // both operands with 16-bit scales (equal input scales)
   CHECK(npu::outputCyclesPerElement(arch, npu::outputStageOf(add)) == doctest::Approx(1.0));   // O4
 }
+
+TEST_CASE("Ethos-U85 MAC cycles: the worked examples of ethos-u85.md 5.10 (kws, U85-256)") {
+  const arch::NpuConfig& u85 = test::u85(256);
+  // Depthwise 3x3 over an OFM 25x5x64, block 25x6x16 clipped to 25x5x16, micro-block 1x2x16:
+  // U = 25 x 3 x 1, max(4 x 16, 4 x 75) x ceil(9 / 4) = 900.
+  npu::MacBlock dw;
+  dw.traversal = npu::MacTraversal::Depthwise;
+  dw.ublock = {1, 2, 16};
+  dw.block = {25, 5, 16};
+  dw.kernelWidth = dw.kernelHeight = 3;
+  dw.ifmBlockDepth = 16;
+  CHECK(npu::blockMacCycles(u85, dw) == 900);
+  // 1x1 convolution 64 -> 64 depth first, block 16x4x32, micro-block 2x2x8: U = 8 x 2 x 4,
+  // max(32, 64 / 8 x 16) x 1 tap x 4 = 512.
+  npu::MacBlock conv;
+  conv.traversal = npu::MacTraversal::DepthFirst;
+  conv.ublock = {2, 2, 8};
+  conv.block = {16, 4, 32};
+  conv.ifmBlockDepth = 64;
+  conv.ifmDepthBlocks = 1;
+  CHECK(npu::blockMacCycles(u85, conv) == 512);
+}

@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -135,6 +136,23 @@ TEST_CASE("an Ethos-U85 model: inspect reads it, estimate estimates it, and run,
     CHECK(r.out.find("ethos-u85-256") != std::string::npos);
   }
   npusim::test::TempDir tmp;
+  // The U85-256's two SRAM ports share the arena's traffic evenly (each transfer split over the
+  // group), and the SRAM group events the kit prints are the sum of the ports'.
+  const fs::path json = tmp.path() / "u85.json";
+  std::vector<std::string> args{"run", model, "--json", json.string()};
+  args.insert(args.end(), sections.begin(), sections.end());
+  REQUIRE(npusim::test::runNpusim(args).exitCode == 0);
+  const auto pmu = nlohmann::json::parse(npusim::test::readText(json)).at("pmu");
+  for (const std::string event : {"RD_DATA_BEAT_RECEIVED", "WR_DATA_BEAT_WRITTEN"}) {
+    INFO(event);
+    const double sram0 = pmu.at("SRAM0_" + event).get<double>(), sram1 = pmu.at("SRAM1_" + event).get<double>();
+    CHECK(pmu.at("SRAM_" + event).get<double>() == sram0 + sram1);
+    CHECK(sram0 > 0);
+    CHECK(std::abs(sram0 - sram1) <= 0.1 * (sram0 + sram1));
+    CHECK(pmu.at("EXT_" + event).get<double>() == pmu.at("EXT0_" + event).get<double>());
+  }
+  CHECK(pmu.contains("MAC_STALLED_BY_W"));
+  CHECK_FALSE(pmu.contains("MAC_STALLED_BY_WD"));
   // estimate, with the tree's vela.ini: Vela 5.0's model,
   // one CSV row per row of Vela's per-layer CSV.
   const fs::path csv = tmp.path() / "u85.csv";
