@@ -38,50 +38,20 @@ public:
     return (sc_core::sc_time_stamp() + delay) / npu_.period_;
   }
 
-  // A region reached through several ports (the U85's SRAM or EXT port group) spreads each
-  // transfer over them, as address interleaving spreads its bursts: whole runs per port when the
-  // transfer has at least as many runs as ports, else its one run in equal parts (whole 16-byte
-  // words); the parts start together and the transfer ends with the last. How the hardware
-  // assigns addresses to ports is not documented (ethos-u85.md 1.3, 8): docs/timing-model.md.
+  // A region reached through several ports (the U85's SRAM or EXT port group) takes them in
+  // turn, a transfer each: how the hardware assigns traffic to its ports is not documented
+  // (ethos-u85.md 1.3, 8); docs/timing-model.md.
   double transfer(uint8_t region, uint64_t offset, mem::Direction dir, const mem::TransferShape& shape, double start,
                   PortBytes& bytes) override {
     const std::vector<arch::PortId>& group = npu_.regionPorts_[region & 7];
-    const uint64_t base = npu_.basep_[region & 7] + offset;
-    const uint64_t n = group.size();
-    if (n == 1 || shape.bytes() < n * kSplitGranule) {
-      bytes.add(group.front(), dir, shape.bytes());
-      return send(group.front(), base, dir, shape, start);
-    }
-    double done = start;
-    const uint64_t step = shape.runStride != 0 ? shape.runStride : shape.runBytes;
-    for (uint64_t i = 0; i < n; ++i) {
-      mem::TransferShape part = shape;
-      uint64_t at = base;
-      if (shape.runs >= n) {
-        const uint64_t first = shape.runs * i / n;
-        part.runs = shape.runs * (i + 1) / n - first;
-        at += first * step;
-      } else if (shape.runs == 1) {
-        const uint64_t words = shape.runBytes / kSplitGranule;
-        const uint64_t from = words * i / n * kSplitGranule;
-        const uint64_t to = i + 1 == n ? shape.runBytes : words * (i + 1) / n * kSplitGranule;
-        part.runBytes = to - from;
-        part.window = shape.window / n;
-        at += from;
-      } else if (i < shape.runs) {
-        part.runs = 1;
-        at += i * step;
-      } else {
-        continue;
-      }
-      bytes.add(group[i], dir, part.bytes());
-      done = std::max(done, send(group[i], at, dir, part, start));
-    }
-    return done;
+    size_t& turn = npu_.regionTurn_[region & 7];
+    const arch::PortId port = group[turn];
+    turn = (turn + 1) % group.size();
+    bytes.add(port, dir, shape.bytes());
+    return send(port, npu_.basep_[region & 7] + offset, dir, shape, start);
   }
 
 private:
-  static constexpr uint64_t kSplitGranule = 16;
   EthosU& npu_;
 };
 

@@ -107,6 +107,7 @@ private:
   NpuStats stats_;
   Pmu pmu_;
   std::array<std::vector<arch::PortId>, 8> regionPorts_{};
+  std::array<size_t, 8> regionTurn_{};   // the port of its group a region's next transfer takes
   arch::PortId commandPort_;
   NpuObserver* observer_ = nullptr;
   uint32_t invocation_ = 0;
