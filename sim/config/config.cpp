@@ -102,7 +102,12 @@ SystemParams resolveConfig(const ConfigRequest& request) {
   } else {
     applyMemoryMode(ini, memoryMode, builder, sectionReading("Memory_Mode.", memoryMode), userWarnings);
   }
-  // 2. A built-in platform's npusim keys (after the memory mode: they may depend on it), for the
+  // 2. The model's accelerator, so that the layers below name its ports (U85: 3 to 6 ports): a
+  //    layer that names another is refused at step 5.
+  if (!request.accelerator.empty()) {
+    builder.setText("accelerator", request.accelerator, Origin{"<model>", "", "compiled for"});
+  }
+  //    A built-in platform's npusim keys (after the memory mode: they may depend on it), for the
   //    NPU the model was compiled for (without a model: the one an accelerator override names,
   //    else the first the platform describes).
   if (request.velaIni.empty()) {
@@ -113,10 +118,6 @@ SystemParams resolveConfig(const ConfigRequest& request) {
     }
     if (const PresetSection* preset = findPreset("System_Config." + systemConfig, npu)) {
       const Origin origin{"<builtin>", "", std::string(preset->name)};
-      // Its port keys name the ports of the model's configuration (U85: 3 to 6 ports).
-      if (!request.accelerator.empty() && !preset->platform.empty()) {
-        builder.setText("accelerator", request.accelerator, Origin{"<model>", "", "compiled for"});
-      }
       for (const PlatformValue& v : preset->platform) {
         const ConfigKey* key = findKey(v.key);
         const bool hasPort = key == nullptr || keyApplies(*key, builder.params());   // a port the configuration has
@@ -134,12 +135,9 @@ SystemParams resolveConfig(const ConfigRequest& request) {
   for (const auto& assignment : request.overrides) {
     applyOverride(assignment, builder);
   }
-  // 5. The model's accelerator, unless a layer named one (platform::resolveForModel refuses a
-  //    mismatch), then derived defaults and cross-key checks.
-  const ConfigKey& acceleratorKey = *findKey("accelerator");
-  if (!request.accelerator.empty() && !builder.isSet(acceleratorKey)) {
-    builder.setText("accelerator", request.accelerator, Origin{"<model>", "", "compiled for"});
-  } else if (!request.accelerator.empty() && builder.params().accelerator != request.accelerator) {
+  // 5. A layer that named another accelerator than the model's (step 2) is refused; then
+  //    derived defaults and cross-key checks.
+  if (!request.accelerator.empty() && builder.params().accelerator != request.accelerator) {
     Origin origin;
     builder.blame("accelerator", "accelerator", origin);
     throwAt(origin, "accelerator",

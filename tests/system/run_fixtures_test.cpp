@@ -153,6 +153,20 @@ TEST_CASE("an Ethos-U85 model: inspect reads it, estimate estimates it, and run,
   }
   CHECK(pmu.contains("MAC_STALLED_BY_W"));
   CHECK_FALSE(pmu.contains("MAC_STALLED_BY_WD"));
+  // Bad input: a port the configuration does not have, an outstanding limit past its AXI_SRAM
+  // field: one line naming the key and what is valid, exit 2.
+  const std::pair<std::string, std::string> bad[] = {
+      {"npu.sram2.max_burst_bytes=128", "'npu.sram2.max_burst_bytes': the Ethos-U85 has no NPU port sram2 (its ports: sram0, sram1, ext0)"},
+      {"npu.sram0.max_outstanding_reads=100", "'npu.sram0.max_outstanding_reads': 100 is out of range [1, 64]"}};
+  for (const auto& [assignment, message] : bad) {
+    std::vector<std::string> badArgs{"run", model, "--set", assignment};
+    badArgs.insert(badArgs.end(), sections.begin(), sections.end());
+    const auto r = npusim::test::runNpusim(badArgs);
+    INFO(r.err);
+    CHECK(r.exitCode == 2);
+    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+    CHECK(r.err.find(message) != std::string::npos);
+  }
   // estimate, with the tree's vela.ini: Vela 5.0's model,
   // one CSV row per row of Vela's per-layer CSV.
   const fs::path csv = tmp.path() / "u85.csv";
