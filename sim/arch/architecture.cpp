@@ -222,9 +222,9 @@ PmuDesc ethosU85Pmu() {
 // ports and EXT port 0, the U85-1024 and -2048 EXT port 1, the U85-2048 SRAM ports 2 and 3
 // (NpuConfig::sramPorts, extPorts). Limits: AXI_SRAM/AXI_EXT hold outstanding reads - 1 in 6
 // bits and writes - 1 in 5 (at most 64 and 32); the defaults are the driver's (SRAM 12 reads and
-// 16 writes, EXT 64 and 32). Queues: Vela's wait model (2 kernel operations, 4 DMAs). Read, not
-// simulated or estimated yet: the command processor's and DMA engine's sizes keep the U55's
-// values, which nothing reads while the U85 is not simulated.
+// 16 writes, EXT 64 and 32). Queues: Vela's wait model (2 kernel operations, 4 DMAs). The DMA
+// buffer and the weight streams' windows are each configuration's read buffers (NpuConfig); the
+// command fetch and parse sizes keep the U55's values (no U85 figure found).
 Architecture ethosU85Description() {
   Architecture a;
   a.name = "Ethos-U85";
