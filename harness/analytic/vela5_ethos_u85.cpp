@@ -87,24 +87,21 @@ bool isBinaryElementwise(OpType t) {
 }
 
 // The AXI channels the U85 reads and writes through (regor's MemChannel), each read channel with
-// a read buffer of its own.
+// a read buffer of its own (NpuConfig::readBuffers).
 enum class Channel : uint8_t { Mem2Mem, IfmStream, Weight, FastWeight, Ifm, Scale, Write };
-constexpr size_t kReadChannels = 6;
 
-// One MAC configuration as Vela 5.0's U85 model has it (regor's s_EthosU85Configs and
-// s_EthosU85PerfInfo; ethos-u85.md 1.1, 5.3): weight decoders, OFM micro-blocks with the IFM
-// allocation unit each uses for IFM block depths of up to 128, 256 and more bits, the read
-// buffer of each read channel (16-byte words); the output unit's rows are NpuConfig's.
+// What Vela 5.0's U85 model knows of a MAC configuration beyond NpuConfig (regor's
+// s_EthosU85Configs; ethos-u85.md 1.1): the IFM allocation unit each OFM micro-block uses for IFM
+// block depths of up to 128, 256 and more bits. Weight decoders, read buffers and the output
+// unit's rows are NpuConfig's.
 struct Ublock {
   Shape3 shape;
   std::array<Shape3, 3> ifmAllocationUnit;   // depth in units of 128 bits
 };
 struct U85Config {
   uint32_t macs;
-  uint32_t weightDecoders;
   std::array<Ublock, 3> ublocks;
   size_t ublockCount;
-  std::array<int, kReadChannels> readBuffers;   // Mem2Mem, IfmStream, Weight, FastWeight, Ifm, Scale
 };
 
 constexpr std::array<Shape3, 3> kAu2x2{{{2, 2, 1}, {1, 2, 2}, {1, 1, 4}}};
@@ -112,14 +109,11 @@ constexpr std::array<Shape3, 3> kAu1x4{{{1, 4, 1}, {1, 2, 2}, {1, 1, 4}}};
 constexpr std::array<Shape3, 3> kAu2x4{{{2, 4, 1}, {2, 2, 2}, {1, 2, 4}}};
 constexpr std::array<Shape3, 3> kAu4x4{{{4, 4, 1}, {2, 4, 2}, {2, 2, 4}}};
 const std::array<U85Config, 5> kConfigs{{
-    {128, 1, {{{{1, 2, 8}, {{{1, 2, 1}, {1, 1, 2}, {1, 1, 2}}}}, {{1, 1, 16}, {{{1, 2, 1}, {1, 1, 2}, {1, 1, 2}}}}}}, 2,
-     {64, 64, 128, 128, 104, 16}},
-    {256, 1, {{{{1, 2, 16}, kAu2x2}, {{1, 4, 8}, kAu1x4}, {{2, 2, 8}, kAu2x2}}}, 3, {104, 104, 128, 128, 128, 16}},
-    {512, 2, {{{{2, 2, 16}, kAu2x2}, {{1, 4, 16}, kAu1x4}}}, 2, {128, 128, 256, 256, 128, 16}},
-    {1024, 4, {{{{2, 2, 32}, kAu2x4}, {{1, 4, 32}, {{{2, 4, 1}, {1, 4, 2}, {1, 2, 4}}}}, {{2, 4, 16}, kAu2x4}}}, 3,
-     {256, 256, 416, 208, 256, 16}},
-    {2048, 4, {{{{2, 2, 64}, kAu4x4}, {{1, 4, 64}, {{{4, 4, 1}, {2, 4, 2}, {1, 4, 4}}}}, {{4, 4, 16}, kAu4x4}}}, 3,
-     {256, 256, 512, 256, 256, 16}},
+    {128, {{{{1, 2, 8}, {{{1, 2, 1}, {1, 1, 2}, {1, 1, 2}}}}, {{1, 1, 16}, {{{1, 2, 1}, {1, 1, 2}, {1, 1, 2}}}}}}, 2},
+    {256, {{{{1, 2, 16}, kAu2x2}, {{1, 4, 8}, kAu1x4}, {{2, 2, 8}, kAu2x2}}}, 3},
+    {512, {{{{2, 2, 16}, kAu2x2}, {{1, 4, 16}, kAu1x4}}}, 2},
+    {1024, {{{{2, 2, 32}, kAu2x4}, {{1, 4, 32}, {{{2, 4, 1}, {1, 4, 2}, {1, 2, 4}}}}, {{2, 4, 16}, kAu2x4}}}, 3},
+    {2048, {{{{2, 2, 64}, kAu4x4}, {{1, 4, 64}, {{{4, 4, 1}, {2, 4, 2}, {1, 4, 4}}}}, {{4, 4, 16}, kAu4x4}}}, 3},
 }};
 
 constexpr uint32_t kSubKernelMax = 8;
@@ -329,14 +323,7 @@ public:
       c.ifmBlock = ifmBlockSize(c.ofmBlock, q.kernel, allocationUnit(c.ofmBlock.depth, bits, c), 1, 0, 0);
       return c;
     }
-    uint32_t ifmBlockDepth = 64;
-    if (c.traversal == Traversal::PartKernel) {
-      ifmBlockDepth = 16;
-    } else if (bits == 32 || ((config_.macs == 128 || config_.macs == 256) && c.ofmUblock.depth == 16 && !q.sparse)) {
-      ifmBlockDepth = 32;
-    } else if (q.sparse && bits == 8) {
-      ifmBlockDepth = 128;
-    }
+    uint32_t ifmBlockDepth = npu::ifmBlockDepth2x(npu_, bits, c.traversal == Traversal::PartKernel, c.ofmUblock, q.sparse);
     if (op == NpuOp::ReduceSum) {
       c.ifmBlock = ifmBlockSize(c.ofmBlock, q.kernel, allocationUnit(ifmBlockDepth, bits, c), 1, 0, ifmBlockDepth);
       return c;
@@ -422,6 +409,21 @@ private:
     return streamed ? Channel::IfmStream : Channel::Ifm;
   }
 
+  // The read buffer of a read channel, 16-byte words (NpuConfig::readBuffers).
+  uint32_t readBufferWords(Channel channel) const {
+    const arch::ReadBuffers& rb = npu_.readBuffers;
+    switch (channel) {
+    case Channel::Mem2Mem: return rb.mem2mem;
+    case Channel::IfmStream: return rb.ifmStream;
+    case Channel::Weight: return rb.weight;
+    case Channel::FastWeight: return rb.fastWeight;
+    case Channel::Ifm: return rb.ifm;
+    case Channel::Scale: return rb.scale;
+    case Channel::Write: break;
+    }
+    throw std::logic_error("the write channel has no read buffer");
+  }
+
   // Bytes per cycle one channel of `m` sustains: its read buffer (reads) or the outstanding
   // transactions of the memory's ports, 80% used, each a burst per latency, 80% efficient; at
   // most the memory's bandwidth (regor's ChannelBW).
@@ -434,7 +436,7 @@ private:
     const int outstanding = write ? m.maxWrites : m.maxReads;
     const float readBuffer =
         write ? std::numeric_limits<float>::max()
-              : static_cast<float>(config_.readBuffers[static_cast<size_t>(channel)]) /
+              : static_cast<float>(readBufferWords(channel)) /
                     static_cast<float>(std::max(m.burstLength / 16, 1));
     const float transactions = std::min(readBuffer, static_cast<float>(outstanding * m.portsUsed * 0.8));
     return std::min(m.bandwidth,
@@ -445,7 +447,7 @@ private:
   // penalised (regor's EstimateMemoryTransfer; OFM runs widen with the weight decoders).
   int64_t memoryTransfer(bool isRead, const Tensor& t, const Shape& block, int64_t toTransfer) const {
     const int64_t bits = t.bits;
-    const int64_t decoders = config_.weightDecoders;
+    const int64_t decoders = npu_.weightDecoders;
     int64_t burst = 8;
     switch (t.format) {
     case cmd::DataFormat::Nhcwb16: {

@@ -108,7 +108,7 @@ EthosU::EthosU(sc_core::sc_module_name name, const NpuModuleParams& params)
 
 void EthosU::routePorts() {
   // REGIONCFG and QCONFIG pick an area: one port on the U55 and U65, a group of ports on the U85
-  // (Transport::transfer spreads a region's transfers over its group; the command stream is
+  // (Transport::transfer gives a region's transfers to its group in turn; the command stream is
   // fetched through the group's first port).
   const arch::Architecture& architecture = *params_.hardware->arch;
   const auto some = [&architecture](const std::vector<arch::PortId>& group, arch::AreaId area) {
