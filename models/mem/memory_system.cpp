@@ -33,8 +33,7 @@ MemorySystem::MemorySystem(sc_core::sc_module_name name, const MemorySystemParam
   for (size_t i = 0; i < params.npuPorts.size(); ++i) {
     const int shared = params.npuPorts[i].sharedAdapter;
     if (shared >= 0) {
-      links_[i].shareAdapter(sharedAdapters_.at(static_cast<size_t>(shared)),
-                             params.sharedAdapters.at(static_cast<size_t>(shared)).transparent());
+      links_[i].shareAdapter(sharedAdapters_.at(static_cast<size_t>(shared)));
     }
   }
   // 2. One socket per link, named after its port; the tag is the link's index.

@@ -110,6 +110,8 @@ private:
 class TimingAdapter {
 public:
   explicit TimingAdapter(const TimingAdapterParams& params) : p_(params) {}
+  // No register set: every transaction passes unchanged.
+  bool transparent() const { return p_.transparent(); }
 
   // The earliest time >= `ready` at which a transaction of `words` bus words (data beats) in direction
   // `dir` is admitted; books its word count into that pulse cycle.
@@ -186,9 +188,9 @@ public:
 
   // Passes every burst through `shared` (an adapter other links pass too, kept by the caller)
   // instead of the link's own.
-  void shareAdapter(TimingAdapter& shared, bool transparent) {
+  void shareAdapter(TimingAdapter& shared) {
     shared_ = &shared;
-    hasAdapter_ = !transparent;
+    hasAdapter_ = !shared.transparent();
   }
   // Reports every burst to `observer` (null: none, the default).
   void setObserver(BurstObserver* observer) { observer_ = observer; }

@@ -11,6 +11,33 @@ namespace npusim::config {
 
 namespace {
 
+// A string the preset table keeps for the program's life (PlatformValue holds views; a deque
+// keeps each string in place).
+std::string_view keep(std::string s) {
+  static std::deque<std::string> text;
+  return text.emplace_back(std::move(s));
+}
+
+// A timing adapter's eight registers as the kit programs them (MAXR, MAXW, MAXRW, RLATENCY,
+// WLATENCY, PULSE_ON, PULSE_OFF, BWCAP: timing doc 5.4), npu.<port>.ta.* in this order.
+using AdapterRegisters = std::array<std::string_view, 8>;
+constexpr AdapterRegisters kAdapterFields{"maxr", "maxw", "maxrw", "rlatency", "wlatency", "pulse_on", "pulse_off", "bwcap"};
+
+// The platform values that program `port`'s adapter with `registers` for `npu` (with `macs` MACs,
+// minMacs..maxMacs; 0 = any), and, where the kit's Sram_Only builds program it like the SRAM
+// one, with `sramOnly` in that memory mode (applied after, so it wins).
+void addAdapter(std::vector<PlatformValue>& v, std::string_view port, const AdapterRegisters& registers,
+                const AdapterRegisters* sramOnly, const arch::Architecture* npu, uint32_t minMacs = 0,
+                uint32_t maxMacs = 0) {
+  for (size_t i = 0; i < kAdapterFields.size(); ++i) {
+    const std::string_view key = keep("npu." + std::string(port) + ".ta." + std::string(kAdapterFields[i]));
+    v.push_back({"", key, registers[i], npu, minMacs, maxMacs});
+    if (sramOnly != nullptr) {
+      v.push_back({"Sram_Only", key, (*sramOnly)[i], npu, minMacs, maxMacs});
+    }
+  }
+}
+
 // Arm's Corstone-300 FVP (and MPS3 FPGA) as the ML evaluation kit sets it up for its Ethos-U55 and
 // Ethos-U65 "high end" systems (timing doc 5.4, ethos-u85.md 7.2): 500 MHz; the tensor arena in SRAM
 // on AXI0 (in DDR on AXI1 for Dedicated_Sram, the SRAM then being the cache) and the model in DDR
@@ -41,16 +68,12 @@ PresetSection corstone300Fvp() {
                   PresetSource::Npusim,
                   {},
                   {&arch::ethosU55(), &arch::ethosU65()}};
-  // The adapters' registers (MAXR, MAXW, MAXRW, RLATENCY, WLATENCY, PULSE_ON, PULSE_OFF, BWCAP):
-  // AXI0 (SRAM), and AXI1 (the "flash", DDR). Sram_Only builds of the kit program AXI1 like AXI0.
-  const std::array<std::string_view, 8> fields{"maxr", "maxw", "maxrw", "rlatency", "wlatency", "pulse_on", "pulse_off",
-                                                "bwcap"};
-  using Registers = std::array<std::string_view, 8>;
-  // What the kit sets up per NPU: the burst split and the adapters on SRAM and DDR.
+  // What the kit sets up per NPU: the burst split and the adapters on AXI0 (SRAM) and AXI1 (the
+  // "flash", DDR). Sram_Only builds of the kit program AXI1 like AXI0.
   struct KitNpu {
     const arch::Architecture* npu;
     std::string_view burstBytes;
-    Registers sram, ddr;
+    AdapterRegisters sram, ddr;
   };
   const KitNpu kit[] = {
       {&arch::ethosU55(), "64", {"8", "8", "0", "32", "32", "3999", "1", "4000"},
@@ -58,10 +81,8 @@ PresetSection corstone300Fvp() {
       {&arch::ethosU65(), "128", {"16", "16", "0", "32", "32", "3999", "1", "4000"},
        {"24", "12", "0", "500", "250", "4000", "1000", "1172"}},
   };
-  static std::deque<std::string> text; // PlatformValue holds views: a deque keeps each string in place
-  const auto keep = [](std::string s) -> std::string_view { return text.emplace_back(std::move(s)); };
-  const auto key = [&keep](std::string_view port, std::string_view field, bool adapter) {
-    return keep("npu." + std::string(port) + (adapter ? ".ta." : ".") + std::string(field));
+  const auto key = [](std::string_view port, std::string_view field) {
+    return keep("npu." + std::string(port) + "." + std::string(field));
   };
   auto& v = p.platform;
   v.push_back({"", "system.sram.separate_read_write", "true", nullptr});
@@ -69,17 +90,12 @@ PresetSection corstone300Fvp() {
   for (const KitNpu& k : kit) {
     // The driver's AXI limits (the architecture's AXI_LIMIT maxima) and the kit's burst split, on every port.
     for (const arch::PortDesc& port : k.npu->ports) {
-      v.push_back({"", key(port.name, "max_outstanding_reads", false), keep(std::to_string(port.maxReads)), k.npu});
-      v.push_back({"", key(port.name, "max_outstanding_writes", false), keep(std::to_string(port.maxWrites)), k.npu});
-      v.push_back({"", key(port.name, "max_burst_bytes", false), k.burstBytes, k.npu});
+      v.push_back({"", key(port.name, "max_outstanding_reads"), keep(std::to_string(port.maxReads)), k.npu});
+      v.push_back({"", key(port.name, "max_outstanding_writes"), keep(std::to_string(port.maxWrites)), k.npu});
+      v.push_back({"", key(port.name, "max_burst_bytes"), k.burstBytes, k.npu});
     }
-    for (size_t i = 0; i < fields.size(); ++i) {
-      v.push_back({"", key("axi0", fields[i], true), k.sram[i], k.npu});
-      v.push_back({"", key("axi1", fields[i], true), k.ddr[i], k.npu});
-    }
-    for (size_t i = 0; i < fields.size(); ++i) {
-      v.push_back({"Sram_Only", key("axi1", fields[i], true), k.sram[i], k.npu}); // applied after, so it wins
-    }
+    addAdapter(v, "axi0", k.sram, nullptr, k.npu);
+    addAdapter(v, "axi1", k.ddr, &k.sram, k.npu);
   }
   return p;
 }
@@ -118,13 +134,10 @@ PresetSection corstone320Fvp() {
                   {},
                   {u85},
                   VelaVersion::V5_0};
-  const std::array<std::string_view, 8> fields{"maxr", "maxw", "maxrw", "rlatency", "wlatency", "pulse_on", "pulse_off",
-                                                "bwcap"};
-  using Registers = std::array<std::string_view, 8>;
   struct Adapters {
     uint32_t minMacs, maxMacs;
     std::string_view clock;
-    Registers sram, ext;
+    AdapterRegisters sram, ext;
   };
   const Adapters kit[] = {
       {128, 256, "500e6", {"8", "8", "0", "16", "16", "3999", "1", "4000"}, {"24", "12", "0", "250", "125", "4000", "1000", "2344"}},
@@ -132,8 +145,6 @@ PresetSection corstone320Fvp() {
       // limit (the driver's 64 outstanding EXT reads still hold).
       {512, 2048, "1e9", {"8", "8", "0", "32", "32", "3999", "1", "4000"}, {"0", "32", "0", "500", "250", "4000", "1000", "3750"}},
   };
-  static std::deque<std::string> text; // PlatformValue holds views: a deque keeps each string in place
-  const auto keep = [](std::string s) -> std::string_view { return text.emplace_back(std::move(s)); };
   auto& v = p.platform;
   v.push_back({"", "system.sram.separate_read_write", "true", u85});
   v.push_back({"", "system.dram.separate_read_write", "true", u85});
@@ -141,16 +152,10 @@ PresetSection corstone320Fvp() {
   for (const Adapters& k : kit) {
     v.push_back({"", "system.core_clock", k.clock, u85, k.minMacs, k.maxMacs});
     for (const arch::PortDesc& port : u85->ports) {
+      // Sram_Only builds of the kit program the EXT adapter like the SRAM one.
       const bool sram = port.area == arch::AreaId{0};
-      const std::string prefix = "npu." + std::string(port.name) + ".";
-      v.push_back({"", keep(prefix + "max_burst_bytes"), "256", u85, k.minMacs, k.maxMacs});
-      for (size_t i = 0; i < fields.size(); ++i) {
-        v.push_back({"", keep(prefix + "ta." + std::string(fields[i])), sram ? k.sram[i] : k.ext[i], u85, k.minMacs,
-                     k.maxMacs});
-        if (!sram) {   // Sram_Only builds of the kit program the EXT adapter like the SRAM one
-          v.push_back({"Sram_Only", keep(prefix + "ta." + std::string(fields[i])), k.sram[i], u85, k.minMacs, k.maxMacs});
-        }
-      }
+      v.push_back({"", keep("npu." + std::string(port.name) + ".max_burst_bytes"), "256", u85, k.minMacs, k.maxMacs});
+      addAdapter(v, port.name, sram ? k.sram : k.ext, sram ? nullptr : &k.sram, u85, k.minMacs, k.maxMacs);
     }
   }
   return p;

@@ -195,8 +195,8 @@ TEST_CASE("timing adapter: links that share one adapter (npu.adapter_per_area) s
     mem::TimingAdapter adapter(ta);
     CountedLink a = portWith(ta), b = portWith(ta);
     if (shared) {
-      a.link.shareAdapter(adapter, false);
-      b.link.shareAdapter(adapter, false);
+      a.link.shareAdapter(adapter);
+      b.link.shareAdapter(adapter);
     }
     mem::MemoryTiming memory(kBusRate, 0, 0, true);
     double done = 0;

@@ -13,6 +13,7 @@
 #include "sim/config/config_builder.h"
 #include "sim/config/presets.h"
 #include "sim/config/vela_ini.h"
+#include "support/config_checks.h"
 #include "support/fixtures.h"
 #include "support/hardware.h"
 #include "support/skip.h"
@@ -84,11 +85,7 @@ TEST_CASE("vela.ini fixture: every built-in Vela 3.10 preset equals Vela 3.10's 
       REQUIRE(fromVela.has_value() == fromBuiltin.has_value());
       if (fromVela) {
         ++valid;
-        for (const auto& key : schema()) {
-          CAPTURE(key.path);
-          REQUIRE(keyApplies(key, *fromVela) == keyApplies(key, *fromBuiltin));
-          if (keyApplies(key, *fromVela)) CHECK(formatValue(key, *fromVela) == formatValue(key, *fromBuiltin));
-        }
+        test::checkSameValues(*fromVela, *fromBuiltin);
       }
     }
   }
@@ -143,11 +140,7 @@ TEST_CASE("vela.ini fixture: the built-in Ethos-U85 presets equal Vela 5.0's vel
         REQUIRE(fromVela.has_value() == fromBuiltin.has_value());
         if (fromVela) {
           ++valid;
-          for (const auto& key : schema()) {
-            CAPTURE(key.path);
-            REQUIRE(keyApplies(key, *fromVela) == keyApplies(key, *fromBuiltin));
-            if (keyApplies(key, *fromVela)) CHECK(formatValue(key, *fromVela) == formatValue(key, *fromBuiltin));
-          }
+          test::checkSameValues(*fromVela, *fromBuiltin);
         }
       }
     }
