@@ -102,10 +102,13 @@ SystemParams resolveConfig(const ConfigRequest& request) {
   } else {
     applyMemoryMode(ini, memoryMode, builder, sectionReading("Memory_Mode.", memoryMode), userWarnings);
   }
-  // 2. The model's accelerator, so that the layers below name its ports (U85: 3 to 6 ports): a
-  //    layer that names another is refused at step 5.
+  // 2. The model's accelerator (without a model: the one an accelerator override names), so that
+  //    the layers below name its ports (U85: 3 to 6 ports): a layer that names another than the
+  //    model's is refused at step 5.
   if (!request.accelerator.empty()) {
     builder.setText("accelerator", request.accelerator, Origin{"<model>", "", "compiled for"});
+  } else if (const std::string named = requestAccelerator(request); !named.empty()) {
+    builder.setText("accelerator", named, Origin{"--set", "", ""});
   }
   //    A built-in platform's npusim keys (after the memory mode: they may depend on it), for the
   //    NPU the model was compiled for (without a model: the one an accelerator override names,

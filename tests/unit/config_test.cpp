@@ -13,6 +13,7 @@
 #include "sim/config/config_builder.h"
 #include "sim/config/config_schema.h"
 #include "sim/config/json_config.h"
+#include "support/config_checks.h"
 #include "support/fixtures.h"
 #include "support/hardware.h"
 
@@ -61,14 +62,6 @@ ConfigRequest iniRequest(const TempFile& ini, const std::string& name) {
   return request;
 }
 
-void checkSameKeys(const SystemParams& a, const SystemParams& b) {
-  for (const auto& key : schema()) {
-    CAPTURE(key.path);
-    CHECK(keyApplies(key, a) == keyApplies(key, b));
-    if (keyApplies(key, a)) CHECK(formatValue(key, a) == formatValue(key, b));
-  }
-}
-
 } // namespace
 
 TEST_CASE("config schema: every key has one spelling, a unit column, a default, a description and a source") {
@@ -106,12 +99,12 @@ TEST_CASE("config schema: every key has one spelling, a unit column, a default, 
 }
 
 TEST_CASE("config schema: SystemParams member initializers equal the schema defaults") {
-  checkSameKeys(SystemParams{}, schemaDefaults());
+  test::checkSameValues(SystemParams{}, schemaDefaults());
 }
 
 TEST_CASE("config schema: the default request resolves to the schema defaults") {
   const SystemParams p = resolveConfig(ConfigRequest{});
-  checkSameKeys(p, schemaDefaults());
+  test::checkSameValues(p, schemaDefaults());
   CHECK(p.systemConfig == "Ethos_U55_High_End_Embedded");
   CHECK(p.memoryMode == "Shared_Sram");
 }
@@ -184,7 +177,7 @@ TEST_CASE("config presets: Dedicated_Sram on a flash-only system is rejected as 
 
 TEST_CASE("config presets: internal-default is Vela's U55 built-in system") {
   const SystemParams p = builtinPreset("internal-default", "internal-default");
-  checkSameKeys(p, builtinPreset("Ethos_U55_High_End_Embedded", "Shared_Sram"));
+  test::checkSameValues(p, builtinPreset("Ethos_U55_High_End_Embedded", "Shared_Sram"));
   CHECK(p.systemConfig == "internal-default");
 }
 
@@ -317,6 +310,31 @@ TEST_CASE("config: the bound accelerator sets the AXI width, the AXI_LIMIT maxim
   const InputError e = test::errorOf([&] { resolved("ethos-u55-128", {"npu.axi1.max_outstanding_writes=17"}); });
   CHECK(e.where().key == "npu.axi1.max_outstanding_writes");
   CHECK(std::string(e.what()).find("exceeds ethos-u55-128's AXI_LIMIT maximum of 16") != std::string::npos);
+}
+
+TEST_CASE("config: with npu.adapter_per_area an area's ports must set their adapter alike") {
+  ConfigRequest request;
+  request.accelerator = "ethos-u85-256";
+  request.systemConfig = "Corstone_320_FVP";
+  request.memoryMode = "Dedicated_Sram";
+  const SystemParams shared = resolveConfig(request);
+  CHECK(shared.adapterPerArea);
+  CHECK(shared.port(*shared.findPort("sram1")).adapter.bandwidthCap ==
+        shared.port(*shared.findPort("sram0")).adapter.bandwidthCap);
+  request.overrides = {"npu.sram1.ta.bwcap=2000"};
+  const InputError e = test::errorOf([&] { resolveConfig(request); });
+  CHECK(e.where().key == "npu.sram1.ta.bwcap");
+  CHECK(std::string(e.what()).find("npu.sram1.ta.bwcap=2000 differs from npu.sram0.ta.bwcap=4000") != std::string::npos);
+  request.overrides = {"npu.sram1.ta.bwcap=2000", "npu.adapter_per_area=false"};
+  CHECK(resolveConfig(request).port(*shared.findPort("sram1")).adapter.bandwidthCap == 2000);
+  // Without a model the accelerator an override names sets the ports the preset programs: the
+  // U85-2048's fourth SRAM port behind the kit's mid/high SRAM adapter (latency 32).
+  ConfigRequest noModel;
+  noModel.systemConfig = "Corstone_320_FVP";
+  noModel.memoryMode = "Dedicated_Sram";
+  noModel.overrides = {"accelerator=ethos-u85-2048"};
+  const SystemParams big = resolveConfig(noModel);
+  CHECK(big.port(*big.findPort("sram3")).adapter.readLatency == 32);
 }
 
 TEST_CASE("config: a section made for the other NPU variant is refused, naming the valid ones") {
@@ -488,7 +506,7 @@ TEST_CASE("config JSON: toJson output reads back to the same configuration") {
   ConfigBuilder builder;
   applyJsonText(toJson(original).dump(2), "show.json", builder);
   const SystemParams copy = builder.finish(original.systemConfig, original.memoryMode);
-  checkSameKeys(copy, original);
+  test::checkSameValues(copy, original);
   CHECK(toJson(copy) == toJson(original));
 }
 
