@@ -53,21 +53,39 @@ void CompletionWindow::add(double start, double done) {
   const auto at = std::upper_bound(entries_.begin() + static_cast<std::ptrdiff_t>(head_), entries_.end(), done,
                                    [](double d, const Entry& e) { return d < e.done; });
   entries_.insert(at, {start, done});
+  longest_ = std::max(longest_, done - start);
 }
 
 void CompletionWindow::retire(double horizon) {
   while (head_ < entries_.size() && entries_[head_].done < horizon) {
     ++head_;
   }
+  const size_t before = entries_.size();
   compact(entries_, head_);
+  if (entries_.size() != before) {
+    // Compacted: the bound shrinks to the entries kept (amortised with the compaction).
+    longest_ = 0;
+    for (const Entry& e : entries_) {
+      longest_ = std::max(longest_, e.done - e.start);
+    }
+  }
+}
+
+size_t CompletionWindow::walkEnd(double t) const {
+  // One cycle of margin keeps the bound safe from rounding in done - start.
+  const double last = t + longest_ + 1;
+  return static_cast<size_t>(std::upper_bound(entries_.begin() + static_cast<std::ptrdiff_t>(head_), entries_.end(), last,
+                                              [](double d, const Entry& e) { return d < e.done; }) -
+                             entries_.begin());
 }
 
 double CompletionWindow::slotFree(double t, uint32_t limit, const CompletionWindow& a, const CompletionWindow* b) {
-  // From the latest completion backwards (merging both windows): the limit-th transaction in
+  // From the latest completion that can have started by t backwards (merging both windows; the
+  // later ones started after t and do not count): the limit-th transaction in
   // flight at t is the one whose completion frees a slot. Completions at or before t end the
   // walk: nothing earlier is in flight.
-  size_t i = a.entries_.size();
-  size_t j = b == nullptr ? 0 : b->entries_.size();
+  size_t i = a.walkEnd(t);
+  size_t j = b == nullptr ? 0 : b->walkEnd(t);
   const size_t jEnd = b == nullptr ? 0 : b->head_;
   uint32_t inFlight = 0;
   for (;;) {

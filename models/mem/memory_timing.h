@@ -73,8 +73,13 @@ private:
   struct Entry {
     double start, done;
   };
+  // The entries that can be in flight at t: those done after t, less those done so late that
+  // they started after t (done > t + the longest duration of the window).
+  size_t walkEnd(double t) const;
+
   std::vector<Entry> entries_; // from head_ on: done in non-decreasing order
   size_t head_ = 0;
+  double longest_ = 0;         // the longest done - start of the entries kept (an upper bound)
 };
 
 // Timing of one memory device behind the interconnect: bandwidth (bytes per cycle = port width
