@@ -290,13 +290,15 @@ double AxiLinkTiming::transfer(MemoryTiming& memory, Direction dir, double start
   PortCounters& into = counters != nullptr ? *counters : uncounted;
   double last = start;
   double ready = start;
+  const uint64_t burstBytes =
+      shape.pieceBytes > 0 ? std::min<uint64_t>(maxBurstBytes_, shape.pieceBytes) : uint64_t{maxBurstBytes_};
   // A windowed transfer: burst k waits for burst k - window/burst (at least one burst in flight).
-  const size_t window = shape.window == 0 ? 0 : std::max<size_t>(1, shape.window / maxBurstBytes_);
+  const size_t window = shape.window == 0 ? 0 : std::max<size_t>(1, shape.window / burstBytes);
   windowDone_.clear();
   const uint64_t stride = shape.runStride == 0 ? shape.runBytes : shape.runStride;
   for (uint64_t r = 0; r < shape.runs; ++r) {
-    for (uint64_t offset = 0; offset < shape.runBytes; offset += maxBurstBytes_) {
-      const uint64_t bytes = std::min<uint64_t>(maxBurstBytes_, shape.runBytes - offset);
+    for (uint64_t offset = 0; offset < shape.runBytes; offset += burstBytes) {
+      const uint64_t bytes = std::min<uint64_t>(burstBytes, shape.runBytes - offset);
       if (window > 0 && windowDone_.size() >= window) {
         ready = std::max(ready, windowDone_[windowDone_.size() - window]);
       }

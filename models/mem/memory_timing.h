@@ -23,12 +23,16 @@ enum class Direction : uint8_t { Read, Write };
 // the bus address once its port has added the region's base) and `runStride` the distance from
 // one run's start to the next (0: the runs follow each other); they place the bursts on the data
 // beats (a run that does not start on a beat boundary takes an extra beat at each end it spills).
+// `pieceBytes` splits runs into the unit's own bursts.
 struct TransferShape {
   uint64_t runs = 1;
   uint64_t runBytes = 0;
   uint64_t window = 0;
   uint64_t address = 0;
   uint64_t runStride = 0;
+  // > 0: the unit moves each run in pieces of at most this many bytes from the run's start, each
+  // its own burst (the output unit's NHWC writes); 0: runs split only at the port's burst limit.
+  uint64_t pieceBytes = 0;
   uint64_t bytes() const { return runs * runBytes; }
 };
 

@@ -119,6 +119,27 @@ mem::TransferShape BlockPlan::featureMapRead(const cmd::FeatureMap& fm, uint32_t
   return s;
 }
 
+mem::TransferShape BlockPlan::ofmWrite(const Shape3& extent, const Shape3& from) const {
+  mem::TransferShape s = featureMapRead(op_.ofm, extent.height, extent.width, extent.depth, from);
+  const cmd::FeatureMap& fm = op_.ofm;
+  const uint64_t e = fm.elementBytes();
+  // NHWC: whole rows only for a block of the tensor's whole depth of at most 16 channels, stored
+  // contiguously; otherwise each pixel's channels go out in pieces of 16 channels per core, at
+  // most 64 bytes (Vela's write burst, timing doc 3.6.2). Vela 5.0 counts the U85's weight
+  // decoders as cores there (ethos-u85.md 5.5); the U85 has one output unit, and its measured
+  // SRAM write beats (rnnoise, U85-1024: 135 on the FVP and the FPGA) are those of 16-channel
+  // pieces (130 with 64-byte ones).
+  if (fm.format == cmd::DataFormat::Nhcwb16 ||
+      (extent.depth == fm.shape.depth && extent.depth <= 16 && fm.strideX == uint64_t{extent.depth} * e)) {
+    return s;
+  }
+  s.runs = uint64_t{extent.height} * extent.width;
+  s.runBytes = uint64_t{extent.depth} * e;
+  s.runStride = fm.strideX;
+  s.pieceBytes = std::min<uint64_t>({64, 16 * e * npu_.cores, s.runBytes});
+  return s;
+}
+
 BlockWork BlockPlan::block(uint64_t index) const {
   const Shape3& ofm = op_.ofm.shape;
   BlockWork w;
@@ -131,7 +152,7 @@ BlockWork BlockPlan::block(uint64_t index) const {
   // An OFM in a chaining buffer (U85), or one the operation does not write out, moves no bytes;
   // nor does an input in a chaining buffer or a scalar operand.
   if (cmd::inMemory(op_.ofm.storage) && op_.ofmWritten) {
-    w.ofm = featureMapRead(op_.ofm, w.extent.height, w.extent.width, w.extent.depth, w.origin);
+    w.ofm = ofmWrite(w.extent, w.origin);
   }
   const bool ifmInMemory = cmd::inMemory(op_.ifm.storage);
   switch (op_.kind) {

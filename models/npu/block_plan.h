@@ -58,6 +58,8 @@ private:
   // the shape's address (region offset) and run stride.
   mem::TransferShape featureMapRead(const cmd::FeatureMap& fm, uint32_t rows, uint32_t cols, uint32_t channels,
                                     const Shape3& from) const;
+  // The output unit's write of the OFM block `extent` at `from`.
+  mem::TransferShape ofmWrite(const Shape3& extent, const Shape3& from) const;
   const arch::NpuConfig& npu_;
   const cmd::Operation& op_;
   Shape3 block_;

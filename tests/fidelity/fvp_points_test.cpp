@@ -10,6 +10,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <map>
@@ -43,7 +44,6 @@ constexpr OpenPoint kOpen[] = {
      "weight DMAs after the 10x4 convolution faster on the FVP than the one-chunk buffer the kit points need"},
     {"rnnoise_INT8", "ethos-u65-512", "npu_active", 0.10,
      "the two cores' weight streams slower on the FVP than two 1 KiB windows under the DDR cap"},
-    {"rnnoise_INT8", "ethos-u65-256", "axi0_wr_beats", 0.05, "5 of 179 write beats of 1x1 outputs unaccounted"},
 };
 
 const OpenPoint* openPoint(const std::string& model, const std::string& accelerator, const std::string& count) {
@@ -55,8 +55,12 @@ const OpenPoint* openPoint(const std::string& model, const std::string& accelera
 
 struct Point {
   std::map<std::string, std::string> fields;
+  bool beatsOnly = false; // a probe row that repeats a formal run's cycles and adds its beat counts
   const std::string& at(const std::string& column) const { return fields.at(column); }
 };
+
+const char* const kBeatColumns[] = {"axi0_rd_beats", "axi0_wr_beats", "axi1_rd_beats", "sram_rd_beats",
+                                    "sram_wr_beats", "ext_rd_beats",  "ext_wr_beats"};
 
 // The rows of the NPU family `prefix` ("ethos-u55", "ethos-u65") measured with the adapters on.
 std::vector<Point> points(const std::filesystem::path& csv, const std::string& prefix) {
@@ -71,7 +75,12 @@ std::vector<Point> points(const std::filesystem::path& csv, const std::string& p
     for (size_t i = 0; i < header.size() && i < fields.size(); ++i) p.fields[header[i]] = fields[i];
     const std::string& run = p.at("run");
     if (p.at("timing_adapter") != "ON" || p.at("accelerator").rfind(prefix, 0) != 0 || p.at("target") != "FVP") continue;
-    if (p.at("source") == "mps4" && run.rfind("formal", 0) != 0) continue;  // probes repeat formal rows
+    if (p.at("source") == "mps4" && run.rfind("formal", 0) != 0) {
+      // Probes repeat the formal rows' cycles; some add the beat counts the formal rows lack.
+      p.beatsOnly = std::any_of(std::begin(kBeatColumns), std::end(kBeatColumns),
+                                [&p](const char* c) { return !p.at(c).empty(); });
+      if (!p.beatsOnly) continue;
+    }
     rows.push_back(p);
   }
   return rows;
@@ -112,7 +121,7 @@ void checkFamily(const std::string& prefix, const Bounds& bounds = {}) {
                                                           {"ext_rd_beats", "EXT_RD_DATA_BEAT_RECEIVED"},
                                                           {"ext_wr_beats", "EXT_WR_DATA_BEAT_WRITTEN"}};
     for (const auto& [column, event] : counts) {
-      if (p.at(column).empty()) continue;
+      if (p.at(column).empty() || (p.beatsOnly && column == std::string("npu_active"))) continue;
       const double fvp = std::stod(p.at(column));
       const double got = pmu.at(event).get<double>();
       const double error = (got - fvp) / fvp;
@@ -125,8 +134,9 @@ void checkFamily(const std::string& prefix, const Bounds& bounds = {}) {
       if (column == std::string("npu_active")) sumAbs += std::abs(error);
     }
   }
-  INFO(prefix << ": mean |error| of NPU_ACTIVE over " << rows.size() << " points");
-  CHECK(sumAbs / double(rows.size()) <= bounds.mean);
+  const auto cycleRows = std::count_if(rows.begin(), rows.end(), [](const Point& p) { return !p.beatsOnly; });
+  INFO(prefix << ": mean |error| of NPU_ACTIVE over " << cycleRows << " points");
+  CHECK(sumAbs / double(cycleRows) <= bounds.mean);
 }
 
 } // namespace
