@@ -25,7 +25,7 @@ int runCommandLine(const std::vector<std::string>& args) {
 }
 
 int runCommandLine(int argc, char** argv) {
-  CLI::App app{"npusim: cycle-approximate Cortex-M55 + Ethos-U55 simulator and benchmark harness"};
+  CLI::App app{"npusim: cycle-approximate simulator of Arm Ethos-U55, U65 and U85 NPU systems, and benchmark harness"};
   app.set_version_flag("--version", std::string("npusim ") + NPUSIM_VERSION);
   app.require_subcommand(1);
   Registry registry;

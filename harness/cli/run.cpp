@@ -20,7 +20,7 @@
 namespace npusim::cli {
 
 void addRun(CLI::App& app, Registry& registry) {
-  auto* sub = app.add_subcommand("run", "Simulate a Vela-compiled network on the Cortex-M55 + Ethos-U55 system");
+  auto* sub = app.add_subcommand("run", "Simulate a Vela-compiled network on its Ethos-U55, U65 or U85 and the memory system around it");
   struct Options {
     std::string model, json, csv, trace, vela;
     std::string traceDetail = "block";
