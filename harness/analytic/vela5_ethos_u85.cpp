@@ -119,6 +119,33 @@ const std::array<U85Config, 5> kConfigs{{
 constexpr uint32_t kSubKernelMax = 8;
 uint32_t roundUp32(uint32_t value, uint32_t granule) { return static_cast<uint32_t>(roundUp(uint64_t{value}, granule)); }
 
+// The largest OFM block regor searches (ethos-u85.md 1.1), the accumulator depth granule and the
+// chaining buffer's slots.
+constexpr Shape3 kOfmBlockMax{128, 128, 1024};
+constexpr uint32_t kAccDepthGranule = 16;
+constexpr uint32_t kChainingSlots = 6;
+
+// A tile of `range` in multiples of `granule`, at most `tile`: `tile` when it divides `range`,
+// else `range` shared evenly over one tile more than fit, rounded up to the granule.
+uint32_t granularTile(uint32_t range, uint32_t granule, uint32_t tile) {
+  if (range % tile == 0) {
+    return tile;
+  }
+  const uint32_t tiles = range / tile;
+  return std::max(roundUp32(range / (tiles + 1), granule), granule);
+}
+
+// Grows `value` (up to `maxLimit`) by the whole factor `available` can give up while keeping
+// at least `required`, when that factor is 2 or more; `available` shrinks by the same factor.
+uint32_t reapportion(uint32_t value, uint32_t maxLimit, uint32_t& available, uint32_t required) {
+  const uint32_t factor = std::min(available / required, maxLimit / value);
+  if (factor >= 2) {
+    available /= factor;
+    value *= factor;
+  }
+  return value;
+}
+
 // The cost model proper.
 class EthosU85Performance final : public ArchitecturePerformance {
 public:
@@ -314,6 +341,7 @@ public:
     //    IFM allocation unit, for the others, as deep as the OFM block (depthwise, pooling,
     //    resize) or the fixed IFM block depth of convolutions and reductions.
     if (op == NpuOp::Elementwise) {
+      c.ofmBlock = elementwiseBlock(q, programmed.ofmBlock, c.ofmUblock);
       c.ifmBlock = c.ofmBlock;
       return c;
     }
@@ -342,6 +370,62 @@ public:
   bool costsGroups() const override { return true; }
 
 private:
+  // The block Vela 5.0 estimated an elementwise operation with: the programmed one, unless
+  // regor's elementwise search (FindElementwiseConfig: as wide as the output or chaining buffer
+  // holds rows of the block's depth, not capped at the 128 columns of its block limit) chose one
+  // wider than 128 columns, which the stream holds modulo 128 (OFM_BLK_WIDTH_M1 has 7 bits):
+  // then the search's (estimated by Vela, not run by the hardware; docs/estimator.md).
+  Shape3 elementwiseBlock(const Query& q, const Shape3& programmed, const Shape3& ublock) const {
+    const bool plain = q.group.empty() || (q.group.front().transpose == Transpose::None &&
+                                           q.group.front().reverse == Reverse::None);
+    if (!plain || programmed.width == 0) {
+      return programmed;   // a transposed or reversed output: a search with other limits
+    }
+    const Shape3 searched = searchElementwiseBlock(q, ublock);
+    const bool wrapped = searched.width > kOfmBlockMax.width && searched.height == programmed.height &&
+                         searched.depth == programmed.depth &&
+                         (searched.width - 1) % kOfmBlockMax.width == programmed.width - 1;
+    return wrapped ? searched : programmed;
+  }
+
+  // regor's FindElementwiseConfig (ethos-u85.md 1.1): granule = the micro-block's rows and
+  // columns at the accumulator depth granule; the output buffer holds rows of granule-deep
+  // columns, a chaining-buffer slot rows of 16-channel bricks of the micro-block's height.
+  Shape3 searchElementwiseBlock(const Query& q, const Shape3& ublock) const {
+    const Shape3 granule{ublock.height, ublock.width, kAccDepthGranule};
+    const Shape3 ofm{roundUp32(q.ofm.shape.height, granule.height), roundUp32(q.ofm.shape.width, granule.width),
+                     roundUp32(q.ofm.shape.depth, granule.depth)};
+    const Shape3 limit = minShape(ofm, kOfmBlockMax);
+    const uint32_t ifmBits = q.ifm[0].bits;
+    const uint32_t outputColumns = npu_.buffers.output * 8 / ifmBits / granule.depth;
+    const uint32_t chainingColumns =
+        npu_.buffers.chaining / kChainingSlots / (kBrickDepth * (ifmBits / 8)) / ublock.height;
+    uint32_t height = granularTile(ofm.height, granule.height, limit.height);
+    const uint32_t widthNeeded = granularTile(ofm.width, granule.width, std::min(outputColumns, limit.width));
+    const uint32_t required = std::max(widthNeeded, granule.width);
+    uint32_t width = outputColumns;
+    uint32_t depth = reapportion(granule.depth, limit.depth, width, required);
+    const auto scalar = [](const Tensor& t) { return t.present() && t.shape.elements() == 1; };
+    if (q.ifm[1].present() && !scalar(q.ifm[0]) && !scalar(q.ifm[1])) {
+      // Broadcast axes: where an input is smaller than the output.
+      const auto smaller = [&](const Shape3& s, uint32_t Shape3::*axis) { return s.*axis < q.ofm.shape.*axis; };
+      const auto broadcast = [&](uint32_t Shape3::*axis) {
+        return smaller(q.ifm[0].shape, axis) || smaller(q.ifm[1].shape, axis);
+      };
+      if (broadcast(&Shape3::depth)) {
+        depth = granularTile(ofm.depth, granule.depth, limit.depth);
+        width = chainingColumns;
+        if (!broadcast(&Shape3::width) && !broadcast(&Shape3::height)) {
+          height = reapportion(ublock.height, limit.height, width, required);
+        }
+      } else if (broadcast(&Shape3::height)) {
+        width = chainingColumns;
+        depth = reapportion(kBrickDepth, limit.depth, width, required);
+      }
+    }
+    return {roundUp32(height, granule.height), roundUp32(width, granule.width), roundUp32(depth, granule.depth)};
+  }
+
   static const U85Config& configOf(uint32_t macs) {
     for (const U85Config& c : kConfigs) {
       if (c.macs == macs) {

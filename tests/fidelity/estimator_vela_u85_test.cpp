@@ -27,7 +27,7 @@ using namespace npusim::analytic;
 namespace {
 
 struct Counts {
-  size_t folders = 0, operations = 0, configs = 0, npuCompared = 0;
+  size_t folders = 0, operations = 0, configs = 0, npuCompared = 0, wideBlocks = 0;
 };
 
 void checkFolder(const fs::path& dir, const fs::path& ini, Counts& counts) {
@@ -75,6 +75,14 @@ void checkFolder(const fs::path& dir, const fs::path& ini, Counts& counts) {
       CHECK(c.ofmUblock == q.config.ofmUblock);
       CHECK(c.traversal == q.config.traversal);
       ++counts.configs;
+      // An elementwise block wider than 128 columns reaches the stream modulo 128
+      // (OFM_BLK_WIDTH_M1 has 7 bits): from that, the model recovers Vela's block.
+      if (q.config.ofmBlock.width > 128) {
+        vela5::ProgrammedBlock wrapped = programmed;
+        wrapped.ofmBlock.width = (q.config.ofmBlock.width - 1) % 128 + 1;
+        CHECK(model->opConfig(q, wrapped).ofmBlock == q.config.ofmBlock);
+        ++counts.wideBlocks;
+      }
     }
     // 2. Cycles and MACs.
     const vela5::CycleCost cost = model->measureCycleCost(q);
@@ -138,7 +146,9 @@ TEST_CASE("Vela 5.0's Ethos-U85 cost model reproduces Vela's per-operation figur
     checkFolder(dir, *root / "vela.ini", counts);
   }
   CHECK(counts.folders > 0);
+  CHECK(counts.wideBlocks > 0);   // the tree has blocks wider than the stream's field
   MESSAGE("vela-u85: " << counts.folders << " folders, " << counts.operations << " operations costed ("
-                       << counts.configs << " block configs, " << counts.npuCompared
-                       << " NPU cycles without weight or LUT DMA)");
+                       << counts.configs << " block configs, " << counts.wideBlocks
+                       << " of them wider than 128 columns and recovered from the stream's 7 bits, "
+                       << counts.npuCompared << " NPU cycles without weight or LUT DMA)");
 }
