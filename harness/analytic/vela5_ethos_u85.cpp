@@ -18,6 +18,7 @@
 #include "harness/analytic/vela5_performance.h"
 #include "harness/analytic/vela5_shapes.h"
 #include "models/npu/npu_cost.h"
+#include "sim/arch/command_set.h"
 #include "sim/common/int_math.h"
 
 namespace npusim::analytic::vela5 {
@@ -373,8 +374,8 @@ private:
   // The block Vela 5.0 estimated an elementwise operation with: the programmed one, unless
   // regor's elementwise search (FindElementwiseConfig: as wide as the output or chaining buffer
   // holds rows of the block's depth, not capped at the 128 columns of its block limit) chose one
-  // wider than 128 columns, which the stream holds modulo 128 (OFM_BLK_WIDTH_M1 has 7 bits):
-  // then the search's (estimated by Vela, not run by the hardware; docs/estimator.md).
+  // wider than OFM_BLK_WIDTH_M1 can hold (7 bits: 128 columns), which the stream then holds
+  // modulo that: then the search's (estimated by Vela, not run by the hardware; docs/estimator.md).
   Shape3 elementwiseBlock(const Query& q, const Shape3& programmed, const Shape3& ublock) const {
     const bool plain = q.group.empty() || (q.group.front().transpose == Transpose::None &&
                                            q.group.front().reverse == Reverse::None);
@@ -382,9 +383,9 @@ private:
       return programmed;   // a transposed or reversed output: a search with other limits
     }
     const Shape3 searched = searchElementwiseBlock(q, ublock);
-    const bool wrapped = searched.width > kOfmBlockMax.width && searched.height == programmed.height &&
-                         searched.depth == programmed.depth &&
-                         (searched.width - 1) % kOfmBlockMax.width == programmed.width - 1;
+    const uint32_t widths = 1u << npu_.arch->commands->info(arch::CommandId::OfmBlkWidthM1).fields->front().width;
+    const bool wrapped = searched.width > widths && searched.height == programmed.height &&
+                         searched.depth == programmed.depth && (searched.width - 1) % widths == programmed.width - 1;
     return wrapped ? searched : programmed;
   }
 

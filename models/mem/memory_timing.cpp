@@ -81,9 +81,9 @@ size_t CompletionWindow::walkEnd(double t) const {
 
 double CompletionWindow::slotFree(double t, uint32_t limit, const CompletionWindow& a, const CompletionWindow* b) {
   // From the latest completion that can have started by t backwards (merging both windows; the
-  // later ones started after t and do not count): the limit-th transaction in
-  // flight at t is the one whose completion frees a slot. Completions at or before t end the
-  // walk: nothing earlier is in flight.
+  // later ones started after t and do not count): the limit-th transaction in flight at t is the
+  // one whose completion frees a slot. Completions at or before t end the walk: nothing earlier
+  // is in flight.
   size_t i = a.walkEnd(t);
   size_t j = b == nullptr ? 0 : b->walkEnd(t);
   const size_t jEnd = b == nullptr ? 0 : b->head_;
