@@ -28,13 +28,20 @@ struct CountedLink {
 
 CountedLink portWith(const mem::TimingAdapterParams& ta) { return {mem::AxiLinkTiming(kBeat, kBurst, 32, 16, ta), {}}; }
 
-} // namespace
-
-TEST_CASE("timing adapter: 64-byte bursts under BWCAP 50 with pulse 320+80 admit 56 words per 400 cycles") {
+// The kit's U55 flash adapter's bandwidth cap (timing doc 5.4): BWCAP 50 words per pulse cycle of
+// 320 cycles on and 80 off; no pending limit, no latency.
+mem::TimingAdapterParams flashCap() {
   mem::TimingAdapterParams ta;
   ta.pulseOn = 320;
   ta.pulseOff = 80;
   ta.bandwidthCap = 50;
+  return ta;
+}
+
+} // namespace
+
+TEST_CASE("timing adapter: 64-byte bursts under BWCAP 50 with pulse 320+80 admit 56 words per 400 cycles") {
+  const mem::TimingAdapterParams ta = flashCap();
   CountedLink port = portWith(ta);
   mem::MemoryTiming memory(kBusRate, 0, 0);
   // The counter admits a burst while it is below 50: 7 bursts of 8 words (56, the last one
@@ -53,10 +60,7 @@ TEST_CASE("timing adapter: 64-byte bursts under BWCAP 50 with pulse 320+80 admit
 
 TEST_CASE("timing adapter: the cap counter is read at the transaction's time: an earlier transaction booked late "
           "is admitted, and the excess counts against the next pulse cycle") {
-  mem::TimingAdapterParams ta;
-  ta.pulseOn = 320;
-  ta.pulseOff = 80;
-  ta.bandwidthCap = 50;
+  const mem::TimingAdapterParams ta = flashCap();
   mem::TimingAdapter adapter(ta);
   const auto admit = [&adapter](double ready, uint64_t words) { return adapter.admit(mem::Direction::Read, ready, words); };
   // One unit books 7 bursts of 8 words at 200..206 (56 words: the cap is reached at 206).
@@ -186,10 +190,7 @@ TEST_CASE("memory: separate read and write data paths overlap a read and a write
 
 TEST_CASE("timing adapter: links that share one adapter (npu.adapter_per_area) share its cap and links with one each "
           "get one cap each") {
-  mem::TimingAdapterParams ta;
-  ta.pulseOn = 320;
-  ta.pulseOff = 80;
-  ta.bandwidthCap = 50;
+  const mem::TimingAdapterParams ta = flashCap();
   const uint64_t bursts = 70;   // per link
   const auto lastDone = [&](bool shared) {
     mem::TimingAdapter adapter(ta);
