@@ -149,25 +149,24 @@ void ConfigBuilder::checkTimingAdapters() const {
   if (!params_.adapterPerArea) {
     return;
   }
-  const std::pair<std::string_view, uint32_t TimingAdapterParams::*> registers[] = {
-      {"maxr", &TimingAdapterParams::maxReads},       {"maxw", &TimingAdapterParams::maxWrites},
-      {"maxrw", &TimingAdapterParams::maxPending},    {"rlatency", &TimingAdapterParams::readLatency},
-      {"wlatency", &TimingAdapterParams::writeLatency}, {"pulse_on", &TimingAdapterParams::pulseOn},
-      {"pulse_off", &TimingAdapterParams::pulseOff},  {"bwcap", &TimingAdapterParams::bandwidthCap}};
   for (arch::AreaId area : arch::kAreas) {
     const std::vector<arch::PortId> group = params_.portsIn(area);
     for (size_t k = 1; k < group.size(); ++k) {
-      const std::string first = "npu." + std::string(params_.portDesc(group[0]).name) + ".ta.";
-      const std::string other = "npu." + std::string(params_.portDesc(group[k]).name) + ".ta.";
-      for (const auto& [field, member] : registers) {
-        const uint32_t a = params_.port(group[0]).adapter.*member, b = params_.port(group[k]).adapter.*member;
+      const std::string first = "npu." + std::string(params_.portDesc(group[0]).name) + ".";
+      const std::string other = "npu." + std::string(params_.portDesc(group[k]).name) + ".";
+      // The first port's adapter registers, as the schema lists them (npu.<port>.ta.*).
+      for (const ConfigKey& firstKey : schema()) {
+        if (firstKey.path.rfind(first + "ta.", 0) != 0) continue;
+        const std::string field(firstKey.path.substr(first.size()));
+        const ConfigKey& otherKey = *findKey(other + field);
+        const std::string a = formatValue(firstKey, params_), b = formatValue(otherKey, params_);
         if (a != b) {
           Origin origin;
-          const ConfigKey& key = blame(other + std::string(field), first + std::string(field), origin);
+          const ConfigKey& key = blame(other + field, first + field, origin);
           throwAt(origin, key.path,
-                  other + std::string(field) + "=" + std::to_string(b) + " differs from " + first + std::string(field) +
-                      "=" + std::to_string(a) + ", but with npu.adapter_per_area=true the ports of area " +
-                      std::string(arch::areaName(area)) + " pass one adapter: set both alike, or npu.adapter_per_area=false");
+                  other + field + "=" + b + " differs from " + first + field + "=" + a +
+                      ", but with npu.adapter_per_area=true the ports of area " + std::string(arch::areaName(area)) +
+                      " pass one adapter: set both alike, or npu.adapter_per_area=false");
         }
       }
     }
