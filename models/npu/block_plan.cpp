@@ -47,7 +47,7 @@ BlockPlan::BlockPlan(const arch::NpuConfig& npu, const cmd::Operation& op) : npu
     return;
   }
   // IFM window of one configured OFM block, clipped to the IFM.
-  const Shape3& ublock = op.ublock.elements() > 0 ? op.ublock : npu.ofmUblock;
+  const Shape3& ublock = npu.ofmUblockRun(op.ublock);
   ifmRows_ = std::min(ifmBlockSide(npu, op.ofmBlock.height, op.kernel.strideY, op.kernel.dilatedHeight(), op.upscale,
                                     ublock.height),
                        op.ifm.shape.height);

@@ -218,7 +218,7 @@ int64_t subKernelMacCycles2x(const arch::NpuConfig& npu, const MacBlock& b, int6
 }
 
 double blockMacCycles2x(const arch::NpuConfig& npu, const MacBlock& b) {
-  const Shape3 ub = b.ublock.elements() > 0 ? b.ublock : npu.ofmUblock;
+  const Shape3& ub = npu.ofmUblockRun(b.ublock);
   const int64_t uwh = int64_t{ceilDiv(b.block.height, ub.height)} * ceilDiv(b.block.width, ub.width);
   const int64_t uc = ceilDiv(b.block.depth, ub.depth);
   const int64_t weightCycles = 4 * int64_t{ub.depth};   // the weight path's floor per step (cyc_wb)

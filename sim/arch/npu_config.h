@@ -76,6 +76,11 @@ struct NpuConfig {
   uint32_t macsPerCore() const { return macs / cores; }
   // The OFM micro-block `height` x `width` of ofmUblocks, or null.
   const Shape3* ofmUblockOf(uint32_t height, uint32_t width) const;
+  // The OFM micro-block an operation runs: the one its stream programs (U85: ACC_FORMAT), or
+  // where it programs none (an empty shape), the configuration's.
+  const Shape3& ofmUblockRun(const Shape3& programmed) const {
+    return programmed.elements() > 0 ? programmed : ofmUblock;
+  }
   // cyc_wb: the weight path's floor per kernel step, 4 cycles per OFM micro-block channel.
   uint32_t weightStepCycles() const { return 4 * ofmUblock.depth; }
   uint64_t shramBytes() const { return uint64_t{shramKb} * 1024; }
