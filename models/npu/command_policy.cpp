@@ -36,7 +36,7 @@ DispatchRule dispatchRule(const arch::NpuConfig& npu, const cmd::Operation& op) 
   case cmd::OpKind::PmuMask:
     break;
   case cmd::OpKind::Branch:
-    throw std::logic_error("dispatchRule: the command processor does not follow branches (checkSimulationWork refuses them)");
+    throw std::logic_error("dispatchRule: the command processor does not follow branches (platform::simulate refuses them)");
   }
   return r;
 }

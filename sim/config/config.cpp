@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "sim/config/config.h"
 
+#include <algorithm>
+
 #include "sim/config/config_builder.h"
 #include "sim/config/json_config.h"
 #include "sim/config/presets.h"
@@ -116,8 +118,10 @@ SystemParams resolveConfig(const ConfigRequest& request) {
   if (request.velaIni.empty()) {
     // The configuration: the model's (or the override's), else the generation's first.
     const arch::NpuConfig* hardware = arch::findNpuConfig(requestAccelerator(request));
-    for (const arch::NpuConfig& c : arch::npuConfigs()) {
-      hardware = hardware == nullptr && c.arch == npu ? &c : hardware;
+    if (hardware == nullptr) {
+      const auto& configs = arch::npuConfigs();
+      const auto first = std::find_if(configs.begin(), configs.end(), [npu](const arch::NpuConfig& c) { return c.arch == npu; });
+      hardware = first != configs.end() ? &*first : nullptr;
     }
     if (const PresetSection* preset = findPreset("System_Config." + systemConfig, npu)) {
       const Origin origin{"<builtin>", "", std::string(preset->name)};
