@@ -36,5 +36,6 @@ void addReport(CLI::App& app, Registry& registry);
 void addRegress(CLI::App& app, Registry& registry);
 void addCompare(CLI::App& app, Registry& registry);
 void addCompareRuns(CLI::App& app, Registry& registry);
+void addProbe(CLI::App& app, Registry& registry);
 
 } // namespace npusim::cli

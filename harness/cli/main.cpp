@@ -39,6 +39,7 @@ int runCommandLine(int argc, char** argv) {
   addRegress(app, registry);
   addCompare(app, registry);
   addCompareRuns(app, registry);
+  addProbe(app, registry);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -2,7 +2,7 @@
 #pragma once
 // Runs child processes (e.g. one `npusim` simulation each: SystemC allows one elaboration
 // per process) with a bounded number in parallel, capturing their output. The one process
-// runner of npusim: `compare --tree`, `sweep` and `regress` use it.
+// runner of npusim: `compare --tree`, `sweep`, `regress` and `probe write` use it.
 
 #include <functional>
 #include <string>

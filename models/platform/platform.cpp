@@ -246,8 +246,6 @@ void checkSimulationWork(const io::CompiledNetwork& net, const std::vector<io::D
   }
 }
 
-namespace {
-
 // Control flow (a U85 BRANCH, TOSA if/else) needs the condition flag the operations before it
 // set, which a timing model does not compute: a stream with one is refused before it runs.
 void refuseBranches(const io::CompiledNetwork& net, const std::vector<io::DecodedNpuOp>& decoded) {
@@ -265,8 +263,6 @@ void refuseBranches(const io::CompiledNetwork& net, const std::vector<io::Decode
     }
   }
 }
-
-} // namespace
 
 RunResult simulate(const io::CompiledNetwork& net, const std::vector<io::DecodedNpuOp>& decoded,
                    const config::SystemParams& params, const RunObservers& observers) {

@@ -30,6 +30,11 @@ config::SystemParams resolveForModel(config::ConfigRequest request, const io::Co
 void checkSimulationWork(const io::CompiledNetwork& net, const std::vector<io::DecodedNpuOp>& decoded,
                          const config::SystemParams& params);
 
+// Refuses a network whose command streams branch (BRANCH, U85 control flow): throws InputError
+// naming the file and the command. simulate() calls it; so does every command that needs a
+// stream's operations to run in stream order.
+void refuseBranches(const io::CompiledNetwork& net, const std::vector<io::DecodedNpuOp>& decoded);
+
 // What a run reports as it happens (timeline traces); null members see nothing.
 struct RunObservers {
   npu::NpuObserver* npu = nullptr;                   // OFM blocks, command fetch waits

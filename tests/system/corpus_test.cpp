@@ -48,10 +48,17 @@ std::vector<CorpusEntry> manifest() {
   return entries;
 }
 
+// `probe write` refuses what `run` refuses: it runs the entries that list `run`.
+const std::string kProbeWrite = "probe-write";
+
 // The npusim arguments that feed `entry` to `command`.
 std::vector<std::string> arguments(const CorpusEntry& entry, const std::string& command) {
   if (entry.kind == "model" && command == "inspect-weights") {
     return {"inspect", "--format", "json", "--weights", entry.file.string()};
+  }
+  if (entry.kind == "model" && command == kProbeWrite) {
+    static const test::TempDir out;
+    return {"probe", "write", entry.file.string(), "--out", out.path().string()};
   }
   if (entry.kind == "model") {
     return {command, entry.file.string()};
@@ -68,7 +75,8 @@ std::vector<std::string> arguments(const CorpusEntry& entry, const std::string& 
 int runCorpus(const std::string& kind, const std::string& command) {
   int ran = 0;
   for (const CorpusEntry& entry : manifest()) {
-    if (entry.kind != kind || std::find(entry.commands.begin(), entry.commands.end(), command) == entry.commands.end()) {
+    const std::string listed = command == kProbeWrite ? "run" : command;
+    if (entry.kind != kind || std::find(entry.commands.begin(), entry.commands.end(), listed) == entry.commands.end()) {
       continue;
     }
     const std::vector<std::string> args = arguments(entry, command);
@@ -114,6 +122,10 @@ TEST_CASE("corpus: npusim inspect --weights refuses every malformed weight strea
 }
 
 TEST_CASE("corpus: npusim run refuses every malformed model") { CHECK(runCorpus("model", "run") > 0); }
+
+TEST_CASE("corpus: npusim probe write refuses every malformed model run refuses") {
+  CHECK(runCorpus("model", kProbeWrite) > 0);
+}
 
 TEST_CASE("corpus: npusim estimate refuses every malformed model") { CHECK(runCorpus("model", "estimate") > 0); }
 
