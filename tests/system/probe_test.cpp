@@ -170,8 +170,9 @@ TEST_CASE("probe write --every: every N-th kernel operation and the last") {
   const test::ProcessResult write = test::runNpusim({"probe", "write", "--every", "2", "--out", tmp.path().string()});
   REQUIRE(write.exitCode == 0);
   const io::CompiledNetwork demo = io::loadNetworkFromBytes(io::buildDemoNetworkTflite(), "<demo>");
+  const std::vector<io::DecodedNpuOp> decoded = io::decodeAll(demo);
   size_t kernels = 0;
-  for (const cmd::Operation& op : io::decodeAll(demo).at(0).operations) kernels += cmd::isKernel(op.kind) ? 1 : 0;
+  for (const cmd::Operation& op : decoded.at(0).operations) kernels += cmd::isKernel(op.kind) ? 1 : 0;
   REQUIRE(kernels % 2 == 1);   // so that the last is not an even one
   std::vector<std::string> files;
   for (const Row& r : readCsv(tmp.path() / "probes.csv")) files.push_back(r["file"]);
