@@ -79,6 +79,16 @@ int writeProbes(const WriteOptions& o) {
     loc.file = o.out;
     throw InputError(loc, "cannot create the output folder" + (ec ? ": " + ec.message() : std::string()));
   }
+  // Each probe is as large as the model: refused up front when they cannot all fit.
+  const uint64_t total = uint64_t{net.bytes.size()} * points.size();
+  const fs::space_info space = fs::space(o.out, ec);
+  if (!ec && space.available < total) {
+    InputError::Location loc;
+    loc.file = o.out;
+    throw InputError(loc, "the " + std::to_string(points.size()) + " probe models take " + std::to_string(total / 1000000) +
+                              " MB, its file system has " + std::to_string(space.available / 1000000) +
+                              " MB free (--every N writes fewer)");
+  }
   std::vector<std::string> warnings;
   const report::LayerMap layers = report::mapLayers(net, decoded, analytic::findVelaArtifacts(net.path, ""), &warnings);
   for (const std::string& w : warnings) std::cerr << "npusim: warning: " << w << '\n';
@@ -154,7 +164,7 @@ int writeProbes(const WriteOptions& o) {
   } else {
     std::cout << "one after each of the " << points.back().ordinal << " kernel operations";
   }
-  std::cout << ", " << std::fixed << std::setprecision(1) << static_cast<double>(net.bytes.size() * rows.size()) / 1e6
+  std::cout << ", " << std::fixed << std::setprecision(1) << static_cast<double>(total) / 1e6
             << " MB) and " << manifestPath << "\n  npusim   NPU active "
             << rows.front().simulatedNpuActive << " cycles (" << rows.front().file << ") to "
             << rows.back().simulatedNpuActive << " (" << rows.back().file << ")\n"
