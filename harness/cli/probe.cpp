@@ -66,7 +66,8 @@ int writeProbes(const WriteOptions& o) {
   // Refused here as `run` would refuse each probe.
   const std::vector<io::DecodedNpuOp> decoded = decodeChecked(net, params);
   platform::refuseBranches(net, decoded);
-  const std::vector<probe::ProbePoint> points = probe::planProbes(decoded, o.every);
+  const probe::ProbePlan plan = probe::planProbes(decoded, o.every);
+  const std::vector<probe::ProbePoint>& points = plan.points;
   if (points.empty()) {
     InputError::Location loc;
     loc.file = net.path;
@@ -94,7 +95,7 @@ int writeProbes(const WriteOptions& o) {
   for (const std::string& w : warnings) std::cerr << "npusim: warning: " << w << '\n';
 
   // 1. The probe models.
-  const size_t digits = std::to_string(points.back().ordinal).size();
+  const size_t digits = std::to_string(plan.kernels).size();
   std::vector<probe::ManifestRow> rows;
   for (size_t i = 0; i < points.size(); ++i) {
     const probe::ProbePoint& p = points[i];
@@ -158,11 +159,15 @@ int writeProbes(const WriteOptions& o) {
   writeFileAtomically(manifestPath, manifest);
   std::cout << "npusim probe: " << net.path << "\n  system   " << params.accelerator << ", "
             << params.systemConfig << ", " << params.memoryMode << "\n  wrote    " << rows.size()
-            << " probe models (";
+            << " probe models (after ";
+  const size_t cutPoints = plan.kernels - plan.chained;
   if (o.every > 1) {
-    std::cout << "after every " << o.every << "th of the " << points.back().ordinal << " kernel operations and the last";
+    std::cout << "one in " << o.every << " of " << cutPoints << " kernel operations, and the last";
   } else {
-    std::cout << "one after each of the " << points.back().ordinal << " kernel operations";
+    std::cout << "each of " << cutPoints << " kernel operations";
+  }
+  if (plan.chained > 0) {
+    std::cout << "; " << plan.chained << " more run inside chained groups, which are cut after their last";
   }
   std::cout << ", " << std::fixed << std::setprecision(1) << static_cast<double>(total) / 1e6
             << " MB) and " << manifestPath << "\n  npusim   NPU active "

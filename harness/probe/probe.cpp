@@ -107,29 +107,35 @@ const std::vector<std::string> kManifestColumns{"probe", "file",  "network_opera
 
 } // namespace
 
-std::vector<ProbePoint> planProbes(const std::vector<io::DecodedNpuOp>& decoded, size_t every) {
+ProbePlan planProbes(const std::vector<io::DecodedNpuOp>& decoded, size_t every) {
   std::vector<ProbePoint> all;
+  ProbePlan plan;
   for (size_t s = 0; s < decoded.size(); ++s) {
     const cmd::Program& program = decoded[s];
     for (size_t i = 0; i < program.operations.size(); ++i) {
       const cmd::Operation& op = program.operations[i];
       if (!cmd::isKernel(op.kind)) continue;
+      ++plan.kernels;
+      // Not inside a chained group (U85): its consumers would never drain the chaining buffer.
+      if (op.ofm.storage == cmd::Storage::Chained) {
+        ++plan.chained;
+        continue;
+      }
       ProbePoint p;
-      p.ordinal = all.size() + 1;
+      p.ordinal = plan.kernels;
       p.stream = s;
       p.operation = i;
       p.stopOffset = op.byteOffset + program.commands.at(op.commandIndex).sizeBytes();
       all.push_back(p);
     }
   }
-  std::vector<ProbePoint> chosen;
   const size_t step = std::max<size_t>(every, 1);
-  for (const ProbePoint& p : all) {
-    if (p.ordinal % step == 0 || p.ordinal == all.size()) {
-      chosen.push_back(p);
+  for (size_t k = 0; k < all.size(); ++k) {
+    if ((k + 1) % step == 0 || k + 1 == all.size()) {
+      plan.points.push_back(all[k]);
     }
   }
-  return chosen;
+  return plan;
 }
 
 std::vector<uint8_t> probeBytes(const io::CompiledNetwork& net, const std::vector<io::DecodedNpuOp>& decoded,

@@ -18,16 +18,23 @@ namespace npusim::probe {
 // One probe: the network up to and including kernel operation `operation` of the `stream`-th
 // ethos-u operator.
 struct ProbePoint {
-  size_t ordinal = 0;      // 1-based position among the network's kernel operations
+  size_t ordinal = 0;      // 1-based position of the operation among the network's kernel operations
   size_t stream = 0;       // index into the decoded ethos-u operators (execution order)
   size_t operation = 0;    // index of the operation in that stream's decoded operations
   uint32_t stopOffset = 0; // stream byte offset of the command after it, where the probe stops
 };
 
-// The kernel operations (convolution, depthwise, pooling, elementwise, resize; not DMAs, waits
-// or STOP) of every ethos-u operator in execution order: every `every`-th one (every >= 1) and
-// always the last, so the last probe runs every kernel operation.
-std::vector<ProbePoint> planProbes(const std::vector<io::DecodedNpuOp>& decoded, size_t every);
+// Where probes can stop: after each kernel operation (convolution, depthwise, pooling,
+// elementwise, resize; not DMAs, waits or STOP) of every ethos-u operator in execution order,
+// except one whose OFM goes to a chaining buffer (U85), which would leave its chained group's
+// consumers unrun and the buffer undrained: its group is cut after its last operation. Of
+// those, every `every`-th (every >= 1) and always the last.
+struct ProbePlan {
+  std::vector<ProbePoint> points;
+  size_t kernels = 0;   // the network's kernel operations
+  size_t chained = 0;   // of them, inside a chained group (no probe stops after them)
+};
+ProbePlan planProbes(const std::vector<io::DecodedNpuOp>& decoded, size_t every);
 
 // The network's file with its NPU work cut after `point`: that operator's stream ends with an
 // NPU_OP_STOP in place of the command at point.stopOffset, every later ethos-u operator's

@@ -81,11 +81,13 @@ void checkProbes(const fs::path& model, const std::vector<std::string>& options)
   const std::vector<uint8_t> original = test::readBytes(model);
   const io::CompiledNetwork net = io::loadNetworkFromBytes(original, model.string());
   const std::vector<io::DecodedNpuOp> decoded = io::decodeAll(net);
-  // Every kernel operation, in execution order: (stream, operation index).
+  // Every kernel operation not inside a chained group (U85: its OFM not in a chaining buffer),
+  // in execution order: (stream, operation index).
   std::vector<std::pair<size_t, size_t>> kernels;
   for (size_t s = 0; s < decoded.size(); ++s) {
     for (size_t i = 0; i < decoded[s].operations.size(); ++i) {
-      if (cmd::isKernel(decoded[s].operations[i].kind)) kernels.emplace_back(s, i);
+      const cmd::Operation& op = decoded[s].operations[i];
+      if (cmd::isKernel(op.kind) && op.ofm.storage != cmd::Storage::Chained) kernels.emplace_back(s, i);
     }
   }
   REQUIRE(rows.size() == kernels.size());
@@ -148,14 +150,16 @@ TEST_CASE("probe write: the demo network, one probe per kernel operation") {
   checkProbes(demo, {});
 }
 
-TEST_CASE("probe write: fixture models of the U55 (six ethos-u operators), U65 and U85") {
+TEST_CASE("probe write: fixture models of the U55 (six ethos-u operators), U65 and U85 (chained groups cut after their last)") {
   const auto root = test::fixturesDirOrSkip();
   if (!root) return;
   const fs::path kws8 = *root / "vela/keyword_scrambled_8bit/ethos-u55-64_Ethos_U55_High_End_Embedded_Shared_Sram/"
                                 "keyword_scrambled_8bit_vela.tflite";
   const fs::path u65 = *root / "fvp/vela5/rnnoise_INT8/ethos-u65-512/rnnoise_INT8_vela.tflite";
   const fs::path u85 = *root / "fvp/vela5/kws_micronet_m/ethos-u85-256/kws_micronet_m_vela.tflite";
-  for (const fs::path& p : {kws8, u65, u85}) {
+  const fs::path chained = *root / "vela-u85/kws_ref_model/ethos-u85-256_Ethos_U85_SYS_DRAM_Mid_Dedicated_Sram_384KB/"
+                                   "kws_ref_model_vela.tflite";
+  for (const fs::path& p : {kws8, u65, u85, chained}) {
     if (!fs::exists(p)) {
       FAIL("fixture missing: ", p.string());
     }
@@ -163,6 +167,12 @@ TEST_CASE("probe write: fixture models of the U55 (six ethos-u operators), U65 a
   checkProbes(kws8, {});
   checkProbes(u65, {"--system-config", "Corstone_300_FVP", "--memory-mode", "Dedicated_Sram"});
   checkProbes(u85, {"--system-config", "Corstone_320_FVP", "--memory-mode", "Dedicated_Sram"});
+  size_t chainedOps = 0;
+  for (const io::DecodedNpuOp& d : io::decodeAll(io::loadNetwork(chained.string()))) {
+    for (const cmd::Operation& op : d.operations) chainedOps += op.ofm.storage == cmd::Storage::Chained ? 1 : 0;
+  }
+  CHECK(chainedOps > 0);
+  checkProbes(chained, {"--system-config", "Corstone_320_FVP", "--memory-mode", "Dedicated_Sram_384KB"});
 }
 
 TEST_CASE("probe write --every: every N-th kernel operation and the last") {
