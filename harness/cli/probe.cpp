@@ -5,7 +5,10 @@
 #include <iomanip>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <sstream>
+
+#include <unistd.h>
 
 #include <nlohmann/json.hpp>
 
@@ -16,6 +19,7 @@
 #include "harness/probe/probe.h"
 #include "harness/process/process_pool.h"
 #include "harness/report/layer_map.h"
+#include "harness/sweep/progress.h"
 #include "models/platform/platform.h"
 #include "sim/common/atomic_file.h"
 #include "sim/common/csv.h"
@@ -134,7 +138,15 @@ int writeProbes(const WriteOptions& o) {
   pool.resultChannel = true;
   pool.inProcess = [](const std::vector<std::string>& args) { return runCommandLine(args); };
   std::vector<std::string> failures;
+  size_t finished = 0;
+  // A progress bar on a terminal: a large model's probes take minutes to simulate.
+  std::optional<sweep::ProgressMeter> meter;
+  if (isatty(STDERR_FILENO) != 0) {
+    meter.emplace(std::cerr, commands.size(), 0, true);
+    pool.tick = [&] { meter->update(finished, failures.size()); };
+  }
   process::runEach(commands, pool, [&](size_t i, process::ChildResult&& child) {
+    ++finished;
     nlohmann::json result;
     if (child.exitCode == 0) {
       result = nlohmann::json::parse(child.channel, nullptr, false);
@@ -147,6 +159,9 @@ int writeProbes(const WriteOptions& o) {
     }
     rows[i].simulatedNpuActive = result["npu_active_cycles"].get<uint64_t>();
   });
+  if (meter) {
+    meter->finish(finished, failures.size());
+  }
   if (!failures.empty()) {
     for (const std::string& f : failures) std::cerr << "npusim: error: " << f << '\n';
     return 1;
