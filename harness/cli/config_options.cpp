@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "models/platform/compile_target.h"
+#include "sim/common/error.h"
 
 namespace npusim::cli {
 
@@ -47,6 +48,18 @@ void applyVelaOption(const std::string& vela, config::ConfigRequest& request) {
 
 void printConfigWarnings(const config::SystemParams& params) {
   for (const std::string& w : params.warnings) std::cerr << "npusim: warning: " << w << '\n';
+}
+
+void checkCompileTarget(const io::CompiledNetwork& net, const std::vector<io::DecodedNpuOp>& decoded,
+                        const config::SystemParams& params, bool strict) {
+  for (const std::string& mismatch : platform::configMismatches(platform::compileTarget(net, decoded), params)) {
+    if (strict) {
+      InputError::Location loc;
+      loc.file = net.path;
+      throw InputError(loc, mismatch + " (--strict)");
+    }
+    std::cerr << "npusim: warning: " << net.path << ": " << mismatch << '\n';
+  }
 }
 
 config::VelaVersion chooseVela(const std::string& vela, const io::CompiledNetwork& net) {

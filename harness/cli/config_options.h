@@ -7,6 +7,7 @@
 #include "sim/config/config.h"
 #include "sim/config/vela_version.h"
 #include "sim/io/compiled_network.h"
+#include "sim/io/decoded_network.h"
 
 namespace npusim::cli {
 
@@ -23,6 +24,11 @@ void applyVelaOption(const std::string& vela, config::ConfigRequest& request);
 
 // Prints the configuration's warnings (config::SystemParams::warnings) to stderr.
 void printConfigWarnings(const config::SystemParams& params);
+
+// Where `params` contradicts what `net` was compiled for (platform::configMismatches): one
+// `npusim: warning:` line each, or, when `strict`, an InputError naming the file for the first.
+void checkCompileTarget(const io::CompiledNetwork& net, const std::vector<io::DecodedNpuOp>& decoded,
+                        const config::SystemParams& params, bool strict);
 
 // The model `vela` names, or the one matching the Vela that compiled `net` when it is empty.
 config::VelaVersion chooseVela(const std::string& vela, const io::CompiledNetwork& net);

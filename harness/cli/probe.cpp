@@ -36,6 +36,7 @@ struct WriteOptions {
   std::string model, out, vela;
   size_t every = 1;
   unsigned jobs = 0;
+  bool strict = false;
   config::ConfigRequest config;
 };
 
@@ -67,15 +68,16 @@ int writeProbes(const WriteOptions& o) {
   applyVelaOption(o.vela, request);
   const config::SystemParams params = platform::resolveForModel(request, net);
   printConfigWarnings(params);
-  // Refused here as `run` would refuse each probe.
+  // Refused and warned about here as `run` would for each probe (whose output goes unseen).
   const std::vector<io::DecodedNpuOp> decoded = decodeChecked(net, params);
   platform::refuseBranches(net, decoded);
+  checkCompileTarget(net, decoded, params, o.strict);
   const probe::ProbePlan plan = probe::planProbes(decoded, o.every);
   const std::vector<probe::ProbePoint>& points = plan.points;
   if (points.empty()) {
     InputError::Location loc;
     loc.file = net.path;
-    throw InputError(loc, "no kernel operation (convolution, pooling, elementwise, resize) to probe");
+    throw InputError(loc, "no kernel operation (convolution, depthwise, pooling, elementwise, resize) to probe");
   }
   std::error_code ec;
   fs::create_directories(o.out, ec);
@@ -288,6 +290,8 @@ void addProbe(CLI::App& app, Registry& registry) {
   write->add_option("-j,--jobs", w->jobs, "parallel simulations (default: cores)");
   addConfigOptions(write, w->config);
   addVelaOption(write, w->vela);
+  write->add_flag("--strict", w->strict,
+                  "refuse (exit 2) a configuration that contradicts what the model was compiled for, instead of warning");
   write->callback([w, &registry] { registry.select([w] { return writeProbes(*w); }); });
 
   auto* compare = sub->add_subcommand("compare", "Measured NPU_ACTIVE of probe models against npusim's, per operation");

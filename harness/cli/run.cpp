@@ -12,9 +12,7 @@
 #include "harness/cli/config_options.h"
 #include "harness/cli/workload.h"
 #include "sim/io/demo_network.h"
-#include "sim/common/error.h"
 #include "sim/config/config.h"
-#include "models/platform/compile_target.h"
 #include "models/platform/platform.h"
 
 namespace npusim::cli {
@@ -46,14 +44,7 @@ void addRun(CLI::App& app, Registry& registry) {
       applyVelaOption(opts->vela, opts->config);
       const config::SystemParams params = platform::resolveForModel(opts->config, net);
       printConfigWarnings(params);
-      for (const std::string& mismatch : platform::configMismatches(platform::compileTarget(net, decoded), params)) {
-        if (opts->strict) {
-          InputError::Location loc;
-          loc.file = net.path;
-          throw InputError(loc, mismatch + " (--strict)");
-        }
-        std::cerr << "npusim: warning: " << net.path << ": " << mismatch << '\n';
-      }
+      checkCompileTarget(net, decoded, params, opts->strict);
       std::vector<std::string> warnings;
       const analytic::VelaArtifacts vela = analytic::findVelaArtifacts(net.path, "");
       const report::LayerMap layers = report::mapLayers(net, decoded, vela, &warnings);

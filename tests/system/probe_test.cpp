@@ -175,6 +175,25 @@ TEST_CASE("probe write: fixture models of the U55 (six ethos-u operators), U65 a
   checkProbes(chained, {"--system-config", "Corstone_320_FVP", "--memory-mode", "Dedicated_Sram_384KB"});
 }
 
+TEST_CASE("probe write: warns, or with --strict refuses, a configuration the model was not compiled for, as run does") {
+  const auto root = test::fixturesDirOrSkip();
+  if (!root) return;
+  const std::string shared =
+      test::velaFolder(*root, "kws_ref_model", "ethos-u55-128_Ethos_U55_High_End_Embedded_Shared_Sram").tflite.string();
+  test::TempDir tmp;
+  const test::ProcessResult warned =
+      test::runNpusim({"probe", "write", shared, "--memory-mode", "Sram_Only", "--out", (tmp.path() / "a").string()});
+  INFO("stderr: ", warned.err);
+  CHECK(warned.exitCode == 0);
+  CHECK(warned.err.rfind("npusim: warning: " + shared + ": the model was compiled for constants in a memory slower",
+                         0) == 0);
+  CHECK(std::count(warned.err.begin(), warned.err.end(), '\n') == 1);
+  checkOneErrorLine(test::runNpusim({"probe", "write", shared, "--memory-mode", "Sram_Only", "--strict", "--out",
+                                     (tmp.path() / "b").string()}),
+                    "(--strict)");
+  CHECK_FALSE(fs::exists(tmp.path() / "b" / "probes.csv"));
+}
+
 TEST_CASE("probe write --every: every N-th kernel operation and the last") {
   test::TempDir tmp;
   const test::ProcessResult write = test::runNpusim({"probe", "write", "--every", "2", "--out", tmp.path().string()});
