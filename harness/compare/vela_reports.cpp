@@ -3,29 +3,12 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 
 #include "sim/common/csv.h"
 #include "sim/common/error.h"
 
 namespace npusim::compare {
 namespace {
-
-std::vector<std::vector<std::string>> readCsv(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) {
-    InputError::Location loc;
-    loc.file = path;
-    throw InputError(loc, "cannot open file");
-  }
-  std::vector<std::vector<std::string>> rows;
-  std::string line;
-  while (std::getline(in, line)) {
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (!line.empty()) rows.push_back(splitCsvLine(line));
-  }
-  return rows;
-}
 
 double number(const std::string& path, size_t lineNo, const std::string& column, const std::string& text) {
   try {
@@ -41,16 +24,16 @@ double number(const std::string& path, size_t lineNo, const std::string& column,
 
 
 std::vector<VelaLayerRow> readVelaPerLayerCsv(const std::string& path) {
-  const auto rows = readCsv(path);
+  const std::vector<CsvLine> lines = readCsvFile(path);
   // Vela 3.10's header starts "TFLite_operator", Vela 5.0's "Original Operator" (with a Target
   // and renamed memory columns); the columns read are found by name in the header row.
   const auto isHeader = [](const std::vector<std::string>& r) {
     return !r.empty() && (r[0] == "TFLite_operator" || r[0] == "Original Operator");
   };
-  if (rows.empty() || !isHeader(rows.front())) {
+  if (lines.empty() || !isHeader(lines.front().fields)) {
     throwForKey(path, "line 1", "expected Vela's per-layer CSV header (TFLite_operator or Original Operator, ...)");
   }
-  const std::vector<std::string>& header = rows.front();
+  const std::vector<std::string>& header = lines.front().fields;
   const auto column = [&](const std::string& name) {
     const auto it = std::find(header.begin(), header.end(), name);
     if (it == header.end()) {
@@ -62,8 +45,8 @@ std::vector<VelaLayerRow> readVelaPerLayerCsv(const std::string& path) {
                onFlash = column("OnFlash AC"), offFlash = column("OffFlash AC"), macs = column("MAC Count"),
                name = column("Name");
   std::vector<VelaLayerRow> out;
-  for (size_t i = 0; i < rows.size(); ++i) {
-    const auto& r = rows[i];
+  for (size_t i = 0; i < lines.size(); ++i) {
+    const std::vector<std::string>& r = lines[i].fields;
     if (isHeader(r)) continue;
     if (r.size() != header.size()) {
       throwForKey(path, "line " + std::to_string(i + 1),
@@ -86,12 +69,12 @@ std::vector<VelaLayerRow> readVelaPerLayerCsv(const std::string& path) {
 }
 
 std::map<std::string, std::string> readVelaSummaryCsv(const std::string& path) {
-  const auto rows = readCsv(path);
-  if (rows.size() < 2 || rows[0].size() != rows[1].size()) {
+  const std::vector<CsvLine> lines = readCsvFile(path);
+  if (lines.size() < 2 || lines[0].fields.size() != lines[1].fields.size()) {
     throwForKey(path, "line 2", "expected a header row and one data row of the same width");
   }
   std::map<std::string, std::string> out;
-  for (size_t i = 0; i < rows[0].size(); ++i) out[rows[0][i]] = rows[1][i];
+  for (size_t i = 0; i < lines[0].fields.size(); ++i) out[lines[0].fields[i]] = lines[1].fields[i];
   return out;
 }
 

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <charconv>
 #include <filesystem>
-#include <fstream>
+#include <iterator>
 #include <map>
 #include <optional>
 #include <sstream>
@@ -53,53 +53,38 @@ uint64_t parseCount(const std::string& text, const std::string& file, size_t lin
   return value;
 }
 
-// The rows of a CSV file with a header line, as column name -> field; throws InputError
-// naming the file and the first of `required` the header lacks.
+// A CSV file whose first non-empty line names the columns; throws InputError naming the file
+// and the first of `required` the header lacks, or the file when it has no line at all.
 struct CsvFile {
   std::vector<std::string> header;
-  std::vector<std::pair<size_t, std::vector<std::string>>> rows; // line number, fields
+  std::vector<CsvLine> rows;
   size_t column(const std::string& name) const {
     return static_cast<size_t>(std::find(header.begin(), header.end(), name) - header.begin());
   }
 };
 
 CsvFile readCsv(const std::string& path, const std::vector<std::string>& required) {
-  std::ifstream in(path);
-  if (!in) {
-    InputError::Location loc;
-    loc.file = path;
-    throw InputError(loc, "cannot read the file");
-  }
-  CsvFile csv;
-  std::string line;
-  size_t number = 0;
-  while (std::getline(in, line)) {
-    ++number;
-    if (line.empty() || line == "\r") continue;
-    if (csv.header.empty()) {
-      csv.header = splitCsvLine(line);
-      for (const std::string& name : required) {
-        if (csv.column(name) == csv.header.size()) {
-          throwForKey(path, name, "the header line has no column '" + name + "'");
-        }
-      }
-      continue;
-    }
-    csv.rows.emplace_back(number, splitCsvLine(line));
-  }
-  if (csv.header.empty()) {
+  std::vector<CsvLine> lines = readCsvFile(path);
+  if (lines.empty()) {
     throwAtOffset(path, 0, "empty file: expected a header line naming the columns");
   }
+  CsvFile csv;
+  csv.header = std::move(lines.front().fields);
+  for (const std::string& name : required) {
+    if (csv.column(name) == csv.header.size()) {
+      throwForKey(path, name, "the header line has no column '" + name + "'");
+    }
+  }
+  csv.rows.assign(std::make_move_iterator(lines.begin() + 1), std::make_move_iterator(lines.end()));
   return csv;
 }
 
-const std::string& field(const CsvFile& csv, const std::pair<size_t, std::vector<std::string>>& row, const std::string& name,
-                         const std::string& path) {
+const std::string& field(const CsvFile& csv, const CsvLine& row, const std::string& name, const std::string& path) {
   const size_t i = csv.column(name);
-  if (i >= row.second.size()) {
-    throwForKey(path, name, "line " + std::to_string(row.first) + " has no '" + name + "' field");
+  if (i >= row.fields.size()) {
+    throwForKey(path, name, "line " + std::to_string(row.number) + " has no '" + name + "' field");
   }
-  return row.second[i];
+  return row.fields[i];
 }
 
 const std::vector<std::string> kManifestColumns{"probe", "file",  "network_operator", "index",          "command_offset",
@@ -167,7 +152,7 @@ std::vector<ManifestRow> readManifest(const std::string& path) {
   const CsvFile csv = readCsv(path, kManifestColumns);
   std::vector<ManifestRow> rows;
   for (const auto& row : csv.rows) {
-    const auto count = [&](const std::string& name) { return parseCount(field(csv, row, name, path), path, row.first, name); };
+    const auto count = [&](const std::string& name) { return parseCount(field(csv, row, name, path), path, row.number, name); };
     ManifestRow r;
     r.probe = static_cast<size_t>(count("probe"));
     r.file = field(csv, row, "file", path);
@@ -189,12 +174,12 @@ std::vector<std::pair<std::string, uint64_t>> readMeasured(const std::string& pa
   std::map<std::string, size_t> lineOf;
   for (const auto& row : csv.rows) {
     const std::string name = std::filesystem::path(field(csv, row, "file", path)).filename().string();
-    const auto [it, fresh] = lineOf.emplace(name, row.first);
+    const auto [it, fresh] = lineOf.emplace(name, row.number);
     if (!fresh) {
-      throwForKey(path, "file", "line " + std::to_string(row.first) + ": " + name + " was measured on line " +
+      throwForKey(path, "file", "line " + std::to_string(row.number) + ": " + name + " was measured on line " +
                                     std::to_string(it->second) + " already");
     }
-    out.emplace_back(name, parseCount(field(csv, row, "npu_active", path), path, row.first, "npu_active"));
+    out.emplace_back(name, parseCount(field(csv, row, "npu_active", path), path, row.number, "npu_active"));
   }
   return out;
 }

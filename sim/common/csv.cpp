@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "sim/common/csv.h"
 
+#include <fstream>
+
+#include "sim/common/error.h"
+
 namespace npusim {
 
 std::vector<std::string> splitCsvLine(std::string_view line) {
@@ -36,6 +40,23 @@ std::string csvField(const std::string& s) {
   std::string q = "\"";
   for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
   return q + "\"";
+}
+
+std::vector<CsvLine> readCsvFile(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) {
+    InputError::Location loc;
+    loc.file = path;
+    throw InputError(loc, "cannot open file");
+  }
+  std::vector<CsvLine> lines;
+  std::string line;
+  for (size_t number = 1; std::getline(in, line); ++number) {
+    if (!line.empty() && line != "\r") {
+      lines.push_back({number, splitCsvLine(line)});
+    }
+  }
+  return lines;
 }
 
 } // namespace npusim

@@ -268,7 +268,7 @@ TEST_CASE("probe: bad input gets one error line and exit 2") {
   checkOneErrorLine(measured("file,npu_active\nother.tflite,5\n"), "no file it names is a probe of");
   checkOneErrorLine(measured(""), "empty file");
   checkOneErrorLine(test::runNpusim({"probe", "compare", (tmp.path() / "none.csv").string(), manifest}),
-                    "cannot read the file");
+                    "cannot open file");
   std::ofstream(tmp.path() / "bad_manifest.csv") << "probe,file\n1,a.tflite\n";
   std::ofstream(tmp.path() / "m.csv") << "file,npu_active\na.tflite,5\n";
   checkOneErrorLine(test::runNpusim({"probe", "compare", (tmp.path() / "bad_manifest.csv").string(),
