@@ -45,23 +45,23 @@ std::vector<VelaLayerRow> readVelaPerLayerCsv(const std::string& path) {
                onFlash = column("OnFlash AC"), offFlash = column("OffFlash AC"), macs = column("MAC Count"),
                name = column("Name");
   std::vector<VelaLayerRow> out;
-  for (size_t i = 0; i < lines.size(); ++i) {
-    const std::vector<std::string>& r = lines[i].fields;
+  for (const CsvLine& line : lines) {
+    const std::vector<std::string>& r = line.fields;
     if (isHeader(r)) continue;
     if (r.size() != header.size()) {
-      throwForKey(path, "line " + std::to_string(i + 1),
+      throwForKey(path, "line " + std::to_string(line.number),
                   "expected " + std::to_string(header.size()) + " columns, found " + std::to_string(r.size()));
     }
     VelaLayerRow row;
     row.tfliteOperator = r[0];
     row.nngOperator = r[1];
-    row.opCycles = number(path, i + 1, "Op Cycles", r[opCycles]);
-    row.npu = number(path, i + 1, "NPU", r[npu]);
-    row.sramAc = number(path, i + 1, "SRAM AC", r[sram]);
-    row.dramAc = number(path, i + 1, "DRAM AC", r[dram]);
-    row.onFlashAc = number(path, i + 1, "OnFlash AC", r[onFlash]);
-    row.offFlashAc = number(path, i + 1, "OffFlash AC", r[offFlash]);
-    row.macs = number(path, i + 1, "MAC Count", r[macs]);
+    row.opCycles = number(path, line.number, "Op Cycles", r[opCycles]);
+    row.npu = number(path, line.number, "NPU", r[npu]);
+    row.sramAc = number(path, line.number, "SRAM AC", r[sram]);
+    row.dramAc = number(path, line.number, "DRAM AC", r[dram]);
+    row.onFlashAc = number(path, line.number, "OnFlash AC", r[onFlash]);
+    row.offFlashAc = number(path, line.number, "OffFlash AC", r[offFlash]);
+    row.macs = number(path, line.number, "MAC Count", r[macs]);
     row.name = r[name];
     out.push_back(row);
   }
