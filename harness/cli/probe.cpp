@@ -19,6 +19,7 @@
 #include "harness/probe/probe.h"
 #include "harness/process/process_pool.h"
 #include "harness/report/layer_map.h"
+#include "harness/report/run_json.h"
 #include "harness/sweep/progress.h"
 #include "models/platform/platform.h"
 #include "sim/common/atomic_file.h"
@@ -153,13 +154,13 @@ int writeProbes(const WriteOptions& o) {
     if (child.exitCode == 0) {
       result = nlohmann::json::parse(child.channel, nullptr, false);
     }
-    if (child.exitCode != 0 || result.is_discarded() || !result.contains("npu_active_cycles")) {
+    if (child.exitCode != 0 || result.is_discarded() || !result.contains(report::run_json::kNpuActiveCycles)) {
       std::string reason = child.err.empty() ? "exit " + std::to_string(child.exitCode) : child.err;
       while (!reason.empty() && reason.back() == '\n') reason.pop_back();
       failures.push_back(rows[i].file + ": " + reason);
       return;
     }
-    rows[i].simulatedNpuActive = result["npu_active_cycles"].get<uint64_t>();
+    rows[i].simulatedNpuActive = result[report::run_json::kNpuActiveCycles].get<uint64_t>();
   });
   if (meter) {
     meter->finish(finished, failures.size());
