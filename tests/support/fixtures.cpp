@@ -279,4 +279,15 @@ std::optional<size_t> firstDifference(const std::vector<std::string>& a, const s
   return static_cast<size_t>(mismatch.first - a.begin());
 }
 
+void checkOneErrorLine(const ProcessResult& run, const std::string& mustContain) {
+  CHECK(run.exitCode == 2);
+  CHECK(run.out.empty());
+  INFO("stderr: ", run.err);
+  REQUIRE_FALSE(run.err.empty());
+  CHECK(std::count(run.err.begin(), run.err.end(), '\n') == 1);
+  CHECK(run.err.back() == '\n');
+  CHECK(run.err.rfind("npusim: error: ", 0) == 0);
+  CHECK(run.err.find(mustContain) != std::string::npos);
+}
+
 } // namespace npusim::test

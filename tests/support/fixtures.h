@@ -82,6 +82,10 @@ ProcessResult runNpusim(const std::vector<std::string>& args);
 // The same, run in working directory `cwd`.
 ProcessResult runNpusimIn(const std::filesystem::path& cwd, const std::vector<std::string>& args);
 
+// doctest CHECKs that `run` is a refusal as npusim gives one for bad input: exit 2, nothing on
+// stdout, one stderr line starting "npusim: error: " that contains `mustContain`.
+void checkOneErrorLine(const ProcessResult& run, const std::string& mustContain);
+
 // `text` split into lines, each with runs of whitespace collapsed to one space and trimmed;
 // empty lines dropped.
 std::vector<std::string> normalizedLines(const std::string& text);

@@ -25,16 +25,6 @@ std::string demoInspect(report::InspectFormat format) {
   return os.str();
 }
 
-void checkOneErrorLine(const test::ProcessResult& run, const std::string& mustContain) {
-  CHECK(run.exitCode == 2);
-  CHECK(run.out.empty());
-  INFO("stderr: ", run.err);
-  REQUIRE_FALSE(run.err.empty());
-  CHECK(std::count(run.err.begin(), run.err.end(), '\n') == 1);
-  CHECK(run.err.back() == '\n');
-  CHECK(run.err.rfind("npusim: error: ", 0) == 0);
-  CHECK(run.err.find(mustContain) != std::string::npos);
-}
 
 } // namespace
 
@@ -91,13 +81,13 @@ TEST_CASE("cli: a nonexistent model gives exit code 2 and one line naming the fi
   const test::TempDir dir;
   const std::string missing = (dir.path() / "no_such_model.tflite").string();
   const test::ProcessResult run = test::runNpusim({"inspect", missing});
-  checkOneErrorLine(run, missing + ": cannot open file");
+  test::checkOneErrorLine(run, missing + ": cannot open file");
 }
 
 TEST_CASE("cli: a directory instead of a model gives exit code 2 and one line naming it") {
   const test::TempDir dir;
   const test::ProcessResult run = test::runNpusim({"inspect", dir.path().string()});
-  checkOneErrorLine(run, dir.path().string() + ": cannot read file");
+  test::checkOneErrorLine(run, dir.path().string() + ": cannot read file");
 }
 
 TEST_CASE("cli: a file that is not a model gives exit code 2 and one line naming the file") {
@@ -105,27 +95,27 @@ TEST_CASE("cli: a file that is not a model gives exit code 2 and one line naming
   const std::string path = (dir.path() / "notes.txt").string();
   test::writeBytes(path, std::vector<uint8_t>(100, 'x'));
   const test::ProcessResult run = test::runNpusim({"inspect", path});
-  checkOneErrorLine(run, path + ": byte 4 (0x4): not a TFLite model");
+  test::checkOneErrorLine(run, path + ": byte 4 (0x4): not a TFLite model");
 }
 
 TEST_CASE("cli: an unknown --format value gives exit code 2 and the allowed words") {
-  checkOneErrorLine(test::runNpusim({"inspect", "--format", "xml"}), "--format: expected json, text or vela, got 'xml'");
-  checkOneErrorLine(test::runNpusim({"compare", "--format", "yaml"}),
+  test::checkOneErrorLine(test::runNpusim({"inspect", "--format", "xml"}), "--format: expected json, text or vela, got 'xml'");
+  test::checkOneErrorLine(test::runNpusim({"compare", "--format", "yaml"}),
                     "--format: expected csv, json, md or text, got 'yaml'");
 }
 
 TEST_CASE("cli: --set without '=' explains the key=value form") {
   for (const std::vector<std::string>& args : {std::vector<std::string>{"run", "--set", "system.sram.read_latency", "64"},
                                                std::vector<std::string>{"run", "--set", "system.sram.read_latency"}}) {
-    checkOneErrorLine(test::runNpusim(args), "--set: expected key=value in one word, e.g. "
+    test::checkOneErrorLine(test::runNpusim(args), "--set: expected key=value in one word, e.g. "
                                              "--set system.sram.read_latency=64; got 'system.sram.read_latency'");
   }
 }
 
 TEST_CASE("cli: an enum error lists the allowed values in words, a system-config typo suggests a U55 section") {
-  checkOneErrorLine(test::runNpusim({"run", "--set", "system.axi0_port=Flash"}),
+  test::checkOneErrorLine(test::runNpusim({"run", "--set", "system.axi0_port=Flash"}),
                     "'Flash' is not one of Sram, Dram, OnChipFlash or OffChipFlash");
-  checkOneErrorLine(test::runNpusim({"run", "--system-config", "Ethos_U55_High_End"}),
+  test::checkOneErrorLine(test::runNpusim({"run", "--system-config", "Ethos_U55_High_End"}),
                     "(did you mean 'Ethos_U55_High_End_Embedded'?)");
 }
 

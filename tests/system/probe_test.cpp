@@ -54,14 +54,6 @@ uint64_t npuActiveOf(const fs::path& model, const std::vector<std::string>& opti
   return nlohmann::json::parse(test::readText(json))["npu_active_cycles"].get<uint64_t>();
 }
 
-void checkOneErrorLine(const test::ProcessResult& run, const std::string& mustContain) {
-  CHECK(run.exitCode == 2);
-  INFO("stderr: ", run.err);
-  REQUIRE_FALSE(run.err.empty());
-  CHECK(std::count(run.err.begin(), run.err.end(), '\n') == 1);
-  CHECK(run.err.rfind("npusim: error: ", 0) == 0);
-  CHECK(run.err.find(mustContain) != std::string::npos);
-}
 
 // Writes the probes of `model` (run with `options`) and checks each against the original,
 // decoded independently of the probe writer: per ethos-u operator, the streams before the
@@ -188,7 +180,7 @@ TEST_CASE("probe write: warns, or with --strict refuses, a configuration the mod
   CHECK(warned.err.rfind("npusim: warning: " + shared + ": the model was compiled for constants in a memory slower",
                          0) == 0);
   CHECK(std::count(warned.err.begin(), warned.err.end(), '\n') == 1);
-  checkOneErrorLine(test::runNpusim({"probe", "write", shared, "--memory-mode", "Sram_Only", "--strict", "--out",
+  test::checkOneErrorLine(test::runNpusim({"probe", "write", shared, "--memory-mode", "Sram_Only", "--strict", "--out",
                                      (tmp.path() / "b").string()}),
                     "(--strict)");
   CHECK_FALSE(fs::exists(tmp.path() / "b" / "probes.csv"));
@@ -261,22 +253,22 @@ TEST_CASE("probe: bad input gets one error line and exit 2") {
     std::ofstream(tmp.path() / "m.csv") << text;
     return test::runNpusim({"probe", "compare", manifest, (tmp.path() / "m.csv").string()});
   };
-  checkOneErrorLine(measured("file,cycles\ndemo.probe1.tflite,5\n"), "no column 'npu_active'");
-  checkOneErrorLine(measured("file,npu_active\ndemo.probe1.tflite,5k\n"), "line 2: '5k' is not a cycle count");
-  checkOneErrorLine(measured("file,npu_active\ndemo.probe1.tflite,5\na/demo.probe1.tflite,6\n"),
+  test::checkOneErrorLine(measured("file,cycles\ndemo.probe1.tflite,5\n"), "no column 'npu_active'");
+  test::checkOneErrorLine(measured("file,npu_active\ndemo.probe1.tflite,5k\n"), "line 2: '5k' is not a cycle count");
+  test::checkOneErrorLine(measured("file,npu_active\ndemo.probe1.tflite,5\na/demo.probe1.tflite,6\n"),
                     "line 3: demo.probe1.tflite was measured on line 2 already");
-  checkOneErrorLine(measured("file,npu_active\nother.tflite,5\n"), "no file it names is a probe of");
-  checkOneErrorLine(measured(""), "empty file");
-  checkOneErrorLine(test::runNpusim({"probe", "compare", (tmp.path() / "none.csv").string(), manifest}),
+  test::checkOneErrorLine(measured("file,npu_active\nother.tflite,5\n"), "no file it names is a probe of");
+  test::checkOneErrorLine(measured(""), "empty file");
+  test::checkOneErrorLine(test::runNpusim({"probe", "compare", (tmp.path() / "none.csv").string(), manifest}),
                     "cannot open file");
   std::ofstream(tmp.path() / "bad_manifest.csv") << "probe,file\n1,a.tflite\n";
   std::ofstream(tmp.path() / "m.csv") << "file,npu_active\na.tflite,5\n";
-  checkOneErrorLine(test::runNpusim({"probe", "compare", (tmp.path() / "bad_manifest.csv").string(),
+  test::checkOneErrorLine(test::runNpusim({"probe", "compare", (tmp.path() / "bad_manifest.csv").string(),
                                      (tmp.path() / "m.csv").string()}),
                     "no column 'network_operator'");
   // An output folder that is a file.
   std::ofstream(tmp.path() / "file") << "x";
-  checkOneErrorLine(test::runNpusim({"probe", "write", "--out", (tmp.path() / "file").string()}),
+  test::checkOneErrorLine(test::runNpusim({"probe", "write", "--out", (tmp.path() / "file").string()}),
                     "cannot create the output folder");
   // A U85 stream that branches: its operations need not run in stream order, so neither
   // `run` nor `probe write` takes it.
@@ -289,8 +281,8 @@ TEST_CASE("probe: bad input gets one error line and exit 2") {
   layout.macs = 256;
   const fs::path branching = tmp.path() / "branch.tflite";
   test::writeBytes(branching, test::buildNpuModel(cmd::buildCop1Payload(test::u85(256), b.bytes()), layout));
-  checkOneErrorLine(test::runNpusim({"run", branching.string()}), "BRANCH");
-  checkOneErrorLine(test::runNpusim({"probe", "write", branching.string(), "--out", (tmp.path() / "q").string()}),
+  test::checkOneErrorLine(test::runNpusim({"run", branching.string()}), "BRANCH");
+  test::checkOneErrorLine(test::runNpusim({"probe", "write", branching.string(), "--out", (tmp.path() / "q").string()}),
                     "BRANCH");
 }
 

@@ -90,13 +90,6 @@ pid_t startNpusim(const std::vector<std::string>& args) {
   return pid;
 }
 
-void checkOneErrorLine(const test::ProcessResult& run, const std::string& mustContain) {
-  INFO("stderr: ", run.err);
-  CHECK(run.exitCode == 2);
-  CHECK(std::count(run.err.begin(), run.err.end(), '\n') == 1);
-  CHECK(run.err.rfind("npusim: error: ", 0) == 0);
-  CHECK(run.err.find(mustContain) != std::string::npos);
-}
 
 } // namespace
 
@@ -378,10 +371,10 @@ TEST_CASE("sweep: a bad spec is one error line naming the file and key path, exi
   const test::TempDir dir;
   const auto check = [&](const std::string& text, const std::string& mustContain) {
     const fs::path spec = writeSpec(dir, text);
-    checkOneErrorLine(test::runNpusim({"sweep", spec.string(), "--dry-run"}), spec.string() + ": " + mustContain);
+    test::checkOneErrorLine(test::runNpusim({"sweep", spec.string(), "--dry-run"}), spec.string() + ": " + mustContain);
     const fs::path results = dir.path() / "x.jsonl";
     std::ofstream(results) << "earlier results\n";
-    checkOneErrorLine(test::runNpusim({"sweep", spec.string(), "-o", results.string()}),
+    test::checkOneErrorLine(test::runNpusim({"sweep", spec.string(), "-o", results.string()}),
                       spec.string() + ": " + mustContain);
     CHECK(test::readText(results) == "earlier results\n");  // a bad spec leaves the results file alone
   };
@@ -408,9 +401,9 @@ TEST_CASE("sweep: a bad spec is one error line naming the file and key path, exi
         "key 'zip[0][\"system.sram.read_latency\"]': this key is already swept by grid[\"system.sram.read_latency\"]");
   check(R"({"models": [{"demo": true}], "link": [{"system.sram.read_latency": [16]}, {"system.sram.read_latency": [32]}]})",
         "key 'link[1][\"system.sram.read_latency\"]': this key is already swept by link[0]");
-  checkOneErrorLine(test::runNpusim({"sweep", writeSpec(dir, R"({"models": [{"demo": true}], )").string()}),
+  test::checkOneErrorLine(test::runNpusim({"sweep", writeSpec(dir, R"({"models": [{"demo": true}], )").string()}),
                     "malformed JSON");
-  checkOneErrorLine(test::runNpusim({"sweep", writeSpec(dir, kGridSpec).string(), "--shard", "4/4"}), "--shard");
+  test::checkOneErrorLine(test::runNpusim({"sweep", writeSpec(dir, kGridSpec).string(), "--shard", "4/4"}), "--shard");
 }
 
 TEST_CASE("sweep: an Ethos-U65 model without sections runs with Vela's U65 defaults, U65 keys included") {
