@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 
 #include "harness/cli/commands.h"
+#include "sim/common/edit_distance.h"
 #include "sim/common/error.h"
 #include "models/platform/systemc_entry.h"
 
@@ -15,6 +16,27 @@ int main(int argc, char** argv) { return npusim::platform::runUnderSystemC(argc,
 int sc_main(int argc, char** argv) { return npusim::cli::runCommandLine(argc, argv); }
 
 namespace npusim::cli {
+namespace {
+
+// The first word that is not an option names the subcommand; CLI11 would call an unknown one a
+// missing subcommand. Returns the error line's message for an unknown one, else "".
+std::string unknownSubcommand(const CLI::App& app, int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string word = argv[i];
+    if (word.empty() || word[0] == '-') continue;
+    std::vector<std::string_view> names;
+    for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) {
+      if (sub->get_name() == word) return "";
+      names.push_back(sub->get_name());
+    }
+    const std::string nearest = nearestName(word, names, 3);
+    return "unknown subcommand '" + word + "'" + (nearest.empty() ? "" : " (did you mean '" + nearest + "'?)") +
+           "; npusim --help lists them";
+  }
+  return "";
+}
+
+} // namespace
 
 int runCommandLine(const std::vector<std::string>& args) {
   std::vector<std::string> copy = args;
@@ -40,6 +62,10 @@ int runCommandLine(int argc, char** argv) {
   addCompare(app, registry);
   addCompareRuns(app, registry);
   addProbe(app, registry);
+  if (const std::string unknown = unknownSubcommand(app, argc, argv); !unknown.empty()) {
+    std::cerr << "npusim: error: " << unknown << '\n';
+    return 2;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -119,6 +119,11 @@ TEST_CASE("cli: an enum error lists the allowed values in words, a system-config
                     "(did you mean 'Ethos_U55_High_End_Embedded'?)");
 }
 
+TEST_CASE("cli: an unknown subcommand is named, with the nearest one") {
+  test::checkOneErrorLine(test::runNpusim({"frobnicate"}), "unknown subcommand 'frobnicate'; npusim --help lists them");
+  test::checkOneErrorLine(test::runNpusim({"rnu", "model.tflite"}), "unknown subcommand 'rnu' (did you mean 'run'?)");
+}
+
 TEST_CASE("cli: a missing subcommand gives exit code 2") {
   const test::ProcessResult run = test::runNpusim({});
   CHECK(run.exitCode == 2);
