@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/common/csv.h"
+#include "sim/config/system_params.h"
 
 namespace npusim::analytic {
 
@@ -100,7 +101,7 @@ void writeEstimateTable(std::ostream& out, const NetworkEstimate& est) {
       << (est.rowsFromDebugDb                  ? "from Vela's debug database"
           : est.vela == config::VelaVersion::V5_0 ? "grouped from the command stream"
                                           : "one per NPU kernel operation")
-      << "\n";
+      << "\nfrom " << config::sectionsFrom(est.systemConfigFrom, est.memoryModeFrom) << "\n";
   bool approximated = false;
   for (const SubgraphEstimate& sub : est.subgraphs) {
     out << "\nNPU subgraph (operator " << sub.operatorIndex << ")\n";
@@ -206,6 +207,8 @@ void writeEstimateJson(std::ostream& out, const NetworkEstimate& est) {
   j["accelerator"] = std::string(est.hardware->name);
   j["system_config"] = est.systemConfig;
   j["memory_mode"] = est.memoryMode;
+  j["system_config_from"] = est.systemConfigFrom;
+  j["memory_mode_from"] = est.memoryModeFrom;
   j["core_clock_hz"] = est.coreClockHz;
   j["rows_from_debug_db"] = est.rowsFromDebugDb;
   j["subgraphs"] = nlohmann::json::array();

@@ -352,6 +352,8 @@ NetworkEstimate estimateNetwork(const io::CompiledNetwork& net, const std::vecto
   result.hardware = net.hardware();
   result.systemConfig = params.systemConfig;
   result.memoryMode = params.memoryMode;
+  result.systemConfigFrom = params.systemConfigFrom;
+  result.memoryModeFrom = params.memoryModeFrom;
   result.coreClockHz = params.coreClockHz;
   // Vela 5.0's rows need Vela 5.x's database; without it they are grouped from the stream.
   result.rowsFromDebugDb = db != nullptr && (vela == config::VelaVersion::V3_10 || db->regorLayout());

@@ -34,6 +34,7 @@ struct NetworkEstimate {
   config::VelaVersion vela = config::VelaVersion::V3_10;   // the Vela whose performance model this estimate reproduces
   const arch::NpuConfig* hardware = nullptr; // the configuration the COP1 header names
   std::string systemConfig, memoryMode;
+  std::string systemConfigFrom, memoryModeFrom;   // where each came from (config::SystemParams)
   double coreClockHz = 0;
   bool rowsFromDebugDb = false;           // false: Vela 3.10 one row per kernel operation, Vela 5.0 grouped from the stream
   // Rows carry Vela's names (may be empty): from Vela 5.x's debug database, or from the

@@ -24,6 +24,7 @@ void addEstimate(CLI::App& app, Registry& registry) {
     config::ConfigRequest request;
     std::string json, csv, debugDb, vela;
     bool noDebugDb = false;
+    bool strict = false;
   };
   auto opts = std::make_shared<Options>();
   sub->add_option("model", opts->model, "Vela-compiled .tflite (default: the built-in demo network)");
@@ -34,6 +35,8 @@ void addEstimate(CLI::App& app, Registry& registry) {
   sub->add_option("--debug-db", opts->debugDb,
                   "Vela debug database for the row grouping (default: <model>_debug.xml beside the model)");
   sub->add_flag("--no-debug-db", opts->noDebugDb, "Ignore the debug database: one row per NPU kernel operation");
+  sub->add_flag("--strict", opts->strict,
+                "refuse (exit 2) a configuration that contradicts what the model was compiled for, instead of warning");
   sub->callback([opts, &registry] {
     registry.select([opts] {
       // 1. Model, command streams and the system it runs on (MACs from the COP1 header).
@@ -42,6 +45,7 @@ void addEstimate(CLI::App& app, Registry& registry) {
       const config::SystemParams params = platform::resolveForModel(opts->request, net);
       printConfigWarnings(params);
       const auto decoded = decodeChecked(net, params);
+      checkCompileTarget(net, decoded, params, opts->strict);
       // 2. Vela's row grouping and names, when its debug database and source model are there.
       analytic::VelaArtifacts artifacts;
       if (!opts->noDebugDb) {

@@ -41,8 +41,10 @@ struct WriteOptions {
   config::ConfigRequest config;
 };
 
-// The `run` options that give a child the configuration this command was given.
-std::vector<std::string> configArguments(const config::ConfigRequest& c, const std::string& vela) {
+// The `run` options that give a child the configuration this command was given, on the sections
+// resolved for the model (a probe has no Vela summary CSV beside it to take its compile's from).
+std::vector<std::string> configArguments(const config::ConfigRequest& c, const config::SystemParams& params,
+                                         const std::string& vela) {
   std::vector<std::string> args;
   const auto add = [&args](const char* option, const std::string& value) {
     if (!value.empty()) {
@@ -50,8 +52,8 @@ std::vector<std::string> configArguments(const config::ConfigRequest& c, const s
       args.push_back(value);
     }
   };
-  add("--system-config", c.systemConfig);
-  add("--memory-mode", c.memoryMode);
+  add("--system-config", params.systemConfig);
+  add("--memory-mode", params.memoryMode);
   add("--vela-ini", c.velaIni);
   add("--config", c.jsonFile);
   add("--vela", vela);
@@ -132,7 +134,7 @@ int writeProbes(const WriteOptions& o) {
   for (const probe::ManifestRow& r : rows) {
     std::vector<std::string> args{process::selfExecutable(), "run", (fs::path(o.out) / r.file).string(), "--json",
                                   "/dev/fd/" + std::to_string(process::kResultChannelFd)};
-    for (std::string& a : configArguments(o.config, o.vela)) args.push_back(std::move(a));
+    for (std::string& a : configArguments(o.config, params, o.vela)) args.push_back(std::move(a));
     commands.push_back(std::move(args));
   }
   process::PoolOptions pool;

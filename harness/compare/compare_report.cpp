@@ -9,7 +9,8 @@
 #include "sim/common/error.h"
 #include "sim/common/counts.h"
 #include "sim/common/csv.h"
-#include "sim/config/presets.h"
+#include "sim/config/system_params.h"
+#include "sim/config/vela_compile.h"
 
 namespace npusim::compare {
 namespace {
@@ -57,7 +58,8 @@ void writeModelComparison(std::ostream& os, const ModelComparison& c, CompareFor
   case CompareFormat::Md: {
     const bool md = format == CompareFormat::Md;
     os << (md ? "### " : "npusim compare: ") << c.model << " (" << c.accelerator << ", " << c.systemConfig << ", "
-       << c.memoryMode << "; estimate: Vela " << c.vela << "'s model)\n\n";
+       << c.memoryMode << "; estimate: Vela " << c.vela << "'s model)\n" << (md ? "\n" : "")
+       << "from " << config::sectionsFrom(c.systemConfigFrom, c.memoryModeFrom) << "\n\n";
     if (md) os << "| layer | TFLite | Vela op | sim | estimate | Vela | sim/est | sim/Vela | bound | name |\n|---|---|---|--:|--:|--:|--:|--:|---|---|\n";
     else {
       char head[200];
@@ -160,8 +162,6 @@ void writeTreeComparison(std::ostream& os, const std::vector<ModelComparison>& m
 
 TreeListing findTreeModels(const std::string& dir) {
   namespace fs = std::filesystem;
-  const std::vector<std::string_view> systems = config::presetNames("System_Config");
-  const std::vector<std::string_view> modes = config::presetNames("Memory_Mode");
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) {
     InputError::Location loc;
@@ -179,24 +179,18 @@ TreeListing findTreeModels(const std::string& dir) {
         if (n.size() > 12 && n.compare(n.size() - 12, 12, "_vela.tflite") == 0) tflite = f.path().string();
       }
       if (tflite.empty()) continue;
-      TreeModel m{modelDir.path().filename().string(), folder.path().filename().string(), tflite, "", ""};
-      // The longest system config and memory mode names that appear as "_<system>_<mode>".
-      for (const auto& s : systems) {
-        for (const auto& mm : modes) {
-          if (m.folder.find("_" + std::string(s) + "_" + std::string(mm)) != std::string::npos &&
-              s.size() + mm.size() > m.systemConfig.size() + m.memoryMode.size()) {
-            m.systemConfig = std::string(s);
-            m.memoryMode = std::string(mm);
-          }
-        }
-      }
-      if (m.systemConfig.empty()) {
-        out.skipped.push_back(folder.path().string() +
-                              ": folder name names no known system config and memory mode "
-                              "(expected <accelerator>_<system_config>_<memory_mode>[_suffix])");
+      // The sections of the compile: Vela's summary CSV beside the model, else the folder name.
+      std::vector<std::string> warnings;
+      const std::optional<config::CompileSections> compiled = config::compileSections(tflite, "", &warnings);
+      if (!compiled) {
+        std::string why = "neither a Vela summary CSV beside the model nor the folder name (expected "
+                          "<accelerator>_<system_config>_<memory_mode>[_suffix]) names a known system config and memory mode";
+        for (const std::string& w : warnings) why += "; " + w;
+        out.skipped.push_back(folder.path().string() + ": " + why);
         continue;
       }
-      out.models.push_back(m);
+      out.models.push_back({modelDir.path().filename().string(), folder.path().filename().string(), tflite,
+                            compiled->names.systemConfig, compiled->names.memoryMode});
     }
   }
   std::sort(out.models.begin(), out.models.end(),

@@ -18,7 +18,8 @@ void writeTreeComparison(std::ostream& os, const std::vector<ModelComparison>& m
 void writeLayerCsv(std::ostream& os, const std::vector<ModelComparison>& models);
 
 // A compiled model inside a tree laid out like fixtures/vela: <dir>/<model>/<folder>/*_vela.tflite,
-// with the system config and memory mode taken from the folder name.
+// with the system config and memory mode of its compile (config::compileSections: Vela's summary
+// CSV beside it, else the folder name).
 struct TreeModel {
   std::string model, folder, path, systemConfig, memoryMode;
 };
@@ -26,7 +27,7 @@ struct TreeListing {
   std::vector<TreeModel> models;
   std::vector<std::string> skipped;  // "<folder>: reason" for model folders that cannot be compared
 };
-// Folders whose names name no known system config and memory mode are listed as skipped.
+// Folders whose compile names no known system config and memory mode are listed as skipped.
 // Throws InputError when `dir` is not a directory.
 TreeListing findTreeModels(const std::string& dir);
 

@@ -8,18 +8,17 @@
 #include "harness/compare/vela_reports.h"
 #include "harness/process/process_pool.h"
 #include "harness/report/layer_map.h"
+#include "sim/config/vela_compile.h"
 #include "sim/io/decoded_network.h"
 #include "models/platform/compile_target.h"
 #include "models/platform/platform.h"
 
 namespace npusim::compare {
 
-ModelComparison compareModel(const io::CompiledNetwork& net, const std::string& modelPath, const std::string& velaCsv,
-                             const config::ConfigRequest& config, std::optional<config::VelaVersion> vela,
+ModelComparison compareModel(const io::CompiledNetwork& net, const std::vector<io::DecodedNpuOp>& decoded,
+                             const config::SystemParams& params, const std::string& modelPath,
+                             const std::string& velaCsv, std::optional<config::VelaVersion> vela,
                              const std::function<void(const std::string&)>& warn) {
-  const auto decoded = io::decodeAll(net);
-  const config::SystemParams params = platform::resolveForModel(config, net);
-  for (const std::string& w : params.warnings) warn(w);
   // Layer names first: a debug database that does not describe the model only warns, and the
   // estimate then groups rows without it.
   std::vector<std::string> warnings;
@@ -34,13 +33,18 @@ ModelComparison compareModel(const io::CompiledNetwork& net, const std::string& 
   const platform::RunResult run = platform::simulate(net, decoded, params);
   std::optional<std::vector<VelaLayerRow>> rows;
   std::optional<double> velaTotal;
-  const auto csv = !velaCsv.empty()    ? std::optional<std::string>(velaCsv)
-                   : modelPath.empty() ? std::nullopt
-                                       : findBeside(modelPath, "_per-layer");
+  std::optional<std::string> csv;
+  if (!velaCsv.empty()) {
+    csv = velaCsv;
+  } else if (!modelPath.empty()) {
+    const std::vector<std::string> beside = config::velaCsvsBeside(modelPath, "_per-layer");
+    if (!beside.empty()) csv = beside.front();
+  }
   if (csv) rows = readVelaPerLayerCsv(*csv);
   if (!modelPath.empty()) {
-    if (const auto summary = findBeside(modelPath, "_summary_")) {
-      const auto values = readVelaSummaryCsv(*summary);
+    const auto compiled = config::compileSections(modelPath, params.accelerator, nullptr);
+    if (compiled && !compiled->summaryCsv.empty()) {
+      const auto values = config::readVelaSummaryCsv(compiled->summaryCsv);
       if (const auto it = values.find("cycles_total"); it != values.end()) velaTotal = std::stod(it->second);
     }
   }

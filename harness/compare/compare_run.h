@@ -13,18 +13,20 @@
 #include "harness/compare/comparison.h"
 #include "sim/config/config.h"
 #include "sim/io/compiled_network.h"
+#include "sim/io/decoded_network.h"
 
 namespace npusim::compare {
 
-// Simulates (one SystemC elaboration: once per process) and estimates `net` with the
-// configuration `config`, next to Vela's per-layer CSV (`velaCsv`, or the first CSV beside
-// `modelPath` whose name contains "_per-layer") and cycles_total of its summary CSV (name
-// containing "_summary_") when there are any; an empty `modelPath` looks for nothing beside.
+// Simulates (one SystemC elaboration: once per process) and estimates `net` (its command
+// streams `decoded`) on `params`, next to Vela's per-layer CSV (`velaCsv`, or the one beside
+// `modelPath`: config::velaCsvsBeside) and cycles_total of the summary CSV of the compile
+// (config::compileSections) when there are any; an empty `modelPath` looks for nothing beside.
 // `warn` receives warnings as they arise (a debug database that does not describe the model:
 // rows are then grouped without it).
 // `vela` picks the Vela model the estimate reproduces (nullopt: the one that compiled `net`).
-ModelComparison compareModel(const io::CompiledNetwork& net, const std::string& modelPath, const std::string& velaCsv,
-                             const config::ConfigRequest& config, std::optional<config::VelaVersion> vela,
+ModelComparison compareModel(const io::CompiledNetwork& net, const std::vector<io::DecodedNpuOp>& decoded,
+                             const config::SystemParams& params, const std::string& modelPath,
+                             const std::string& velaCsv, std::optional<config::VelaVersion> vela,
                              const std::function<void(const std::string&)>& warn);
 
 // Comparisons of a tree's models, in listing order, and the models that could not be compared.

@@ -19,6 +19,8 @@ ModelComparison buildComparison(const platform::RunResult& run, const analytic::
   c.systemConfig = run.params.systemConfig;
   c.vela = std::string(config::velaVersionName(estimate.vela));
   c.memoryMode = run.params.memoryMode;
+  c.systemConfigFrom = run.params.systemConfigFrom;
+  c.memoryModeFrom = run.params.memoryModeFrom;
   c.simNpuActive = run.npuActive;
   c.simTotal = run.totalCycles;
   c.estimateTotal = estimate.totals.totalCycles;
@@ -108,7 +110,8 @@ ComparisonSummary summarize(const std::vector<LayerComparison>& layers) {
 
 nlohmann::ordered_json comparisonJson(const ModelComparison& c) {
   nlohmann::ordered_json j{{"model", c.model}, {"accelerator", c.accelerator}, {"system_config", c.systemConfig},
-                           {"memory_mode", c.memoryMode}, {"vela", c.vela},
+                           {"memory_mode", c.memoryMode}, {"system_config_from", c.systemConfigFrom},
+                           {"memory_mode_from", c.memoryModeFrom}, {"vela", c.vela},
                            {"sim_npu_active_cycles", roundCount(c.simNpuActive)},
                            {"sim_total_cycles", roundCount(c.simTotal)}, {"estimate_cycles", c.estimateTotal}};
   j["vela_cycles"] = c.velaTotal ? nlohmann::ordered_json(*c.velaTotal) : nlohmann::ordered_json();
@@ -136,6 +139,8 @@ ModelComparison comparisonFromJson(const nlohmann::json& j) {
   c.accelerator = j.at("accelerator").get<std::string>();
   c.systemConfig = j.at("system_config").get<std::string>();
   c.memoryMode = j.at("memory_mode").get<std::string>();
+  c.systemConfigFrom = j.at("system_config_from").get<std::string>();
+  c.memoryModeFrom = j.at("memory_mode_from").get<std::string>();
   c.vela = j.at("vela").get<std::string>();
   c.simNpuActive = j.at("sim_npu_active_cycles").get<double>();
   c.simTotal = j.at("sim_total_cycles").get<double>();

@@ -34,6 +34,7 @@ struct ComparisonSummary {
 
 struct ModelComparison {
   std::string model, accelerator, systemConfig, memoryMode;
+  std::string systemConfigFrom, memoryModeFrom;  // where each came from (config::SystemParams)
   std::string vela;                  // the Vela performance model the estimate reproduces ("3.10", "5.0")
   std::vector<LayerComparison> layers;
   double simNpuActive = 0, simTotal = 0, estimateTotal = 0;

@@ -2,7 +2,6 @@
 #include "harness/compare/vela_reports.h"
 
 #include <algorithm>
-#include <filesystem>
 
 #include "sim/common/csv.h"
 #include "sim/common/error.h"
@@ -66,32 +65,6 @@ std::vector<VelaLayerRow> readVelaPerLayerCsv(const std::string& path) {
     out.push_back(row);
   }
   return out;
-}
-
-std::map<std::string, std::string> readVelaSummaryCsv(const std::string& path) {
-  const std::vector<CsvLine> lines = readCsvFile(path);
-  if (lines.size() < 2 || lines[0].fields.size() != lines[1].fields.size()) {
-    throwForKey(path, "line 2", "expected a header row and one data row of the same width");
-  }
-  std::map<std::string, std::string> out;
-  for (size_t i = 0; i < lines[0].fields.size(); ++i) out[lines[0].fields[i]] = lines[1].fields[i];
-  return out;
-}
-
-std::optional<std::string> findBeside(const std::string& modelPath, const std::string& pattern) {
-  namespace fs = std::filesystem;
-  const fs::path dir = fs::path(modelPath).parent_path();
-  std::error_code ec;
-  std::vector<std::string> matches;
-  for (const auto& e : fs::directory_iterator(dir.empty() ? fs::path(".") : dir, ec)) {
-    const std::string name = e.path().filename().string();
-    if (name.find(pattern) != std::string::npos && e.path().extension() == ".csv") {
-      matches.push_back(e.path().string());
-    }
-  }
-  if (matches.empty()) return std::nullopt;
-  std::sort(matches.begin(), matches.end());
-  return matches.front();
 }
 
 } // namespace npusim::compare

@@ -1,10 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// Readers for Vela's CSV outputs: the per-layer CSV (--verbose-performance) and the network
-// summary CSV.
+// Reader for Vela's per-layer CSV (--verbose-performance).
 
-#include <map>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,11 +18,6 @@ struct VelaLayerRow {
 // InputError naming the file and line for a malformed row.
 std::vector<VelaLayerRow> readVelaPerLayerCsv(const std::string& path);
 
-// Header -> value of `<model>_summary_<system_config>.csv`.
-std::map<std::string, std::string> readVelaSummaryCsv(const std::string& path);
-
-// The first (sorted) CSV beside a model whose name contains `pattern` ("_per-layer",
-// "_summary_"), if any.
-std::optional<std::string> findBeside(const std::string& modelPath, const std::string& pattern);
+// The summary CSV and where Vela's CSVs are found beside a model: sim/config/vela_compile.h.
 
 } // namespace npusim::compare

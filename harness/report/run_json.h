@@ -32,6 +32,8 @@ constexpr char kAccelerator[] = "accelerator";
 constexpr char kSystemConfig[] = "system_config";
 constexpr char kMemoryMode[] = "memory_mode";
 constexpr char kCoreClock[] = "core_clock";
+constexpr char kSystemConfigFrom[] = "system_config_from";
+constexpr char kMemoryModeFrom[] = "memory_mode_from";
 
 // ports[] (also kName).
 constexpr char kMemory[] = "memory";

@@ -85,6 +85,7 @@ void writeRunSummary(std::ostream& os, const platform::RunResult& r, const Layer
   os << "npusim run: " << r.model << '\n';
   os << "  system   " << p.accelerator << ", " << p.systemConfig << ", " << p.memoryMode << ", " << fmt("%.0f", mhz)
      << " MHz\n";
+  os << "  from     " << config::sectionsFrom(p.systemConfigFrom, p.memoryModeFrom) << '\n';
   os << "  total    " << cyc(r.totalCycles) << " cycles = " << fmt("%.4f", r.totalCycles / p.coreClockHz * 1e3)
      << " ms\n";
   os << "  NPU      active " << cyc(r.npuActive) << " cycles, idle " << cyc(r.npuIdle) << " cycles, " << r.macs
@@ -144,7 +145,7 @@ ordered_json runJson(const platform::RunResult& r, const LayerMap& layers) {
   j[kFormatVersion] = kFormat;
   j[kModel] = r.model;
   j[kConfig] = {{kAccelerator, p.accelerator}, {kSystemConfig, p.systemConfig}, {kMemoryMode, p.memoryMode},
-                {kCoreClock, p.coreClockHz}};
+                {kCoreClock, p.coreClockHz}, {kSystemConfigFrom, p.systemConfigFrom}, {kMemoryModeFrom, p.memoryModeFrom}};
   j[kTotalCycles] = cyc(r.totalCycles);
   j[kTimeSeconds] = r.totalCycles / p.coreClockHz;
   j[kNpuActiveCycles] = cyc(r.npuActive);

@@ -22,6 +22,8 @@
 #include "sim/config/text_file.h"
 #include "sim/io/demo_network.h"
 #include "models/platform/compile_target.h"
+#include "models/platform/platform.h"
+#include "sim/config/vela_compile.h"
 
 namespace npusim::sweep {
 namespace {
@@ -29,7 +31,6 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr double kExactIntMax = 9007199254740992.0;  // 2^53
-constexpr std::string_view kOptimiseSizeSuffix = "_optimiseSize";
 
 const config::ConfigKey& configKey(const std::string& key, const std::string& file, const std::string& where) {
   const config::ConfigKey* k = config::findKey(key);
@@ -105,39 +106,6 @@ bool matchesAny(const std::vector<std::string>& globs, const std::string& name) 
          });
 }
 
-// "<accel>_<system config>_<memory mode>[_optimiseSize]" -> system config and memory mode;
-// false when the name does not have that shape.
-bool parseConfigFolder(std::string name, ModelRef& model) {
-  if (name.size() > kOptimiseSizeSuffix.size() &&
-      name.compare(name.size() - kOptimiseSizeSuffix.size(), kOptimiseSizeSuffix.size(), kOptimiseSizeSuffix) == 0) {
-    name.resize(name.size() - kOptimiseSizeSuffix.size());
-  }
-  const size_t accelEnd = name.find('_');
-  if (accelEnd == std::string::npos) {
-    return false;
-  }
-  const std::string rest = name.substr(accelEnd + 1);
-  std::string_view mode;
-  for (const std::string_view m : config::presetNames("Memory_Mode")) {
-    const std::string suffix = "_" + std::string(m);
-    if (m.size() > mode.size() && rest.size() > suffix.size() &&
-        rest.compare(rest.size() - suffix.size(), suffix.size(), suffix) == 0) {
-      mode = m;
-    }
-  }
-  if (mode.empty()) {
-    return false;
-  }
-  const std::string system = rest.substr(0, rest.size() - mode.size() - 1);
-  const auto systems = config::presetNames("System_Config");
-  if (std::find(systems.begin(), systems.end(), system) == systems.end()) {
-    return false;
-  }
-  model.systemConfig = system;
-  model.memoryMode = std::string(mode);
-  return true;
-}
-
 fs::path resolvePath(const fs::path& base, const std::string& p) {
   return fs::path(p).is_absolute() ? fs::path(p) : base / p;
 }
@@ -183,9 +151,12 @@ void addFixtureModels(const JsonNode& entry, const ModelRef& config, const fs::p
     for (const std::string& folder : sortedSubdirs(root / model)) {
       ModelRef m = config;
       const fs::path file = root / model / folder / (model + "_vela.tflite");
-      if (!matchesAny(configGlobs, folder) || !parseConfigFolder(folder, m) || !fs::is_regular_file(file, ec)) {
+      const std::optional<config::SectionNames> named = config::sectionsInFolderName(folder);
+      if (!matchesAny(configGlobs, folder) || !named || !fs::is_regular_file(file, ec)) {
         continue;
       }
+      m.systemConfig = named->systemConfig;
+      m.memoryMode = named->memoryMode;
       m.label = model + "/" + folder;
       m.path = fs::absolute(file).lexically_normal().string();
       out.push_back(std::move(m));
@@ -196,15 +167,6 @@ void addFixtureModels(const JsonNode& entry, const ModelRef& config, const fs::p
   }
 }
 
-// Fills in the accelerator `m`'s model was compiled for ("" when it has no ethos-u operator) and
-// the Vela that compiled it.
-void readCompileTarget(ModelRef& m) {
-  const io::CompiledNetwork net = io::loadModelOrDemo(m.path);
-  const arch::NpuConfig* hw = net.hardware();
-  m.accelerator = hw != nullptr ? std::string(hw->name) : std::string();
-  m.vela = platform::velaReadingFor(net);
-}
-
 config::ConfigRequest requestFor(const ModelRef& m) {
   config::ConfigRequest request;
   request.systemConfig = m.systemConfig;
@@ -213,6 +175,20 @@ config::ConfigRequest requestFor(const ModelRef& m) {
   request.accelerator = m.accelerator;
   request.vela = m.vela;
   return request;
+}
+
+// Fills in the accelerator `m`'s model was compiled for ("" when it has no ethos-u operator), the
+// Vela that compiled it and, where the entry names none, the sections `npusim run` takes (those
+// of the compile, else Vela's default for the accelerator: platform::resolveForModel), checking
+// that the configuration resolves for it.
+void readCompileTarget(ModelRef& m) {
+  const io::CompiledNetwork net = io::loadModelOrDemo(m.path);
+  const arch::NpuConfig* hw = net.hardware();
+  m.accelerator = hw != nullptr ? std::string(hw->name) : std::string();
+  m.vela = platform::velaReadingFor(net);
+  const config::SystemParams params = platform::resolveForModel(requestFor(m), net);
+  m.systemConfig = params.systemConfig;
+  m.memoryMode = params.memoryMode;
 }
 
 std::vector<ModelRef> parseModels(const JsonNode& models, const fs::path& base) {
@@ -250,16 +226,11 @@ std::vector<ModelRef> parseModels(const JsonNode& models, const fs::path& base) 
     } else {
       addPathModels(entry, config, base, out);
     }
-    // Each model's accelerator, Vela's default sections for it where the entry names none, and
-    // a configuration that resolves for it (a fixture folder's name gives its own sections).
+    // Each model's accelerator and sections (a fixture folder's name gives its own).
     for (size_t i = first; i < out.size(); ++i) {
       ModelRef& m = out[i];
       try {
         readCompileTarget(m);
-        const auto [system, mode] = config::defaultSections(m.accelerator);
-        if (m.systemConfig.empty()) m.systemConfig = system;
-        if (m.memoryMode.empty()) m.memoryMode = mode;
-        config::resolveConfig(requestFor(m));
       } catch (const InputError& e) {
         entry.fail(e.what());
       }

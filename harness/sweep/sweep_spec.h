@@ -16,7 +16,8 @@
 //     "points": [{"system.sram.read_latency": 128, "system.off_chip_flash.clock_scale": 0.03125}],
 //     "baseline": {"system.sram.read_latency": 32, "npu.axi1.max_outstanding_reads": 2}
 //   }
-// "path" may be a glob; "fixtures" names a Vela fixture tree <dir>/<model>/<accel>_<system
+// "path" may be a glob (a model without "system_config" or "memory_mode" takes its compile's, as
+// `npusim run` does, else Vela's default); "fixtures" names a Vela fixture tree <dir>/<model>/<accel>_<system
 // config>_<memory mode>[_optimiseSize]/<model>_vela.tflite, whose folder names give the system
 // config and memory mode ("models" and "configs" are optional glob filters). The parameter sets
 // are the cartesian product of the dimensions — each "grid" key, then each "zip" group (alias
@@ -40,7 +41,7 @@ namespace npusim::sweep {
 struct ModelRef {
   std::string label;         // how results name it: path as written/matched, "<model>/<config folder>", "<demo>"
   std::string path;          // file to simulate; empty for the built-in demo network
-  std::string systemConfig;  // as given, else Vela's default for the model's accelerator
+  std::string systemConfig;  // as given, else the compile's (Vela's summary CSV beside the model), else Vela's default
   std::string memoryMode;
   std::string accelerator;   // what the model was compiled for (its COP1 header)
   std::string velaIni;       // optional vela.ini the sections are read from

@@ -4,6 +4,8 @@
 #include <algorithm>
 
 #include "sim/arch/regions.h"
+#include "sim/config/presets.h"
+#include "sim/config/vela_ini.h"
 
 namespace npusim::platform {
 namespace {
@@ -24,6 +26,15 @@ std::string memoryOf(const config::SystemParams& params, arch::AreaId area) {
   return std::string(config::memoryKindName(params.memoryIn(area))) + " on " + std::string(arch::areaName(area));
 }
 
+// "<kind>.<name>" can be resolved for the model: a built-in section for its NPU, or one of the
+// user's vela.ini (which then replaces the built-in ones).
+bool resolvable(const std::string& kind, const std::string& name, const arch::NpuConfig* hw,
+                const config::VelaIni* userIni) {
+  if (userIni != nullptr) return userIni->find(kind + "." + name) != nullptr;
+  const config::PresetSection* preset = config::findPreset(kind + "." + name, hw != nullptr ? hw->arch : nullptr);
+  return preset != nullptr && (hw == nullptr || preset->describes(*hw->arch));
+}
+
 } // namespace
 
 CompileTarget compileTarget(const io::CompiledNetwork& net, const std::vector<io::DecodedNpuOp>& decoded) {
@@ -40,6 +51,7 @@ CompileTarget compileTarget(const io::CompiledNetwork& net, const std::vector<io
       t.offlinePlanBytes = std::max(t.offlinePlanBytes, uint64_t(*tensor.arenaOffset) + tensor.bytes());
     }
   }
+  t.sections = config::compileSections(net.path, t.hardware != nullptr ? std::string(t.hardware->name) : "", nullptr);
   for (const io::DecodedNpuOp& d : decoded) {
     const bool reads = std::any_of(d.operations.begin(), d.operations.end(), readsStreamsFromArena);
     for (const cmd::Operation& op : d.operations) {
@@ -77,6 +89,27 @@ std::string describe(const CompileTarget& t) {
 
 std::vector<std::string> configMismatches(const CompileTarget& t, const config::SystemParams& params) {
   std::vector<std::string> out;
+  // 0. Other sections than the compile's: Vela planned the stream for the compile's timing and
+  //    placed its tensors by the compile's memory mode.
+  bool modeNamed = false;
+  if (t.sections) {
+    const auto differs = [&](const char* what, const std::string& compiled, const std::string& simulated,
+                             const std::string& from, const char* consequence) {
+      if (compiled == simulated) return false;
+      std::string sentence = std::string("the model was compiled for ") + what + " " + compiled + " (" +
+                             t.sections->from + "), but " + simulated + " (" + from + ") is simulated";
+      sentence += from == config::kDefaultSection
+                      ? std::string(": npusim does not know ") + compiled + " (not built in for " +
+                            params.accelerator + ", nor in a --vela-ini): give the vela.ini the model was compiled with"
+                      : std::string(": ") + consequence;
+      out.push_back(sentence);
+      return true;
+    };
+    differs("system config", t.sections->names.systemConfig, params.systemConfig, params.systemConfigFrom,
+            "Vela planned its stream for the other one's memory timing");
+    modeNamed = differs("memory mode", t.sections->names.memoryMode, params.memoryMode, params.memoryModeFrom,
+                        "Vela placed its tensors for the other one");
+  }
   const arch::AreaId constArea = params.mode.constMemArea;
   const arch::AreaId arenaArea = params.mode.arenaMemArea;
   // 1. Weights buffered for slow constants, but the mode puts the constants in the memory they
@@ -89,8 +122,11 @@ std::vector<std::string> configMismatches(const CompileTarget& t, const config::
                     memoryOf(params, constArea) + ", that memory: those copies are ones Vela would not have emitted");
     }
   };
-  copiedIntoSameMemory(t.weightsBufferedInArena, arenaArea, "the arena", "Shared_Sram");
-  copiedIntoSameMemory(t.weightsBufferedInCache, params.mode.cacheMemArea, "its SRAM cache", "Dedicated_Sram");
+  //    (Said only when the memory mode is not already named as another than the compile's.)
+  if (!modeNamed) {
+    copiedIntoSameMemory(t.weightsBufferedInArena, arenaArea, "the arena", "Shared_Sram");
+    copiedIntoSameMemory(t.weightsBufferedInCache, params.mode.cacheMemArea, "its SRAM cache", "Dedicated_Sram");
+  }
   // 2. An arena larger than the memory the mode gives it.
   const uint64_t cache = params.mode.arenaCacheSize;
   if (cache > 0 && t.scratchFastBytes > cache) {
@@ -99,6 +135,27 @@ std::vector<std::string> configMismatches(const CompileTarget& t, const config::
                   std::to_string(cache) + " bytes");
   }
   return out;
+}
+
+config::ConfigRequest requestForCompile(config::ConfigRequest request, const io::CompiledNetwork& net,
+                                        std::vector<std::string>& warnings) {
+  const arch::NpuConfig* hw = net.hardware();
+  const std::optional<config::CompileSections> compiled =
+      config::compileSections(net.path, hw != nullptr ? std::string(hw->name) : "", &warnings);
+  if (!compiled || (!request.systemConfig.empty() && !request.memoryMode.empty())) return request;
+  const std::optional<config::VelaIni> userIni =
+      request.velaIni.empty() ? std::nullopt : std::optional<config::VelaIni>(config::VelaIni::read(request.velaIni));
+  const config::VelaIni* ini = userIni ? &*userIni : nullptr;
+  const std::string from = "the compile (" + compiled->from + ")";
+  if (request.systemConfig.empty() && resolvable("System_Config", compiled->names.systemConfig, hw, ini)) {
+    request.systemConfig = compiled->names.systemConfig;
+    request.systemConfigFrom = from;
+  }
+  if (request.memoryMode.empty() && resolvable("Memory_Mode", compiled->names.memoryMode, hw, ini)) {
+    request.memoryMode = compiled->names.memoryMode;
+    request.memoryModeFrom = from;
+  }
+  return request;
 }
 
 config::VelaVersion compiledBy(const io::CompiledNetwork& net) {

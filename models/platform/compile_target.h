@@ -5,17 +5,21 @@
 // configuration contradicts it so that the command stream no longer means what Vela intended.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "sim/config/config.h"
 #include "sim/config/system_params.h"
+#include "sim/config/vela_compile.h"
 #include "sim/config/vela_version.h"
 #include "sim/io/decoded_network.h"
 
 namespace npusim::platform {
 
-// The compile target as far as the file tells. Vela does not record the system config or the
-// memory mode; the placement is inferred from the stream.
+// The compile target as far as the file tells. The .tflite records neither the system config nor
+// the memory mode: Vela's summary CSV beside it (or its folder's name) names them, and the
+// placement of the constants is inferred from the stream.
 struct CompileTarget {
   const arch::NpuConfig* hardware = nullptr; // COP1 header of the first ethos-u operator
   uint64_t flashBytes = 0;           // region 0 tensor (constants), largest over ethos-u operators
@@ -27,6 +31,7 @@ struct CompileTarget {
   // Shared_Sram), never when they share the arena's memory (Sram_Only).
   bool weightsBufferedInArena = false;
   bool weightsBufferedInCache = false; // ... into region 2 (Vela's fast scratch: the SRAM cache in Dedicated_Sram)
+  std::optional<config::CompileSections> sections;  // config::compileSections of the model's path
 };
 
 CompileTarget compileTarget(const io::CompiledNetwork& net, const std::vector<io::DecodedNpuOp>& decoded);
@@ -47,7 +52,17 @@ config::VelaReading velaReadingFor(const io::CompiledNetwork& net);
 // constants 36832 B, in a memory slower than the arena (weights buffered into the arena by DMA)".
 std::string describe(const CompileTarget& target);
 
-// The contradictions between the target and `params`, one sentence each naming both sides.
+// The contradictions between the target and `params`, one sentence each naming both sides: a
+// system config or memory mode other than the compile's (SystemParams::*From says where the
+// simulated one came from), else a memory mode that puts the constants in the memory the stream
+// copies them into; and an arena larger than the memory mode gives it.
 std::vector<std::string> configMismatches(const CompileTarget& target, const config::SystemParams& params);
+
+// `request` with the compile's system config and memory mode (config::compileSections) where it
+// names none, and where each came from. A section the compile names that is neither built in for
+// the model's NPU nor in request.velaIni is left to the default (configMismatches then names
+// both). The compile files' warnings (a summary CSV of another compile) go to `warnings`.
+config::ConfigRequest requestForCompile(config::ConfigRequest request, const io::CompiledNetwork& net,
+                                        std::vector<std::string>& warnings);
 
 } // namespace npusim::platform

@@ -150,7 +150,10 @@ config::SystemParams resolveForModel(config::ConfigRequest request, const io::Co
   if (!request.vela) {
     request.vela = velaReadingFor(net);
   }
+  std::vector<std::string> compileWarnings;
+  request = requestForCompile(std::move(request), net, compileWarnings);
   config::SystemParams params = config::resolveConfig(request);
+  params.warnings.insert(params.warnings.begin(), compileWarnings.begin(), compileWarnings.end());
   for (const io::Operator& op : net.operators) {
     if (op.kind != io::OperatorKind::Npu) continue;
     const std::string compiled(op.npu.header.hardware->name);

@@ -16,7 +16,9 @@
 namespace npusim::platform {
 
 // The configuration `request` asks for, for the accelerator the model was compiled for (its
-// COP1 headers): Vela's default sections for that accelerator when none are named, its AXI
+// COP1 headers): the sections the compile names (requestForCompile: Vela's summary CSV beside the
+// model, or its folder's name) where the request names none, else Vela's default sections for
+// that accelerator; its AXI
 // width and limits, a --vela-ini read as the Vela that compiled the model reads it unless the
 // request says which. Naming another accelerator (--set accelerator=...) is an InputError.
 config::SystemParams resolveForModel(config::ConfigRequest request, const io::CompiledNetwork& net);

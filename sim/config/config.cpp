@@ -183,6 +183,11 @@ SystemParams resolveConfig(const ConfigRequest& request) {
   }
   SystemParams params = builder.finish(systemConfig, memoryMode);
   params.warnings = std::move(warnings);
+  const auto from = [](const std::string& given, const std::string& name, const char* option) {
+    return !given.empty() ? given : name.empty() ? std::string(kDefaultSection) : std::string(option);
+  };
+  params.systemConfigFrom = from(request.systemConfigFrom, request.systemConfig, "--system-config");
+  params.memoryModeFrom = from(request.memoryModeFrom, request.memoryMode, "--memory-mode");
   return params;
 }
 

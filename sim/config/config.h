@@ -17,6 +17,9 @@ namespace npusim::config {
 struct ConfigRequest {
   std::string systemConfig;            // "" = Vela's default for the accelerator (see defaultSections)
   std::string memoryMode;              // "" = likewise
+  // Where systemConfig and memoryMode were taken from, for the reports (SystemParams::systemConfigFrom);
+  // "" = the option that names them ("--system-config", "--memory-mode"), or kDefaultSection when empty.
+  std::string systemConfigFrom, memoryModeFrom;
   std::string accelerator;             // what the model was compiled for ("" = no model)
   std::string velaIni;                 // optional vela.ini path
   // The Vela whose reading of velaIni applies (the values of keys a section leaves out); unset:

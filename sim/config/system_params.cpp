@@ -81,4 +81,9 @@ double SystemParams::bytesPerCycle(arch::PortId p) const {
   return port(p).dataWidthBits / 8.0 * memory(memoryOn(p)).clockScale * memory(memoryOn(p)).portsUsed;
 }
 
+std::string sectionsFrom(const std::string& systemConfigFrom, const std::string& memoryModeFrom) {
+  return systemConfigFrom == memoryModeFrom ? "system config and memory mode: " + systemConfigFrom
+                                            : "system config: " + systemConfigFrom + "; memory mode: " + memoryModeFrom;
+}
+
 } // namespace npusim::config

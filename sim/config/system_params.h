@@ -82,10 +82,17 @@ struct HostParams {
   uint64_t perOperatorCycles = 500;     // fixed cost per CPU operator (TFLM dispatch)
 };
 
+// Where a system config or memory mode came from when nothing named it: Vela's default for the
+// accelerator (config::defaultSections).
+inline constexpr char kDefaultSection[] = "default";
+
 struct SystemParams {
   std::string accelerator;                    // an NpuConfig name (ethos-u55-128, ...); empty = as compiled
   std::string systemConfig = "Ethos_U55_High_End_Embedded";
   std::string memoryMode = "Shared_Sram";
+  // Not configuration: where systemConfig and memoryMode came from ("--system-config", "default",
+  // "the compile (<summary CSV>)", ...), said in the reports' headers.
+  std::string systemConfigFrom = kDefaultSection, memoryModeFrom = kDefaultSection;
   double coreClockHz = 500e6;
   std::array<MemoryParams, 4> memories{       // indexed by MemoryKind
       MemoryParams{1.0, 32, 32, 32, false, 1, 0, 0}, MemoryParams{0.75, 128, 500, 250, false, 1, 0, 0},
@@ -129,5 +136,10 @@ struct SystemParams {
   // Bytes per NPU cycle of the memory on a port: data width / 8 * clock scale * ports used.
   double bytesPerCycle(arch::PortId p) const;
 };
+
+// Where a configuration's system config and memory mode came from, for a report's header:
+// "system config and memory mode: the compile (kws_summary_Ethos_U55_Deep_Embedded.csv)", or
+// "system config: --system-config; memory mode: default" when they differ.
+std::string sectionsFrom(const std::string& systemConfigFrom, const std::string& memoryModeFrom);
 
 } // namespace npusim::config

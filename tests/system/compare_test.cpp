@@ -81,3 +81,46 @@ TEST_CASE("compare --tree on a missing directory is a one-line input error") {
   CHECK(npusim::test::normalizedLines(r.err).size() == 1);
   CHECK(r.err.find("/nonexistent/npusim-tree") != std::string::npos);
 }
+
+TEST_CASE("compare MODEL --csv writes the per-layer CSV of that model, the rows --format csv prints") {
+  const auto root = npusim::test::fixturesDirOrSkip();
+  if (!root) return;
+  const auto folder = npusim::test::velaFolder(*root, "kws_ref_model", "ethos-u55-128_Ethos_U55_High_End_Embedded_Shared_Sram");
+  npusim::test::TempDir tmp;
+  const fs::path csv = tmp.path() / "layers.csv";
+  const auto r = runNpusim({"compare", folder.tflite.string(), "--csv", csv.string()});
+  REQUIRE(r.exitCode == 0);
+  REQUIRE(fs::is_regular_file(csv));
+  const auto printed = runNpusim({"compare", folder.tflite.string(), "--format", "csv"});
+  REQUIRE(printed.exitCode == 0);
+  CHECK(npusim::test::readText(csv) == printed.out);
+  CHECK(npusim::test::normalizedLines(printed.out).size() == 1 + 42);  // header + Vela's rows
+}
+
+TEST_CASE("compare --tree takes each model's sections from Vela's summary CSV when the folder does not name them") {
+  const auto vela5 = npusim::test::fixtureOrSkip("fvp/vela5/kws_micronet_m/ethos-u55-128");
+  if (!vela5) return;
+  npusim::test::TempDir tmp;
+  const fs::path tree = tmp.path() / "tree";
+  fs::create_directories(tree / "kws_micronet_m");
+  fs::create_directory_symlink(*vela5, tree / "kws_micronet_m" / "ethos-u55-128");
+  const auto r = runNpusim({"compare", "--tree", tree.string(), "--format", "csv", "-j", "1"});
+  INFO(r.err);
+  REQUIRE(r.exitCode == 0);
+  const auto lines = npusim::test::normalizedLines(r.out);
+  REQUIRE(lines.size() == 2);
+  // The summary CSV's accelerator_configuration, system_config and memory_mode (fixtures/fvp/README.md).
+  CHECK(lines[1].find("ethos-u55-128,Ethos_U55_High_End_Embedded,Shared_Sram") != std::string::npos);
+}
+
+TEST_CASE("compare --tree refuses options that would choose another configuration or model instead of dropping them") {
+  const char* tree = "/nonexistent/npusim-tree";
+  for (const auto& [option, value] : {std::pair<std::string, std::string>{"--system-config", "Ethos_U55_Deep_Embedded"},
+                                      {"--memory-mode", "Sram_Only"},
+                                      {"--set", "system.sram.read_latency=64"},
+                                      {"--strict", ""}}) {
+    std::vector<std::string> args{"compare", "--tree", tree, option};
+    if (!value.empty()) args.push_back(value);
+    npusim::test::checkOneErrorLine(runNpusim(args), "key '" + option + "': compare --tree compares each model");
+  }
+}

@@ -177,7 +177,8 @@ TEST_CASE("probe write: warns, or with --strict refuses, a configuration the mod
       test::runNpusim({"probe", "write", shared, "--memory-mode", "Sram_Only", "--out", (tmp.path() / "a").string()});
   INFO("stderr: ", warned.err);
   CHECK(warned.exitCode == 0);
-  CHECK(warned.err.rfind("npusim: warning: " + shared + ": the model was compiled for constants in a memory slower",
+  CHECK(warned.err.rfind("npusim: warning: " + shared + ": the model was compiled for memory mode Shared_Sram "
+                         "(kws_ref_model_summary_Ethos_U55_High_End_Embedded.csv), but Sram_Only (--memory-mode) is simulated",
                          0) == 0);
   CHECK(std::count(warned.err.begin(), warned.err.end(), '\n') == 1);
   test::checkOneErrorLine(test::runNpusim({"probe", "write", shared, "--memory-mode", "Sram_Only", "--strict", "--out",

@@ -406,7 +406,7 @@ TEST_CASE("sweep: a bad spec is one error line naming the file and key path, exi
   test::checkOneErrorLine(test::runNpusim({"sweep", writeSpec(dir, kGridSpec).string(), "--shard", "4/4"}), "--shard");
 }
 
-TEST_CASE("sweep: an Ethos-U65 model without sections runs with Vela's U65 defaults, U65 keys included") {
+TEST_CASE("sweep: an Ethos-U65 model without sections runs with its compile's, else Vela's U65 defaults, U65 keys included") {
   const auto root = test::fixturesDirOrSkip();
   if (!root) {
     return;
@@ -418,23 +418,29 @@ TEST_CASE("sweep: an Ethos-U65 model without sections runs with Vela's U65 defau
     return;
   }
   const test::TempDir dir;
+  // The same model in a folder without Vela's summary CSV: nothing says what it was compiled for.
+  const fs::path alone = dir.path() / "kws_ref_model_vela.tflite";
+  fs::copy_file(model, alone);
   // 64 outstanding reads: past the U55's AXI_LIMIT, within the U65's (timing doc 5.1).
-  const fs::path spec = writeSpec(dir, R"({"models": [{"path": ")" + model.string() + R"("}],
-    "grid": {"npu.axi0.max_outstanding_reads": [8, 64]}})");
-  const fs::path out = dir.path() / "u65.jsonl";
-  const test::ProcessResult run = test::runNpusim({"sweep", spec.string(), "-o", out.string()});
-  INFO(run.err);
-  REQUIRE(run.exitCode == 0);
-  std::ifstream in(out);
-  size_t lines = 0;
-  for (std::string line; std::getline(in, line); ++lines) {
-    const auto j = nlohmann::json::parse(line);
-    CHECK(j.at("status") == "ok");
-    CHECK(j.at("system_config") == "Ethos_U65_Client_Server");  // Vela's U65 internal default
-    CHECK(j.at("memory_mode") == "Dedicated_Sram");
-    CHECK(j.at("accelerator") == "ethos-u65-512");
+  for (const auto& [path, system] : {std::pair{model, "Ethos_U65_High_End"},              // its summary CSV's
+                                     std::pair{alone, "Ethos_U65_Client_Server"}}) {   // Vela's U65 internal default
+    const fs::path spec = writeSpec(dir, R"({"models": [{"path": ")" + path.string() + R"("}],
+      "grid": {"npu.axi0.max_outstanding_reads": [8, 64]}})");
+    const fs::path out = dir.path() / "u65.jsonl";
+    const test::ProcessResult run = test::runNpusim({"sweep", spec.string(), "-o", out.string()});
+    INFO(run.err);
+    REQUIRE(run.exitCode == 0);
+    std::ifstream in(out);
+    size_t lines = 0;
+    for (std::string line; std::getline(in, line); ++lines) {
+      const auto j = nlohmann::json::parse(line);
+      CHECK(j.at("status") == "ok");
+      CHECK(j.at("system_config") == system);
+      CHECK(j.at("memory_mode") == "Dedicated_Sram");
+      CHECK(j.at("accelerator") == "ethos-u65-512");
+    }
+    CHECK(lines == 2);
   }
-  CHECK(lines == 2);
 }
 
 } // namespace npusim
