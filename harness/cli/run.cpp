@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
+#include <algorithm>
 #include <chrono>
+#include <cstdio>
+#include <iterator>
 #include <cmath>
 #include <fstream>
 #include <iostream>
@@ -16,6 +19,24 @@
 #include "models/platform/platform.h"
 
 namespace npusim::cli {
+namespace {
+
+// "6.21 ms" (unit "s"), "147 M" (no unit): three significant digits and the SI prefix that
+// keeps the number in [1, 1000) (the table's first or last beyond its ends).
+std::string withSiPrefix(double value, const std::string& unit) {
+  static constexpr std::pair<double, const char*> kPrefixes[] = {{1e18, "E"}, {1e15, "P"}, {1e12, "T"}, {1e9, "G"},
+                                                                  {1e6, "M"},  {1e3, "k"},  {1, ""},     {1e-3, "m"},
+                                                                  {1e-6, "u"}, {1e-9, "n"}};
+  const auto* p = std::find_if(std::begin(kPrefixes), std::end(kPrefixes),
+                               [&](const auto& prefix) { return std::fabs(value) >= prefix.first; });
+  if (p == std::end(kPrefixes)) p = std::prev(std::end(kPrefixes));
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.3g", value / p->first);
+  const std::string suffix = p->second + unit;
+  return suffix.empty() ? std::string(buf) : buf + (" " + suffix);
+}
+
+} // namespace
 
 void addRun(CLI::App& app, Registry& registry) {
   auto* sub = app.add_subcommand("run", "Simulate a Vela-compiled network on its Ethos-U55, U65 or U85 and the memory system around it");
@@ -74,8 +95,8 @@ void addRun(CLI::App& app, Registry& registry) {
       }
       report::writeRunSummary(std::cout, result, layers);
       const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
-      std::cerr << "npusim: " << std::llround(result.totalCycles) << " simulated cycles in " << wall
-                << " s wall (" << result.totalCycles / wall / 1e6 << " M simulated cycles/s)\n";
+      std::cerr << "npusim: " << std::llround(result.totalCycles) << " simulated cycles in " << withSiPrefix(wall, "s")
+                << " wall (" << withSiPrefix(result.totalCycles / wall, "") << " simulated cycles/s)\n";
       return 0;
     });
   });

@@ -26,6 +26,7 @@ constexpr char kPorts[] = "ports";
 constexpr char kNetworkOperators[] = "network_operators";
 constexpr char kOperations[] = "operations";
 constexpr char kLayers[] = "layers";
+constexpr char kBreakdown[] = "breakdown";
 
 // config.
 constexpr char kAccelerator[] = "accelerator";
@@ -34,6 +35,12 @@ constexpr char kMemoryMode[] = "memory_mode";
 constexpr char kCoreClock[] = "core_clock";
 constexpr char kSystemConfigFrom[] = "system_config_from";
 constexpr char kMemoryModeFrom[] = "memory_mode_from";
+
+// breakdown: the NPU operation kinds or bound labels with cycles, then these two.
+constexpr char kByKind[] = "by_kind";
+constexpr char kByBound[] = "by_bound";
+constexpr char kCpuOperators[] = "cpu_operators";
+constexpr char kOther[] = "other";
 
 // ports[] (also kName).
 constexpr char kMemory[] = "memory";

@@ -6,9 +6,12 @@
 #include <cstdio>
 #include <string>
 
+#include <map>
+
 #include "harness/report/run_json.h"
 #include "sim/common/counts.h"
 #include "sim/common/csv.h"
+#include "sim/common/text_table.h"
 
 namespace npusim::report {
 namespace {
@@ -59,7 +62,54 @@ std::string fmt(const char* f, double v) {
   return buf;
 }
 
+// One breakdown as table rows: label, cycles, share of the run.
+std::vector<std::vector<std::string>> breakdownRows(const std::vector<std::pair<std::string, double>>& parts,
+                                                     const NetworkBreakdown& b, const char* heading) {
+  std::vector<std::vector<std::string>> rows{{heading, "cycles", "share"}};
+  const auto row = [&](const std::string& label, double cycles) {
+    rows.push_back({label, std::to_string(cyc(cycles)), fmt("%.1f%%", b.total > 0 ? 100.0 * cycles / b.total : 0.0)});
+  };
+  for (const auto& [label, cycles] : parts) row(label, cycles);
+  if (b.cpuOperators > 0) row("CPU operators", b.cpuOperators);
+  row("other", b.other);
+  row("total", b.total);
+  return rows;
+}
+
+ordered_json breakdownJson(const std::vector<std::pair<std::string, double>>& parts, const NetworkBreakdown& b) {
+  ordered_json j = ordered_json::object();
+  for (const auto& [label, cycles] : parts) j[label] = cyc(cycles);
+  j[run_json::kCpuOperators] = cyc(b.cpuOperators);
+  j[run_json::kOther] = cyc(b.other);
+  return j;
+}
+
 } // namespace
+
+NetworkBreakdown networkBreakdown(const platform::RunResult& r) {
+  NetworkBreakdown b;
+  b.total = r.totalCycles;
+  std::map<cmd::OpKind, double> byKind;
+  platform::BoundCycles byBound;
+  double charged = 0;
+  for (const auto& o : r.operations) {
+    if (!cmd::isKernel(o.record.kind)) continue;
+    byKind[o.record.kind] += o.chargedCycles;
+    byBound += o.boundCycles;
+    charged += o.chargedCycles;
+  }
+  for (const auto& n : r.networkOps) {
+    if (!n.npu) b.cpuOperators += n.end - n.start;
+  }
+  for (const auto& [kind, cycles] : byKind) b.byKind.emplace_back(std::string(cmd::opKindName(kind)), cycles);
+  for (size_t i = 0; i < platform::kBoundCount; ++i) {
+    if (byBound.cycles[i] > 0) {
+      b.byBound.emplace_back(std::string(platform::boundName(static_cast<platform::Bound>(i))), byBound.cycles[i]);
+    }
+  }
+  b.other = b.total - charged - b.cpuOperators;
+  return b;
+}
 
 std::vector<LayerTime> layerTimes(const platform::RunResult& r, const LayerMap& layers) {
   std::vector<LayerTime> byLayer(layers.layers.size());
@@ -105,7 +155,11 @@ void writeRunSummary(std::ostream& os, const platform::RunResult& r, const Layer
     os << "    " << pr.name << " (" << pr.memory << ")  read " << pr.readBytes << " B, write " << pr.writeBytes
        << " B, " << fmt("%.1f", util) << "% of peak " << fmt("%.3g", pr.bytesPerCycle) << " B/cycle over NPU active; "
        << "limit stalls " << cyc(pr.readLimitStall + pr.writeLimitStall) << ", contention " << cyc(pr.contention)
-       << " cycles (both summed over bursts)\n";
+       << " cycles (both summed over bursts"
+       << (std::max(pr.readLimitStall + pr.writeLimitStall, pr.contention) > r.totalCycles
+               ? ", which wait at the same time: more than the run's " + std::to_string(cyc(r.totalCycles)) + " cycles"
+               : std::string())
+       << ")\n";
   }
   os << "\n  PMU\n";
   for (const auto& [name, value] : r.pmu) {
@@ -136,6 +190,12 @@ void writeRunSummary(std::ostream& os, const platform::RunResult& r, const Layer
        << " cycles, MAC cycles " << cyc(o.record.macCycles) << ", output cycles " << cyc(o.record.outputCycles)
        << ", bound: " << o.bound << '\n';
   }
+  const NetworkBreakdown b = networkBreakdown(r);
+  os << "\n  whole run (kernel operations: charged cycles, the waits before each included; other: the driver, and\n"
+        "  each command stream before its first and after its last kernel operation)\n";
+  writeAligned(os, breakdownRows(b.byKind, b, "by operation kind"), "    ");
+  os << '\n';
+  writeAligned(os, breakdownRows(b.byBound, b, "by bound"), "    ");
 }
 
 ordered_json runJson(const platform::RunResult& r, const LayerMap& layers) {
@@ -207,6 +267,8 @@ ordered_json runJson(const platform::RunResult& r, const LayerMap& layers) {
                          {kBoundCycles, boundJson(t.bound)}});
   }
   j[kLayers] = layerList;
+  const NetworkBreakdown b = networkBreakdown(r);
+  j[kBreakdown] = {{kByKind, breakdownJson(b.byKind, b)}, {kByBound, breakdownJson(b.byBound, b)}};
   return j;
 }
 

@@ -3,6 +3,9 @@
 // `npusim run` output: human summary, JSON and per-operation CSV of a RunResult.
 
 #include <ostream>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -20,6 +23,16 @@ struct LayerTime {
 };
 // Kernel-operation time per layer, in layer order (layers without kernel operations omitted).
 std::vector<LayerTime> layerTimes(const platform::RunResult& r, const LayerMap& layers);
+
+// The whole run's cycles split two ways (docs/outputs.md), each adding up to the run: the kernel
+// operations' charged cycles by NPU operation kind ("CONV", ...) or by bound label ("compute",
+// ...), then the CPU operators' cycles and the rest (driver, command fetch, DMA and waits outside
+// the charged intervals). Rows in kind and label order, those with cycles only.
+struct NetworkBreakdown {
+  std::vector<std::pair<std::string, double>> byKind, byBound;
+  double cpuOperators = 0, other = 0, total = 0;
+};
+NetworkBreakdown networkBreakdown(const platform::RunResult& r);
 
 // Field names, units and the rounding rule: docs/outputs.md.
 void writeRunSummary(std::ostream& os, const platform::RunResult& r, const LayerMap& layers, size_t slowest = 10);

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -229,4 +230,70 @@ TEST_CASE("an Ethos-U85 model: estimate with the built-in U85 sections equals es
     CHECK(outs[0] == outs[1]);
   }
   MESSAGE(picked.size() << " system config + memory mode pairs estimated with and without the tree's vela.ini");
+}
+
+TEST_CASE("run ends with the whole run by operation kind and by bound, each adding up to the run's cycles") {
+  const auto root = npusim::test::fixturesDirOrSkip();
+  if (!root) return;
+  // MobileNetV2 (a CPU operator, then the NPU): its ports' contention, summed over bursts,
+  // exceeds the run's cycles.
+  const fs::path model = npusim::test::velaFolder(*root, "mobilenet_v2_quantized_1x3x224x224",
+                                                  "ethos-u55-128_Ethos_U55_High_End_Embedded_Shared_Sram")
+                             .tflite;
+  npusim::test::TempDir tmp;
+  const fs::path json = tmp.path() / "run.json";
+  const auto r = npusim::test::runNpusim({"run", model.string(), "--json", json.string()});
+  REQUIRE(r.exitCode == 0);
+  const auto j = nlohmann::json::parse(npusim::test::readText(json));
+  const int64_t total = j["total_cycles"].get<int64_t>();
+  // Independently of the breakdown: the kernel operations' charged cycles per kind and label,
+  // and the CPU operators' spans.
+  std::map<std::string, int64_t> kinds, bounds;
+  int64_t charged = 0, cpu = 0;
+  for (const auto& op : j["operations"]) {
+    if (op["bound"].get<std::string>().empty()) continue;
+    kinds[op["kind"].get<std::string>()] += op["charged_cycles"].get<int64_t>();
+    charged += op["charged_cycles"].get<int64_t>();
+    for (const auto& [label, cycles] : op["bound_cycles"].items()) bounds[label] += cycles.get<int64_t>();
+  }
+  for (const auto& n : j["network_operators"]) {
+    if (n["kind"] == "cpu") cpu += n["end_cycle"].get<int64_t>() - n["start_cycle"].get<int64_t>();
+  }
+  CHECK(cpu > 0);
+  const size_t ops = j["operations"].size();
+  for (const auto& [part, expected] : {std::pair{"by_kind", &kinds}, std::pair{"by_bound", &bounds}}) {
+    INFO(part);
+    const auto& b = j["breakdown"][part];
+    int64_t sum = 0;
+    for (const auto& [label, cycles] : b.items()) {
+      sum += cycles.get<int64_t>();
+      if (label == "cpu_operators" || label == "other") continue;
+      // Each count rounded once from the exact sum: within one cycle per operation of the rounded parts.
+      CHECK(std::llabs(cycles.get<int64_t>() - expected->at(label)) <= int64_t(ops));
+    }
+    CHECK(std::llabs(b["cpu_operators"].get<int64_t>() - cpu) <= 2);
+    CHECK(b["other"].get<int64_t>() >= 0);
+    CHECK(std::llabs(b["other"].get<int64_t>() - (total - charged - cpu)) <= int64_t(ops));
+    CHECK(std::llabs(sum - total) <= 2);
+  }
+  // The text ends with both tables, their shares of the run and its total.
+  const std::string& out = r.out;
+  const size_t whole = out.find("\n  whole run (");
+  REQUIRE(whole != std::string::npos);
+  const std::string tail = out.substr(whole);
+  CHECK(tail.find("    by operation kind  ") != std::string::npos);
+  CHECK(tail.find("    CONV ") != std::string::npos);
+  CHECK(tail.find("    by bound ") != std::string::npos);
+  CHECK(tail.find("    CPU operators ") != std::string::npos);
+  CHECK(tail.find("    total          " + std::to_string(total) + "  100.0%\n") != std::string::npos);
+  // Contention summed over bursts beyond the run's length is said to be so.
+  const int64_t contention = j["ports"][0]["contention_cycles"].get<int64_t>();
+  REQUIRE(contention > total);
+  CHECK(out.find("contention " + std::to_string(contention) + " cycles (both summed over bursts, which wait at the "
+                 "same time: more than the run's " + std::to_string(total) + " cycles)") != std::string::npos);
+  // The wall-clock line: readable units, no exponent.
+  INFO(r.err);
+  CHECK(r.err.find("e+") == std::string::npos);
+  CHECK(r.err.find(" simulated cycles/s)") != std::string::npos);
+  CHECK((r.err.find(" ms wall (") != std::string::npos || r.err.find(" s wall (") != std::string::npos));
 }
