@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+#include <algorithm>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -44,6 +45,23 @@ void addReport(CLI::App& app, Registry& registry) {
       const sweep::MergedResults results = sweep::mergeResults(opts->files);
       std::string source = opts->files.front();
       if (opts->files.size() > 1) source += " (+" + std::to_string(opts->files.size() - 1) + " files)";
+      // Nothing to tabulate: one line and exit 1 (as sweep exits 1 when points failed).
+      const auto ok = std::find_if(results.records.begin(), results.records.end(),
+                                   [](const sweep::ResultRecord& r) { return r.ok; });
+      if (ok == results.records.end()) {
+        std::cerr << "npusim: error: " << source << ": ";
+        if (results.records.empty()) {
+          std::cerr << "no points (an empty results file)\n";
+        } else {
+          const auto& line = results.records.front().json;
+          const std::string error = line.contains(sweep::results_json::kError) && line[sweep::results_json::kError].is_string()
+                                        ? line[sweep::results_json::kError].get<std::string>()
+                                        : std::string();
+          std::cerr << "none of its " << results.records.size() << " points succeeded (point "
+                    << results.records.front().index << ": " << (error.empty() ? "no error recorded" : error) << ")\n";
+        }
+        return 1;
+      }
       sweep::writeReportText(std::cout, source, results, options);
       if (!opts->csv.empty()) {
         auto out = openOutput(opts->csv);

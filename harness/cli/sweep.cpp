@@ -27,7 +27,11 @@ void addSweep(CLI::App& app, Registry& registry) {
   sub->add_option("-o,--out", opts->run.out,
                   "results file, one JSON line per point (default: <spec name>.jsonl, or "
                   "<spec name>.shard-I-of-N.jsonl with --shard); replaced unless --resume");
-  sub->add_flag("--resume", opts->run.resume, "keep the points already in the results file and run only the others");
+  auto* resume =
+      sub->add_flag("--resume", opts->run.resume, "keep the points already in the results file and run only the others");
+  sub->add_flag("--retry-failed", opts->run.retryFailed,
+                "with --resume: run the points the results file holds as failed again (their lines are replaced)")
+      ->needs(resume);
   sub->add_option("--shard", opts->shard,
                   "I/N: run only the points whose index % N == I (0 <= I < N); join shard files with sweep-merge");
   sub->add_option("--timeout", opts->run.timeoutSeconds, "seconds after which a point is killed and fails (0 = none)");

@@ -12,6 +12,7 @@
 #include <map>
 
 #include "harness/report/run_json.h"
+#include "sim/common/atomic_file.h"
 #include "sim/common/error.h"
 #include "sim/config/text_file.h"
 
@@ -59,7 +60,8 @@ ResultsFile parseResults(const std::string& text, const std::string& path) {
       file.truncatedTail = true;
       break;
     }
-    if (end > pos) {
+    // Blank lines (whitespace only) hold no record.
+    if (const size_t first = text.find_first_not_of(" \t\r", pos); first < end) {
       file.records.push_back(parseRecord(text.substr(pos, end - pos), path, pos));
     }
     pos = end + 1;
@@ -124,18 +126,28 @@ ResultsFile readResults(const std::string& path) {
   return parseResults(config::readTextFile(path, "sweep results file"), path);
 }
 
-ResultsAppender::ResultsAppender(const std::string& path, bool resume) : path_(path) {
-  // 1. Open without truncating, and lock: only then is it safe to cut the file.
-  fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-  if (fd_ < 0) {
+namespace {
+
+// `path` opened for appending (created when absent) and locked against a second sweep.
+int openLocked(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  if (fd < 0) {
     fileError(path, "cannot open results file");
   }
-  if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
-    ::close(fd_);
+  if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    ::close(fd);
     InputError::Location loc;
     loc.file = path;
     throw InputError(loc, "another sweep is writing this results file");
   }
+  return fd;
+}
+
+} // namespace
+
+ResultsAppender::ResultsAppender(const std::string& path, bool resume) : path_(path) {
+  // 1. Open without truncating, and lock: only then is it safe to cut the file.
+  fd_ = openLocked(path);
   // 2. Keep the complete lines (resume) or nothing.
   if (resume) {
     try {
@@ -154,6 +166,28 @@ ResultsAppender::ResultsAppender(const std::string& path, bool resume) : path_(p
 }
 
 ResultsAppender::~ResultsAppender() { ::close(fd_); }
+
+size_t ResultsAppender::dropRecords(const std::function<bool(const ResultRecord&)>& drop) {
+  std::vector<ResultRecord> kept;
+  std::string text;
+  for (ResultRecord& r : existing_.records) {
+    if (drop(r)) continue;
+    text += r.line + '\n';
+    kept.push_back(std::move(r));
+  }
+  const size_t dropped = existing_.records.size() - kept.size();
+  existing_.records = std::move(kept);
+  if (dropped == 0) {
+    return 0;
+  }
+  // The kept lines replace the file in one rename (a crash leaves the old file or the new one);
+  // the lock held on the old file is taken on the new one.
+  writeFileAtomically(path_, text);
+  ::close(fd_);
+  fd_ = openLocked(path_);
+  existing_.completeBytes = text.size();
+  return dropped;
+}
 
 void ResultsAppender::append(const std::string& line) {
   const std::string data = line + '\n';

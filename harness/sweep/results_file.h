@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -99,6 +100,9 @@ public:
 
   const ResultsFile& existing() const { return existing_; }
   void append(const std::string& line);
+  // Removes the kept lines `drop` selects from the file (rewritten atomically, then locked again)
+  // and from existing(); returns how many. For resuming with failed points run again.
+  size_t dropRecords(const std::function<bool(const ResultRecord&)>& drop);
 
 private:
   std::string path_;

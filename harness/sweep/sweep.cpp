@@ -117,6 +117,11 @@ int runSweep(const SweepOptions& options, std::ostream& log) {
   for (const Point& p : selected) {
     selectedIds.insert(p.id);
   }
+  // --retry-failed: this run's failed points go from the file and run again.
+  const size_t retried = options.retryFailed ? out.dropRecords([&](const ResultRecord& r) {
+    return !r.ok && selectedIds.count(r.id) > 0;
+  })
+                                             : 0;
   std::unordered_set<std::string> doneIds;
   size_t doneFailed = 0, foreign = 0;
   for (const ResultRecord& r : out.existing().records) {
@@ -138,7 +143,9 @@ int runSweep(const SweepOptions& options, std::ostream& log) {
     log << ", shard " << options.shard.index << '/' << options.shard.count << ": " << selected.size();
   }
   log << "; " << doneIds.size() << " already in " << outPath << ", " << todo.size() << " to run with " << jobs
-      << " processes\n";
+      << " processes";
+  if (options.retryFailed) log << " (" << retried << " of them failed before and run again)";
+  log << '\n';
   if (out.existing().truncatedTail) {
     log << "sweep: dropped a partial last line of " << outPath << " (an interrupted write)\n";
   }

@@ -18,6 +18,7 @@ struct SweepOptions {
   std::string out;              // results file; empty: defaultResultsPath()
   unsigned jobs = 0;            // parallel processes; 0: process::availableCores()
   bool resume = false;          // keep the points already in `out` and run only the others
+  bool retryFailed = false;     // with resume: run the points `out` holds as failed again (their lines go)
   Shard shard;                  // default: all points
   double timeoutSeconds = 0;    // per point; 0: none
   std::string executable;       // npusim binary that runs the points

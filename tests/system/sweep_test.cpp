@@ -238,6 +238,79 @@ TEST_CASE("sweep: killed with SIGKILL mid-sweep and resumed, every point is ther
   CHECK(lineCount(out) == kLongGridPoints);
 }
 
+TEST_CASE("sweep: --resume --retry-failed runs the points the file holds as failed again, and only those") {
+  const test::TempDir dir;
+  const fs::path spec = writeSpec(dir, R"({
+    "models": [{"demo": true}],
+    "grid": {"system.sram.read_latency": [32, 128], "npu.axi0.max_outstanding_reads": [8, 1]}
+  })");
+  const fs::path out = dir.path() / "results.jsonl";
+  REQUIRE(test::runNpusim({"sweep", spec.string(), "-o", out.string()}).exitCode == 0);
+  const auto complete = sweep::readResults(out.string()).records;
+  REQUIRE(complete.size() == 4);
+  // Point 2 as a run that failed (killed, say) would have left it.
+  {
+    std::ofstream rewrite(out);
+    for (const auto& r : complete) {
+      nlohmann::ordered_json j = r.json;
+      if (r.index == 2) {
+        j["status"] = "failed";
+        j["exit_code"] = 137;
+        j["total_cycles"] = nullptr;
+        j["error"] = "killed by signal 9";
+      }
+      rewrite << j.dump() << '\n';
+    }
+  }
+  // --resume alone keeps it failed and runs nothing.
+  const test::ProcessResult kept = test::runNpusim({"sweep", spec.string(), "-o", out.string(), "--resume"});
+  CHECK(kept.exitCode == 1);
+  CHECK(kept.err.find("4 already in") != std::string::npos);
+  CHECK(lineCount(out) == 4);
+  // --retry-failed runs it again: one line per point, point 2 as the first run wrote it.
+  const test::ProcessResult retried =
+      test::runNpusim({"sweep", spec.string(), "-o", out.string(), "--resume", "--retry-failed"});
+  INFO("stderr: ", retried.err);
+  CHECK(retried.exitCode == 0);
+  CHECK(retried.err.find("3 already in " + out.string() + ", 1 to run with") != std::string::npos);
+  CHECK(retried.err.find("(1 of them failed before and run again)") != std::string::npos);
+  const auto after = sweep::readResults(out.string()).records;
+  REQUIRE(after.size() == 4);
+  std::vector<std::string> want, got;
+  for (const auto& r : complete) want.push_back(sweep::stableText(r.line));
+  for (const auto& r : after) got.push_back(sweep::stableText(r.line));
+  std::sort(want.begin(), want.end());
+  std::sort(got.begin(), got.end());
+  CHECK(got == want);
+  // --retry-failed needs --resume.
+  const test::ProcessResult alone = test::runNpusim({"sweep", spec.string(), "-o", out.string(), "--retry-failed"});
+  CHECK(alone.exitCode == 2);
+  CHECK(alone.err.find("--retry-failed requires --resume") != std::string::npos);
+}
+
+TEST_CASE("report: no points, or no successful point, is one error line and exit 1") {
+  const test::TempDir dir;
+  const fs::path empty = dir.path() / "empty.jsonl", blank = dir.path() / "blank.jsonl";
+  std::ofstream(empty).flush();
+  std::ofstream(blank) << "\n  \n\n";
+  for (const fs::path& f : {empty, blank}) {
+    const test::ProcessResult r = test::runNpusim({"report", f.string(), "--csv", (dir.path() / "r.csv").string()});
+    CHECK(r.exitCode == 1);
+    CHECK(r.out.empty());
+    CHECK(r.err == "npusim: error: " + f.string() + ": no points (an empty results file)\n");
+    CHECK_FALSE(fs::exists(dir.path() / "r.csv"));
+  }
+  // Every point failed.
+  const fs::path spec = writeSpec(dir, R"({"models": [{"demo": true}], "points": [{"system.axi0_port": "OffChipFlash"}]})");
+  const fs::path out = dir.path() / "failed.jsonl";
+  REQUIRE(test::runNpusim({"sweep", spec.string(), "-o", out.string()}).exitCode == 1);
+  const test::ProcessResult r = test::runNpusim({"report", out.string()});
+  CHECK(r.exitCode == 1);
+  CHECK(r.out.empty());
+  CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+  CHECK(r.err.rfind("npusim: error: " + out.string() + ": none of its 1 points succeeded (point 0: ", 0) == 0);
+}
+
 TEST_CASE("sweep: 4 shards joined by sweep-merge equal one local run, byte for byte after sorting") {
   const test::TempDir dir;
   const fs::path spec = writeSpec(dir, kGridSpec);
