@@ -10,6 +10,10 @@
 #include "sim/config/config_schema.h"
 #include "sim/config/json_config.h"
 #include "sim/config/presets.h"
+#include "sim/io/compiled_network.h"
+#include "sim/io/decoded_network.h"
+#include "models/platform/compile_target.h"
+#include "models/platform/platform.h"
 
 namespace npusim::cli {
 
@@ -59,15 +63,21 @@ void addConfig(CLI::App& app, Registry& registry) {
     bool presets = false;
     bool sources = false;
     config::ConfigRequest request;
-    std::string vela;
+    std::string vela, model;
   };
   auto opts = std::make_shared<Options>();
   auto* action = sub->add_option_group("action", "what to print (exactly one)");
   action->add_flag("--list", opts->list, "every key: path, type, unit, default, description");
-  action->add_flag("--show", opts->show, "the resolved configuration as JSON (loadable with --config)");
+  auto* show = action->add_flag("--show", opts->show,
+                                 "the resolved configuration as JSON (loadable with --config); with MODEL, the one "
+                                 "`npusim run MODEL` simulates");
   action->add_flag("--presets", opts->presets, "the built-in system configs and memory modes (Vela's vela.ini), with the NPUs each is for");
   action->require_option(1);
   sub->add_flag("--sources", opts->sources, "with --list: add where each default comes from");
+  sub->add_option("model", opts->model,
+                  "with --show: a Vela-compiled .tflite, resolved as run resolves it (its accelerator, the system "
+                  "config and memory mode of its compile)")
+      ->needs(show);
   addConfigOptions(sub, opts->request);
   addVelaOption(sub, opts->vela);
   sub->callback([opts, &registry] {
@@ -78,8 +88,20 @@ void addConfig(CLI::App& app, Registry& registry) {
         printPresets(std::cout);
       } else {
         applyVelaOption(opts->vela, opts->request);
-        const config::SystemParams params = config::resolveConfig(opts->request);
+        if (opts->model.empty()) {
+          const config::SystemParams params = config::resolveConfig(opts->request);
+          printConfigWarnings(params);
+          std::cout << config::toJson(params).dump(2) << '\n';
+          return 0;
+        }
+        // As `run` resolves it: warned about (not refused) where it contradicts the compile.
+        const io::CompiledNetwork net = io::loadNetwork(opts->model);
+        const config::SystemParams params = platform::resolveForModel(opts->request, net);
         printConfigWarnings(params);
+        checkCompileTarget(net, io::decodeAll(net), params, false);
+        std::cerr << "npusim: " << net.path << ": " << params.accelerator << ", " << params.systemConfig << ", "
+                  << params.memoryMode << " (" << config::sectionsFrom(params.systemConfigFrom, params.memoryModeFrom)
+                  << ")\n";
         std::cout << config::toJson(params).dump(2) << '\n';
       }
       return 0;

@@ -284,4 +284,44 @@ TEST_CASE("config from the compile: a summary CSV naming a section npusim does n
         std::string::npos);
 }
 
+TEST_CASE("config --show MODEL: the configuration run resolves for the model, its compile's sections said on stderr") {
+  const auto fixtures = test::fixturesDirOrSkip();
+  if (!fixtures) return;
+  const fs::path dir = test::velaFolder(*fixtures, "kws_ref_model", kDeepEmbedded).dir;
+  const std::string model = (dir / "kws_ref_model_vela.tflite").string();
+  // Vela's summary CSV has the compile's clock: its system config's core_clock.
+  double clock = 0;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    if (e.path().filename().string().find("_summary_") == std::string::npos) continue;
+    const std::vector<CsvLine> lines = readCsvFile(e.path().string());
+    const auto& h = lines.at(0).fields;
+    clock = std::stod(lines.at(1).fields.at(size_t(std::find(h.begin(), h.end(), "core_clock") - h.begin())));
+  }
+  REQUIRE(clock > 0);
+  const test::ProcessResult show = test::runNpusim({"config", "--show", model});
+  INFO(show.err);
+  REQUIRE(show.exitCode == 0);
+  const nlohmann::json j = nlohmann::json::parse(show.out);
+  CHECK(j["accelerator"] == "ethos-u55-128");
+  CHECK(j["system"]["core_clock"].get<double>() == clock);
+  CHECK(show.err == "npusim: " + model + ": ethos-u55-128, Ethos_U55_Deep_Embedded, Shared_Sram (system config and "
+                    "memory mode: the compile (kws_ref_model_summary_Ethos_U55_Deep_Embedded.csv))\n");
+  // The same JSON as --config reproduces the run's numbers.
+  const test::TempDir tmp;
+  const fs::path config = tmp.path() / "config.json";
+  std::ofstream(config) << show.out;
+  const nlohmann::json a = runJson(tmp, {model});
+  const nlohmann::json b = runJson(tmp, {model, "--config", config.string()});
+  CHECK(a["total_cycles"] == b["total_cycles"]);
+  // Flags that contradict the compile are warned about, as run warns.
+  const test::ProcessResult other = test::runNpusim({"config", "--show", model, "--system-config", "Ethos_U55_High_End_Embedded"});
+  CHECK(other.exitCode == 0);
+  CHECK(nlohmann::json::parse(other.out)["system"]["core_clock"].get<double>() != clock);
+  CHECK(warnings(other.err) == 1);
+  // A model only with --show.
+  const test::ProcessResult listed = test::runNpusim({"config", "--list", model});
+  CHECK(listed.exitCode == 2);
+  CHECK(listed.err.find("requires --show") != std::string::npos);
+}
+
 } // namespace npusim
