@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "sim/config/config_builder.h"
 
+#include <cstdio>
+
 namespace npusim::config {
 
 
@@ -36,6 +38,7 @@ SystemParams ConfigBuilder::finish(const std::string& systemConfig, const std::s
   checkMemoryAreas();
   checkTimingAdapters();
   checkAxiLimits();
+  checkBurstTimes();
   params_.systemConfig = systemConfig;
   params_.memoryMode = memoryMode;
   return params_;
@@ -99,6 +102,39 @@ void ConfigBuilder::checkMemoryAreas() const {
 } // namespace npusim::config
 
 namespace npusim::config {
+
+void ConfigBuilder::checkBurstTimes() const {
+  // One burst of a port's largest size must take less than a second of simulated time: no memory
+  // an NPU reads is slower (a 1-bit SPI flash at 1 MHz moves 64 bytes in 0.5 ms). A timing past
+  // that is a typo or a unit slip (--set system.sram.clock_scale=1e-9), to be named at its key
+  // rather than as a model too large to simulate.
+  constexpr double kMaxBurstSeconds = 1.0;
+  for (size_t i = 0; i < params_.ports.size(); ++i) {
+    const arch::PortId port{static_cast<uint8_t>(i)};
+    const MemoryKind kind = params_.memoryOn(port);
+    const MemoryParams& m = params_.memory(kind);
+    const uint32_t bytes = params_.port(port).maxBurstBytes;
+    const double dataCycles = bytes / params_.bytesPerCycle(port);
+    const bool readSlower = m.readLatency >= m.writeLatency;
+    const double latency = readSlower ? m.readLatency : m.writeLatency;
+    const double seconds = (latency + dataCycles) / params_.coreClockHz;
+    if (!(seconds > kMaxBurstSeconds)) continue;
+    const std::string memory = "system." + std::string(memoryKindKey(kind)) + ".";
+    Origin origin;
+    const ConfigKey& key = blame(dataCycles >= latency ? memory + "clock_scale"
+                                                       : memory + (readSlower ? "read_latency" : "write_latency"),
+                                 "system.core_clock", origin);
+    char text[160];
+    std::snprintf(text, sizeof text, " take %.3g s (%.3g cycles at system.core_clock %.3g Hz)", seconds,
+                  latency + dataCycles, params_.coreClockHz);
+    throwAt(origin, key.path,
+            std::string(key.path) + "=" + formatValue(key, params_) + " makes one " + std::to_string(bytes) +
+                "-byte burst of " + std::string(params_.portDesc(port).name) + " on " +
+                std::string(memoryKindName(kind)) + text +
+                ": slower than any memory an NPU reads (a 1-bit SPI flash at 1 MHz moves 64 bytes in 0.5 ms); "
+                "npusim refuses bursts over 1 s");
+  }
+}
 
 void ConfigBuilder::checkAxiLimits() const {
   // AXI_LIMIT's counters are narrower on the U55 than on the U65 (timing doc 5.1).

@@ -41,6 +41,7 @@ private:
   void checkMemoryAreas() const;
   void checkTimingAdapters() const;
   void checkAxiLimits() const;
+  void checkBurstTimes() const;
 
   SystemParams params_;
   std::vector<std::optional<Assignment>> assigned_;  // indexed by keyIndex()
