@@ -104,11 +104,12 @@ void ConfigBuilder::checkMemoryAreas() const {
 namespace npusim::config {
 
 void ConfigBuilder::checkBurstTimes() const {
-  // One burst of a port's largest size must take less than a second of simulated time: no memory
-  // an NPU reads is slower (a 1-bit SPI flash at 1 MHz moves 64 bytes in 0.5 ms). A timing past
-  // that is a typo or a unit slip (--set system.sram.clock_scale=1e-9), to be named at its key
-  // rather than as a model too large to simulate.
-  constexpr double kMaxBurstSeconds = 1.0;
+  // One burst of a port's largest size must take fewer than 1e6 NPU cycles: no memory an NPU
+  // reads is slower (a 1-bit SPI flash at 1 MHz beside a 1 GHz NPU moves 64 bytes in 5.1e5
+  // cycles; a DRAM's latency is some hundred). A timing past that is a typo or a unit slip
+  // (--set system.sram.clock_scale=1e-9), named at its key rather than later as a model too
+  // large to simulate. (Cycles, not seconds: Vela's fallback core_clock is 1 Hz.)
+  constexpr double kMaxBurstCycles = 1e6;
   for (size_t i = 0; i < params_.ports.size(); ++i) {
     const arch::PortId port{static_cast<uint8_t>(i)};
     const MemoryKind kind = params_.memoryOn(port);
@@ -117,22 +118,20 @@ void ConfigBuilder::checkBurstTimes() const {
     const double dataCycles = bytes / params_.bytesPerCycle(port);
     const bool readSlower = m.readLatency >= m.writeLatency;
     const double latency = readSlower ? m.readLatency : m.writeLatency;
-    const double seconds = (latency + dataCycles) / params_.coreClockHz;
-    if (!(seconds > kMaxBurstSeconds)) continue;
+    if (!(latency + dataCycles > kMaxBurstCycles)) continue;
     const std::string memory = "system." + std::string(memoryKindKey(kind)) + ".";
+    const std::string path =
+        dataCycles >= latency ? memory + "clock_scale" : memory + (readSlower ? "read_latency" : "write_latency");
     Origin origin;
-    const ConfigKey& key = blame(dataCycles >= latency ? memory + "clock_scale"
-                                                       : memory + (readSlower ? "read_latency" : "write_latency"),
-                                 "system.core_clock", origin);
-    char text[160];
-    std::snprintf(text, sizeof text, " take %.3g s (%.3g cycles at system.core_clock %.3g Hz)", seconds,
-                  latency + dataCycles, params_.coreClockHz);
+    const ConfigKey& key = blame(path, path, origin);
+    char cycles[32];
+    std::snprintf(cycles, sizeof cycles, "%.3g", latency + dataCycles);
     throwAt(origin, key.path,
-            std::string(key.path) + "=" + formatValue(key, params_) + " makes one " + std::to_string(bytes) +
-                "-byte burst of " + std::string(params_.portDesc(port).name) + " on " +
-                std::string(memoryKindName(kind)) + text +
-                ": slower than any memory an NPU reads (a 1-bit SPI flash at 1 MHz moves 64 bytes in 0.5 ms); "
-                "npusim refuses bursts over 1 s");
+            path + "=" + formatValue(key, params_) + " makes one " + std::to_string(bytes) + "-byte burst of " +
+                std::string(params_.portDesc(port).name) + " on " + std::string(memoryKindName(kind)) + " take " +
+                cycles +
+                " NPU cycles: slower than any memory an NPU reads (a 1-bit SPI flash at 1 MHz beside a 1 GHz NPU "
+                "moves 64 bytes in 5.1e+05 cycles); npusim refuses bursts over 1e+06 cycles");
   }
 }
 
