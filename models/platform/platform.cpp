@@ -390,7 +390,7 @@ RunResult simulate(const io::CompiledNetwork& net, const std::vector<io::Decoded
     pr.readBytes = c.readBytes; pr.writeBytes = c.writeBytes; pr.readBeats = c.readBeats; pr.writeBeats = c.writeBeats;
     pr.readBursts = c.readBursts; pr.writeBursts = c.writeBursts;
     pr.readLimitStall = c.readLimitStall; pr.writeLimitStall = c.writeLimitStall; pr.contention = c.contention;
-    pr.bytesPerCycle = params.bytesPerCycle(port);
+    pr.bytesPerCycle = params.portPeakBytesPerCycle(port);
     result.ports.push_back(pr);
   }
   result.pmu = pmu.counts();

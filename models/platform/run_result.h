@@ -29,7 +29,7 @@ struct PortReport {
   std::string memory;               // memory on that port
   uint64_t readBytes = 0, writeBytes = 0, readBeats = 0, writeBeats = 0, readBursts = 0, writeBursts = 0;
   double readLimitStall = 0, writeLimitStall = 0, contention = 0;
-  double bytesPerCycle = 0;         // peak
+  double bytesPerCycle = 0;         // the port's peak (SystemParams::portPeakBytesPerCycle)
 };
 
 // One NPU Operation with the network operator it belongs to and what bound it.

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "sim/config/system_params.h"
 
+#include <algorithm>
+
 namespace npusim::config {
 
 std::string_view memoryKindName(MemoryKind kind) {
@@ -79,6 +81,10 @@ std::vector<arch::PortId> SystemParams::portsIn(arch::AreaId area) const {
 
 double SystemParams::bytesPerCycle(arch::PortId p) const {
   return port(p).dataWidthBits / 8.0 * memory(memoryOn(p)).clockScale * memory(memoryOn(p)).portsUsed;
+}
+
+double SystemParams::portPeakBytesPerCycle(arch::PortId p) const {
+  return std::min(port(p).dataWidthBits / 8.0, bytesPerCycle(p));
 }
 
 std::string sectionsFrom(const std::string& systemConfigFrom, const std::string& memoryModeFrom) {

@@ -135,6 +135,9 @@ struct SystemParams {
   MemoryKind memoryOn(arch::PortId p) const { return memoryIn(portDesc(p).area); }
   // Bytes per NPU cycle of the memory on a port: data width / 8 * clock scale * ports used.
   double bytesPerCycle(arch::PortId p) const;
+  // The most one port can move per NPU cycle: its data width, or less when its memory is slower
+  // (a U85 SRAM port: 16 bytes, of the 32 its two-port memory serves).
+  double portPeakBytesPerCycle(arch::PortId p) const;
 };
 
 // Where a configuration's system config and memory mode came from, for a report's header:

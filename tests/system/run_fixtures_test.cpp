@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -296,4 +297,39 @@ TEST_CASE("run ends with the whole run by operation kind and by bound, each addi
   CHECK(r.err.find("e+") == std::string::npos);
   CHECK(r.err.find(" simulated cycles/s)") != std::string::npos);
   CHECK((r.err.find(" ms wall (") != std::string::npos || r.err.find(" s wall (") != std::string::npos));
+}
+
+TEST_CASE("run: a port's utilisation is against its own peak, not its memory's (a U85 SRAM port: 16 of 32 bytes per cycle)") {
+  const auto model = npusim::test::fixtureOrSkip(
+      "vela-u85/kws_ref_model/ethos-u85-256_Ethos_U85_SYS_DRAM_Mid_Dedicated_Sram_384KB/kws_ref_model_vela.tflite");
+  if (!model) return;
+  const auto show = npusim::test::runNpusim({"config", "--show", model->string()});
+  REQUIRE(show.exitCode == 0);
+  const auto config = nlohmann::json::parse(show.out);
+  npusim::test::TempDir tmp;
+  const fs::path json = tmp.path() / "run.json";
+  const auto r = npusim::test::runNpusim({"run", model->string(), "--json", json.string()});
+  REQUIRE(r.exitCode == 0);
+  const auto j = nlohmann::json::parse(npusim::test::readText(json));
+  const std::map<std::string, std::string> memoryKey{
+      {"Sram", "sram"}, {"Dram", "dram"}, {"OnChipFlash", "on_chip_flash"}, {"OffChipFlash", "off_chip_flash"}};
+  bool sharedMemory = false;
+  for (const auto& port : j["ports"]) {
+    const std::string name = port["name"];
+    INFO(name);
+    const double width = config["npu"][name]["data_width"].get<double>() / 8;
+    const auto& memory = config["system"][memoryKey.at(port["memory"])];
+    const double memoryPeak = width * memory["clock_scale"].get<double>() * memory["ports_used"].get<double>();
+    sharedMemory = sharedMemory || memoryPeak > width;
+    CHECK(port["peak_bytes_per_cycle"].get<double>() == std::min(width, memoryPeak));
+    // The text's utilisation: bytes over (the port's peak x NPU active).
+    char util[400];
+    std::snprintf(util, sizeof util, "%.1f%% of peak %g B/cycle",
+                  100.0 * (port["read_bytes"].get<double>() + port["write_bytes"].get<double>()) /
+                      (std::min(width, memoryPeak) * j["npu_active_cycles"].get<double>()),
+                  std::min(width, memoryPeak));
+    CHECK(r.out.find("    " + name + " (" + port["memory"].get<std::string>() + ")") != std::string::npos);
+    CHECK(r.out.find(util) != std::string::npos);
+  }
+  CHECK(sharedMemory);  // the SRAM: two 16-byte ports at full clock
 }
