@@ -271,7 +271,7 @@ void writeTrace(TraceFile& file, TraceDetail detail, const platform::RunResult& 
   };
 
   // 1. Host: one slice per network operator; an ethos-u operator's driver steps nest in it.
-  e.processName(kHost, "host (Cortex-M55)");
+  e.processName(kHost, "host (" + std::string(run.params.architecture().hostCpu) + ")");
   e.threadName(kHost, 1, "network operators");
   for (const platform::NetworkOpRecord& n : run.networkOps) {
     Args a;

@@ -250,6 +250,7 @@ Architecture ethosU85Description() {
   a.pmu = ethosU85Pmu();
   a.defaultSystemConfig = "Ethos_U85_SYS_DRAM_Mid";
   a.defaultMemoryMode = "Dedicated_Sram_384KB";
+  a.hostCpu = "Cortex-M85";
   a.kernelQueue = 2;
   a.dmaQueue = 4;
   a.subKernelMax = 8;
@@ -270,6 +271,7 @@ std::vector<Architecture> buildTable() {
   u55.maxScaleStreams = 1;
   u55.defaultSystemConfig = "Ethos_U55_High_End_Embedded";
   u55.defaultMemoryMode = "Shared_Sram";
+  u55.hostCpu = "Cortex-M55";
   u55.dmaQueue = 1;
   // U65 (timing doc 5.1): 128-bit AXI, AXI_LIMIT 64 reads / 32 writes (also the defaults: the
   // driver's), two DMAs outstanding, a 4 KiB DMA buffer (inferred from the kws U65 FVP points,
@@ -281,6 +283,7 @@ std::vector<Architecture> buildTable() {
   u65.maxScaleStreams = 2;
   u65.defaultSystemConfig = "Ethos_U65_Client_Server";
   u65.defaultMemoryMode = "Dedicated_Sram";
+  u65.hostCpu = "Cortex-M55";
   u65.dmaQueue = 2;
   u65.dmaChunkBytes = 4096;
   return {u55, u65, ethosU85Description()};

@@ -121,6 +121,9 @@ struct Architecture {
   PmuDesc pmu;
   std::string_view defaultSystemConfig;  // Vela's internal default System_Config and Memory_Mode
   std::string_view defaultMemoryMode;
+  // The host CPU of Arm's reference platform for this NPU, which the host model stands for: the
+  // Corstone-300's Cortex-M55 (U55, U65), the Corstone-320's Cortex-M85 (U85).
+  std::string_view hostCpu;
   // Command processor and DMA engine (timing doc 5.2, docs/timing-model.md).
   uint32_t kernelQueue = 2;              // kernel operations outstanding (running + latched)
   uint32_t dmaQueue = 1;                 // DMA operations outstanding

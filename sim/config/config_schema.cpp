@@ -448,8 +448,8 @@ std::vector<ConfigKey> buildTable() {
                   "(ethos-u85.md 7.1); the U55 and U65 have one port per area",
                   [](SystemParams& p) -> FieldRef { return &p.adapterPerArea; }));
 
-  // 5. Cortex-M55 host (npusim only).
-  t.push_back(key("host.clock", "Hz", "0", "Cortex-M55 clock; 0 = same as the NPU clock", "npusim: one clock for CPU and NPU",
+  // 5. Host CPU (npusim only).
+  t.push_back(key("host.clock", "Hz", "0", "host CPU clock (Cortex-M55; Cortex-M85 with the U85); 0 = same as the NPU clock", "npusim: one clock for CPU and NPU",
                   [](SystemParams& p) -> FieldRef { return &p.host.clockHz; })
                   .range(0, kMaxClockHz));
   t.push_back(key("host.driver_overhead_cycles", "cpu cycles", "2000",

@@ -444,7 +444,7 @@ CompiledNetwork parseModel(std::vector<uint8_t> bytes, const std::string& displa
       }
       throwAtOffset(file, tableOffset(t, base),
                     "tensor " + std::to_string(i) + " '" + info.name + "' of shape [" + dims + "] (" + info.type +
-                        ") is larger than the 4 GiB address space of the Cortex-M55 and Ethos-U55");
+                        ") is larger than the 4 GiB address space of the host CPU and the Ethos-U NPU");
     }
     if (const auto* q = t->quantization()) {
       if (q->scale()) info.scale.assign(q->scale()->begin(), q->scale()->end());

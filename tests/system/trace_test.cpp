@@ -225,6 +225,32 @@ TEST_CASE("run --trace: an unwritable path or an unknown detail is refused in on
   }
 }
 
+TEST_CASE("run --trace: the host is named after the platform's CPU (Corstone-300: Cortex-M55, Corstone-320: Cortex-M85)") {
+  const auto root = npusim::test::fixturesDirOrSkip();
+  if (!root) return;
+  const auto u85 = npusim::test::fixtureOrSkip(
+      "vela-u85/kws_ref_model/ethos-u85-256_Ethos_U85_SYS_DRAM_Mid_Dedicated_Sram_384KB/kws_ref_model_vela.tflite");
+  if (!u85) return;
+  npusim::test::TempDir tmp;
+  const fs::path trace = tmp.path() / "t.json";
+  const auto hostName = [&](const std::vector<std::string>& args) {
+    std::vector<std::string> all{"run"};
+    all.insert(all.end(), args.begin(), args.end());
+    all.insert(all.end(), {"--trace", trace.string(), "--trace-detail", "op"});
+    REQUIRE(runNpusim(all).exitCode == 0);
+    const json events = json::parse(npusim::test::readText(trace)).at("traceEvents");
+    for (const json& e : events) {
+      if (e.at("ph") == "M" && e.at("name") == "process_name" && e.at("pid") == 1) return e.at("args").at("name").get<std::string>();
+    }
+    return std::string();
+  };
+  const std::string u55 = npusim::test::velaFolder(*root, "kws_ref_model", kConfig).tflite.string();
+  CHECK(hostName({u55}) == "host (Cortex-M55)");
+  CHECK(hostName({u55, "--system-config", "Corstone_300_FVP"}) == "host (Cortex-M55)");
+  CHECK(hostName({u85->string()}) == "host (Cortex-M85)");
+  CHECK(hostName({u85->string(), "--system-config", "Corstone_320_FVP"}) == "host (Cortex-M85)");
+}
+
 TEST_CASE("plot_timeline.py draws a trace, a cycle range and one layer, and refuses an unknown layer") {
   const auto root = npusim::test::fixturesDirOrSkip();
   if (!root) return;
