@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <vector>
 
@@ -275,4 +276,19 @@ TEST_CASE("plot_timeline.py draws a trace, a cycle range and one layer, and refu
   }
   CHECK(std::system((script + png("none.png") + " --layer no-such-layer 2>/dev/null").c_str()) != 0);
   CHECK(!fs::exists(png("none.png")));
+  // Colours follow the track, not the row: the rows of two windows with different tracks in range,
+  // and the numbered threads of a track, agree on each track's colour.
+  const fs::path check = tmp.path() / "colours.py";
+  std::ofstream(check) << "import re, sys\n"
+                          "sys.path.insert(0, sys.argv[1])\n"
+                          "import plot_timeline as p\n"
+                          "t = p.load(sys.argv[2])\n"
+                          "a, b = p.gantt_rows(t, 0, 3000), p.gantt_rows(t, 14000, 34000)\n"
+                          "track = lambda label: re.sub(r' \\(\\d+\\)$', '', label.split(': ', 1)[1])\n"
+                          "assert {track(l) for l, _, _ in a} != {track(l) for l, _, _ in b}, 'windows with the same tracks'\n"
+                          "colour = {}\n"
+                          "for label, c, _ in a + b:\n"
+                          "    assert colour.setdefault(track(label), c) == c, (label, c, colour[track(label)])\n"
+                          "assert len(set(colour.values())) == len(colour), colour\n";
+  CHECK(std::system(("/usr/bin/python3 " + check.string() + " " + NPUSIM_SOURCE_DIR + "/scripts " + trace.string()).c_str()) == 0);
 }
