@@ -99,8 +99,8 @@ void addCompare(CLI::App& app, Registry& registry) {
   auto opts = std::make_shared<CompareOptions>();
   sub->add_option("model", opts->model, "Vela-compiled .tflite (default: the built-in demo network)");
   sub->add_option("--vela-csv", opts->velaCsv, "Vela's per-layer CSV (default: *_per-layer.csv beside the model)");
-  sub->add_option("--tree", opts->tree, "compare every model under DIR laid out like fixtures/vela");
-  sub->add_option("-j,--jobs", opts->jobs, "parallel simulations with --tree (default: cores)");
+  auto* tree = sub->add_option("--tree", opts->tree, "compare every model under DIR laid out like fixtures/vela");
+  sub->add_option("-j,--jobs", opts->jobs, "parallel simulations with --tree (default: cores)")->needs(tree);
   sub->add_option("--csv", opts->csv, "write every layer (of every model with --tree) as CSV");
   const std::map<std::string, compare::CompareFormat> formats{{"text", compare::CompareFormat::Text},
                                                               {"csv", compare::CompareFormat::Csv},

@@ -50,9 +50,11 @@ void addRun(CLI::App& app, Registry& registry) {
   sub->add_option("model", opts->model, "Vela-compiled .tflite (default: the built-in demo network)");
   sub->add_option("--json", opts->json, "write the full result as JSON");
   sub->add_option("--csv", opts->csv, "write one row per NPU operation as CSV");
-  sub->add_option("--trace", opts->trace, "write a timeline (Chrome Trace Event JSON; gzip when FILE ends in .gz)");
-  sub->add_option("--trace-detail", opts->traceDetail, "op | block | burst (default block)")
-      ->check(CLI::IsMember({"op", "block", "burst"}));
+  auto* trace =
+      sub->add_option("--trace", opts->trace, "write a timeline (Chrome Trace Event JSON; gzip when FILE ends in .gz)");
+  sub->add_option("--trace-detail", opts->traceDetail, "with --trace: op | block | burst (default block)")
+      ->check(CLI::IsMember({"op", "block", "burst"}))
+      ->needs(trace);
   addConfigOptions(sub, opts->config);
   addVelaOption(sub, opts->vela);
   sub->add_flag("--strict", opts->strict,

@@ -124,6 +124,11 @@ TEST_CASE("cli: an unknown subcommand is named, with the nearest one") {
   test::checkOneErrorLine(test::runNpusim({"rnu", "model.tflite"}), "unknown subcommand 'rnu' (did you mean 'run'?)");
 }
 
+TEST_CASE("cli: an option that would be dropped is refused: --trace-detail without --trace, -j without --tree") {
+  test::checkOneErrorLine(test::runNpusim({"run", "--trace-detail", "op"}), "--trace-detail requires --trace");
+  test::checkOneErrorLine(test::runNpusim({"compare", "-j", "2"}), "--jobs requires --tree");
+}
+
 TEST_CASE("cli: a missing subcommand gives exit code 2") {
   const test::ProcessResult run = test::runNpusim({});
   CHECK(run.exitCode == 2);
