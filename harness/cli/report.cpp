@@ -57,8 +57,11 @@ void addReport(CLI::App& app, Registry& registry) {
           const std::string error = line.contains(sweep::results_json::kError) && line[sweep::results_json::kError].is_string()
                                         ? line[sweep::results_json::kError].get<std::string>()
                                         : std::string();
+          // The child's own line, without its "npusim: error: ".
+          const std::string prefix = "npusim: error: ";
+          const std::string why = error.rfind(prefix, 0) == 0 ? error.substr(prefix.size()) : error;
           std::cerr << "none of its " << results.records.size() << " points succeeded (point "
-                    << results.records.front().index << ": " << (error.empty() ? "no error recorded" : error) << ")\n";
+                    << results.records.front().index << ": " << (why.empty() ? "no error recorded" : why) << ")\n";
         }
         return 1;
       }

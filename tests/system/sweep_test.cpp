@@ -309,6 +309,7 @@ TEST_CASE("report: no points, or no successful point, is one error line and exit
   CHECK(r.out.empty());
   CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
   CHECK(r.err.rfind("npusim: error: " + out.string() + ": none of its 1 points succeeded (point 0: ", 0) == 0);
+  CHECK(r.err.find("(point 0: npusim: error:") == std::string::npos);  // the point's own line, without its prefix
 }
 
 TEST_CASE("sweep: 4 shards joined by sweep-merge equal one local run, byte for byte after sorting") {
