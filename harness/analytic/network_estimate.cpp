@@ -97,6 +97,24 @@ const VelaDebugDb::OptimisedOp* takeMemcpy(std::vector<const VelaDebugDb::Optimi
   return op;
 }
 
+// Vela 5.x: the database's rows of the operators left on the CPU, in order; they are the
+// compiled model's CPU operators, in order. Throws InputError when the counts differ.
+std::vector<const VelaDebugDb::ScheduledOp*> passthroughRows(const io::CompiledNetwork& net, const VelaDebugDb& db) {
+  std::vector<const VelaDebugDb::ScheduledOp*> rows;
+  for (const VelaDebugDb::ScheduledOp& s : db.scheduled) {
+    if (s.type == kPassthrough) rows.push_back(&s);
+  }
+  const auto cpu = static_cast<size_t>(std::count_if(net.operators.begin(), net.operators.end(), [](const io::Operator& op) {
+    return op.kind == io::OperatorKind::Cpu;
+  }));
+  if (rows.size() != cpu) {
+    throwAtOffset(net.path, 0, "debug database has " + std::to_string(rows.size()) +
+                                   " Passthrough rows (operators on the CPU), the model " + std::to_string(cpu) +
+                                   " CPU operators");
+  }
+  return rows;
+}
+
 RowSpec labelledRow(const VelaDebugDb& db, const VelaDebugDb::OptimisedOp& op, const VelaSourceModel* source) {
   RowSpec row;
   row.nngOperator = op.type;
@@ -153,7 +171,9 @@ std::vector<std::vector<RowSpec>> rowsFromDebugDb(const io::CompiledNetwork& net
   const std::map<int, size_t> streamOf = matchStreams(net, decoded, db);
   std::vector<std::vector<RowSpec>> rows(decoded.size());
   if (db.regorLayout()) {
-    // Vela 5.x: its scheduled operations, chained activations as rows without operations.
+    // Vela 5.x: its scheduled operations, chained activations as rows without operations. (Its
+    // CPU operators' rows, which no stream has, must be the model's: cpuOperators.)
+    passthroughRows(net, db);
     for (const auto& [id, s] : streamOf) {
       const io::NpuOp& npu = net.operators[decoded[s].operatorIndex].npu;
       for (vela5::OperationSpec& spec :
@@ -330,9 +350,9 @@ SubgraphEstimate estimateVela50(const io::CompiledNetwork& net, const io::Decode
 }
 
 // Vela 5.0's rows of the operators left on the CPU: one Passthrough row each, in the compiled
-// model's operator order. Labels and names are those of the database's Passthrough rows, which
-// list the CPU operators in the same order; without a Vela 5.x database, the operator's TFLite
-// builtin name and its output tensor's name.
+// model's operator order. Labels and names are those of the database's Passthrough rows
+// (passthroughRows); without a Vela 5.x database, the operator's TFLite builtin name and its
+// output tensor's name.
 std::vector<SubgraphEstimate> cpuOperators(const io::CompiledNetwork& net, const VelaDebugDb* db) {
   std::vector<SubgraphEstimate> out;
   for (const io::Operator& op : net.operators) {
@@ -351,14 +371,7 @@ std::vector<SubgraphEstimate> cpuOperators(const io::CompiledNetwork& net, const
     out.push_back(std::move(sub));
   }
   if (db == nullptr || !db->regorLayout()) return out;
-  std::vector<const VelaDebugDb::ScheduledOp*> rows;
-  for (const VelaDebugDb::ScheduledOp& s : db->scheduled) {
-    if (s.type == kPassthrough) rows.push_back(&s);
-  }
-  if (rows.size() != out.size()) {
-    throwAtOffset(net.path, 0, "debug database lists " + std::to_string(rows.size()) +
-                                   " operators on the CPU (Passthrough), the model has " + std::to_string(out.size()));
-  }
+  const std::vector<const VelaDebugDb::ScheduledOp*> rows = passthroughRows(net, *db);
   for (size_t k = 0; k < rows.size(); ++k) {
     Layer& layer = out[k].layers.front();
     const VelaDebugDb::SourceOp* src = db->findSource(rows[k]->sourceId);

@@ -74,6 +74,17 @@ TEST_CASE("compare and estimate: a model's CPU operators are Vela 5.0's Passthro
   REQUIRE(rows.size() > 3);
   CHECK(rows.at(1) == "QUANTIZE,Passthrough,CPU,0,0.0,0,0.0,0,0,0,0,0,0,0.0,100,input_int8");
   CHECK(rows.back() == "DEQUANTIZE,Passthrough,CPU,0,0.0,0,0.0,0,0,0,0,0,0,0.0,100,Identity");
+  // A database that lists another number of CPU operators than the model has is refused.
+  const fs::path copy = tmp.path() / "dnn_s_quantized_vela.tflite";
+  fs::copy_file(model, copy);
+  std::string db = npusim::test::readText(*dir / "dnn_s_quantized_debug.xml");
+  const size_t at = db.find("\"Passthrough\",\"Identity\"");
+  REQUIRE(at != std::string::npos);
+  db.replace(at, 13, "\"Dequantize\"");
+  std::ofstream(tmp.path() / "dnn_s_quantized_debug.xml") << db;
+  npusim::test::checkOneErrorLine(runNpusim({"estimate", copy.string()}),
+                                  copy.string() + ": byte 0 (0x0): debug database has 1 Passthrough rows "
+                                                  "(operators on the CPU), the model 2 CPU operators");
 }
 
 TEST_CASE("compare --tree: one row per model x config folder, skipped folders reported") {
