@@ -684,8 +684,9 @@ std::vector<ScheduledOp> Estimator::build(const std::vector<cmd::Operation>& ops
       w.cascaded = members.size() > 1 && interleaved(ops, members, s.spec.operations);
       w.firstSliceBytes = map.slices.front().bytes;
       // Pre-buffered (regor's preBuffer): the first slice goes under the previous operation of
-      // the stream, except for a cascade; regor then starts the buffer's live range a step
-      // early, so its allocator kept the buffer clear of all the previous operation uses.
+      // the stream, never for a cascade. regor then starts the buffer's live range a step early,
+      // so its allocator keeps the buffer clear of everything that operation uses: a weight DMA
+      // into such memory marks a buffer that was not pre-buffered.
       const auto previous = std::find_if(out.rbegin(), out.rend(), [](const ScheduledOp& o) { return !o.spec.chained; });
       w.preBuffered = w.buffered && !w.cascaded && previous != out.rend() &&
                       !buffersOver(ops, map, previous->spec.operations);
