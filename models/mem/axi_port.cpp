@@ -75,9 +75,21 @@ void AxiPort::transfer(Direction dir, double start, const TransferShape& shape, 
     queue_.schedule(start, *this, kEmpty, index);
     return;
   }
-  Channel& ch = channel(dir);
-  ch.waiting.push_back(index);
-  scheduleTry(dir, std::max(start, ch.addrFree));
+  // A transfer joins the arbitration at its start (so it never holds up the choice before then).
+  if (start > queue_.now()) {
+    queue_.schedule(start, *this, kArrive, index);
+  } else {
+    arrive(index);
+  }
+}
+
+void AxiPort::arrive(uint32_t index) {
+  const Transfer& t = transfers_[index];
+  Channel& ch = channel(t.dir);
+  const auto at = std::upper_bound(ch.waiting.begin(), ch.waiting.end(), t.order,
+                                   [this](uint64_t order, uint32_t w) { return order < transfers_[w].order; });
+  ch.waiting.insert(at, index);
+  scheduleTry(t.dir, std::max(queue_.now(), ch.addrFree));
 }
 
 uint64_t AxiPort::nextBurstBytes(const Transfer& t) const {
@@ -95,36 +107,39 @@ void AxiPort::scheduleTry(Direction d, double t) {
 
 void AxiPort::wake() {
   for (Direction d : {Direction::Read, Direction::Write}) {
-    if (!channel(d).waiting.empty()) {
-      scheduleTry(d, queue_.now());
+    if (!channel(d).waiting.empty() && channel(d).tryAt != queue_.now()) {
+      issue(d);
     }
   }
 }
 
 void AxiPort::tryIssue(Direction d) {
   Channel& ch = channel(d);
-  const double now = queue_.now();
-  if (now != ch.tryAt) {
+  if (queue_.now() != ch.tryAt) {
     return; // superseded by an earlier attempt
   }
   ch.tryAt = EventQueue::kNever;
+  issue(d);
+}
+
+void AxiPort::issue(Direction d) {
+  Channel& ch = channel(d);
+  const double now = queue_.now();
   // 1. The waiting transfer whose next burst could go first (ties: the older transfer); one whose
-  //    window is full waits for its own bursts to complete.
+  //    window is full waits for its own bursts to complete, and a stream's transfers go in order
+  //    (`waiting` is in submission order, so the first of each stream met is its oldest).
   size_t best = ch.waiting.size();
+  uint64_t seenStreams = 0;
   for (size_t i = 0; i < ch.waiting.size(); ++i) {
     const Transfer& t = transfers_[ch.waiting[i]];
+    if (t.shape.stream != 0) {
+      const uint64_t bit = uint64_t{1} << (t.shape.stream % 64);
+      const bool younger = (seenStreams & bit) != 0;
+      seenStreams |= bit;
+      if (younger) continue; // an older transfer of its stream goes first
+    }
     if (t.window > 0 && inflight(t) >= t.window) continue;
-    if (t.shape.stream != 0 && std::any_of(ch.waiting.begin(), ch.waiting.end(), [&](uint32_t w) {
-          return transfers_[w].shape.stream == t.shape.stream && transfers_[w].order < t.order;
-        })) {
-      continue; // an older transfer of its stream goes first
-    }
-    if (best == ch.waiting.size()) {
-      best = i;
-      continue;
-    }
-    const Transfer& b = transfers_[ch.waiting[best]];
-    if (t.ready < b.ready || (t.ready == b.ready && t.order < b.order)) best = i;
+    if (best == ch.waiting.size() || t.ready < transfers_[ch.waiting[best]].ready) best = i;
   }
   if (best == ch.waiting.size()) {
     return;
@@ -201,8 +216,13 @@ void AxiPort::tryIssue(Direction d) {
   const double latency = d == Direction::Read && adapter_ != nullptr
                              ? std::max(adapter_->adapter.minimumLatency(d), m.latency(d))
                              : m.latency(d);
-  queue_.schedule(now + latency, *this, kData, b);
-  if (!ch.waiting.empty()) {
+  if (latency > 0) {
+    queue_.schedule(now + latency, *this, kData, b);
+  } else {
+    dataReady(b);
+  }
+  // The next burst's address may go in the next cycle; at the limit, a completing burst tries.
+  if (!ch.waiting.empty() && ch.inflight < ch.limit) {
     scheduleTry(d, now + 1);
   }
 }
@@ -235,8 +255,8 @@ void AxiPort::complete(uint32_t b) {
     for (AxiPort* port : adapter_->ports) {
       port->wake();
     }
-  } else if (!ch.waiting.empty()) {
-    scheduleTry(e.dir, queue_.now());
+  } else if (!ch.waiting.empty() && ch.tryAt != queue_.now()) {
+    issue(e.dir);
   }
   if (!hasBurst(x) && x.inflight == 0) {
     // The sink may start transfers (and grow transfers_): take what it needs first.
@@ -253,6 +273,7 @@ void AxiPort::onEvent(uint32_t kind, uint64_t data) {
   switch (static_cast<Event>(kind)) {
   case kTryRead: tryIssue(Direction::Read); return;
   case kTryWrite: tryIssue(Direction::Write); return;
+  case kArrive: arrive(static_cast<uint32_t>(data)); return;
   case kData: dataReady(static_cast<uint32_t>(data)); return;
   case kDone: complete(static_cast<uint32_t>(data)); return;
   case kEmpty: {

@@ -86,7 +86,7 @@ public:
   void onEvent(uint32_t kind, uint64_t data) override;
 
 private:
-  enum Event : uint32_t { kTryRead, kTryWrite, kData, kDone, kEmpty };
+  enum Event : uint32_t { kTryRead, kTryWrite, kArrive, kData, kDone, kEmpty };
   enum class Block : uint8_t { None, Limit, Adapter };
   struct Transfer {
     Direction dir = Direction::Read;
@@ -109,15 +109,20 @@ private:
     uint32_t limit = 1;
     uint32_t inflight = 0;
     double addrFree = 0;                 // the address channel's next free cycle
-    std::vector<uint32_t> waiting;       // transfers with bursts to issue
+    std::vector<uint32_t> waiting;       // started transfers with bursts to issue, in submission order
     double tryAt = EventQueue::kNever;   // an issue attempt scheduled then
     Block block = Block::None;           // why the channel could not issue, since `blockedAt`
     double blockedAt = 0;
   };
   Channel& channel(Direction d) { return channels_[static_cast<size_t>(d)]; }
   void scheduleTry(Direction d, double t);
-  // Issues the best waiting burst of direction `d` at the current time if the rules allow it.
+  // Puts transfer `index` among its channel's waiting transfers (in submission order) at its start.
+  void arrive(uint32_t index);
+  // The attempt scheduled for now: issue() unless an earlier attempt superseded it.
   void tryIssue(Direction d);
+  // Issues the best waiting burst of direction `d` at the current time if the rules allow it, and
+  // schedules the next attempt.
+  void issue(Direction d);
   // Wakes both directions (a slot of the shared adapter freed).
   void wake();
   void dataReady(uint32_t burst);

@@ -12,17 +12,40 @@ void EventQueue::schedule(double t, EventTarget& target, uint32_t kind, uint64_t
     throw std::logic_error("EventQueue: an event at cycle " + std::to_string(t) + " scheduled at cycle " +
                            std::to_string(now_));
   }
-  heap_.push_back({t, order_++, &target, kind, data});
-  std::push_heap(heap_.begin(), heap_.end(), later);
+  // Sift up with a hole: parents move down until the new event's place is found.
+  const Event e{t, (order_++ << 16) | (kind & 0xffffu), &target, data};
+  size_t hole = heap_.size();
+  heap_.emplace_back();
+  while (hole > 0) {
+    const size_t parent = (hole - 1) / 2;
+    if (!Later{}(heap_[parent], e)) break;
+    heap_[hole] = heap_[parent];
+    hole = parent;
+  }
+  heap_[hole] = e;
 }
 
 void EventQueue::runUntil(double until) {
   while (!heap_.empty() && heap_.front().time <= until) {
-    std::pop_heap(heap_.begin(), heap_.end(), later);
-    const Event e = heap_.back();
+    const Event e = heap_.front();
+    // Sift the last event down from the root with a hole.
+    const Event last = heap_.back();
     heap_.pop_back();
+    const size_t n = heap_.size();
+    if (n > 0) {
+      size_t hole = 0;
+      for (;;) {
+        size_t child = 2 * hole + 1;
+        if (child >= n) break;
+        if (child + 1 < n && Later{}(heap_[child], heap_[child + 1])) ++child;
+        if (!Later{}(last, heap_[child])) break;
+        heap_[hole] = heap_[child];
+        hole = child;
+      }
+      heap_[hole] = last;
+    }
     now_ = e.time;
-    e.target->onEvent(e.kind, e.data);
+    e.target->onEvent(static_cast<uint32_t>(e.order & 0xffffu), e.data);
   }
 }
 

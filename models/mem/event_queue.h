@@ -43,14 +43,16 @@ public:
 private:
   struct Event {
     double time;
-    uint64_t order;
+    uint64_t order;      // scheduling order (ties), in the high 48 bits, and the kind, in the low 16
     EventTarget* target;
-    uint32_t kind;
     uint64_t data;
   };
-  static bool later(const Event& a, const Event& b) {
-    return a.time > b.time || (a.time == b.time && a.order > b.order);
-  }
+  // The heap's order: the earliest event (then the first scheduled) on top.
+  struct Later {
+    bool operator()(const Event& a, const Event& b) const {
+      return a.time > b.time || (a.time == b.time && a.order > b.order);  // the kind never decides: orders differ
+    }
+  };
   std::vector<Event> heap_;
   uint64_t order_ = 0;
   double now_ = 0;
