@@ -104,7 +104,7 @@ void writeEstimateTable(std::ostream& out, const NetworkEstimate& est) {
       << "\nfrom " << config::sectionsFrom(est.systemConfigFrom, est.memoryModeFrom) << "\n";
   bool approximated = false;
   for (const SubgraphEstimate& sub : est.subgraphs) {
-    out << "\nNPU subgraph (operator " << sub.operatorIndex << ")\n";
+    out << (sub.onCpu ? "\nCPU operator (operator " : "\nNPU subgraph (operator ") << sub.operatorIndex << ")\n";
     out << std::left << std::setw(20) << "TFLite operator" << ' ' << std::setw(20) << "NNG operator" << std::right;
     for (const char* h : {"Op cycles", "NPU", "SRAM AC", "DRAM AC", "OnFlash AC", "OffFlash AC", "MACs"}) {
       out << ' ' << std::setw(11) << h;
@@ -160,7 +160,7 @@ void writeVela5PerLayerCsv(std::ostream& out, const NetworkEstimate& est) {
       const auto cycles = static_cast<int64_t>(e.totalCycles);
       const auto macs = static_cast<int64_t>(e.macs);
       out << csvField(l.tfliteOperator.empty() ? "N/A" : l.tfliteOperator) << ',' << csvField(l.nngOperator)
-          << ",NPU," << e.sramUsage << ',' << integerPercentage(static_cast<int64_t>(e.sramUsage), static_cast<int64_t>(est.fastStorageBytes))
+          << ',' << (sub.onCpu ? "CPU" : "NPU") << ',' << e.sramUsage << ',' << integerPercentage(static_cast<int64_t>(e.sramUsage), static_cast<int64_t>(est.fastStorageBytes))
           << ',' << cycles << ',' << integerPercentage(cycles, total) << ','
           << static_cast<int64_t>(e.npuCycles);
       for (double ac : e.accessCycles) {
@@ -233,14 +233,15 @@ void writeEstimateJson(std::ostream& out, const NetworkEstimate& est) {
                          {"encoded_weight_bytes", l.weights.encodedBytes},
                          {"one_piece_weight_bytes", l.weights.onePieceBytes},
                          {"query", queryJson(l.query)}};
-      if (!sub.vela5.empty()) {
-        // Vela 5.0: its own query, weight transfer and staging-memory use instead of Vela 3.10's.
+      if (est.vela == config::VelaVersion::V5_0) {
+        // Vela 5.0: its own query, weight transfer and staging-memory use instead of Vela 3.10's
+        // (a CPU operator has none).
         for (const char* key : {"weight_buffering", "weight_depth_slices", "encoded_weight_bytes", "one_piece_weight_bytes",
                                 "query", "full_transfer_approximated", "sram_usage_bytes"}) {
           row.erase(key);
         }
         row["staging_usage_bytes"] = e.sramUsage;
-        row["vela5"] = vela5::scheduledOpJson(sub.vela5[i]);
+        if (!sub.onCpu) row["vela5"] = vela5::scheduledOpJson(sub.vela5[i]);
       }
       for (size_t a = 0; a < kAccessAreas.size(); ++a) {
         row[kAccessKeys[a]] = e.accessCycles[a];
@@ -248,7 +249,8 @@ void writeEstimateJson(std::ostream& out, const NetworkEstimate& est) {
       }
       layers.push_back(row);
     }
-    j["subgraphs"].push_back({{"operator_index", sub.operatorIndex}, {"layers", layers}});
+    j["subgraphs"].push_back(
+        {{"operator_index", sub.operatorIndex}, {"target", sub.onCpu ? "CPU" : "NPU"}, {"layers", layers}});
   }
   const EstimateTotals& t = est.totals;
   nlohmann::json totals{{"cycles_npu", t.npuCycles}, {"cycles_total", t.totalCycles}, {"nn_macs", t.macs}};

@@ -19,10 +19,11 @@ void writeEstimateTable(std::ostream& out, const NetworkEstimate& estimate);
 
 // Vela's `<model>_per-layer.csv` in the format of the Vela whose model the estimate reproduces
 // (its header row tells which): Vela 3.10's has one header row per NPU subgraph, Vela 5.0's one
-// in all. Rows in Vela's order. Vela 3.10's SRAM Usage and Peak% come from the live ranges of
-// the fast-storage tensors (analytic::sramUsage); Vela 5.0's Staging Usage and Peak% (Staging)
-// are not modelled and are written empty. Name is Vela's: from Vela 5.x's debug database, or
-// for Vela 3.x's from the source model (analytic::findVelaArtifacts); empty when unknown.
+// in all, with the CPU operators' rows (Target CPU). Rows in Vela's order. Vela 3.10's SRAM
+// Usage and Peak% come from the live ranges of the fast-storage tensors (analytic::sramUsage),
+// Vela 5.0's Staging Usage and Peak% (Staging) from those of the staging memory
+// (vela5::stagingUsage). Name is Vela's: from Vela 5.x's debug database, or for Vela 3.x's from
+// the source model (analytic::findVelaArtifacts); empty when unknown.
 void writeVelaPerLayerCsv(std::ostream& out, const NetworkEstimate& estimate);
 
 // Everything the estimate holds, per layer and in total.

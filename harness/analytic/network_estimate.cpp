@@ -97,6 +97,24 @@ const VelaDebugDb::OptimisedOp* takeMemcpy(std::vector<const VelaDebugDb::Optimi
   return op;
 }
 
+// Vela 5.x: the database's rows of the operators left on the CPU, in order; they are the
+// compiled model's CPU operators, in order. Throws InputError when the counts differ.
+std::vector<const VelaDebugDb::ScheduledOp*> passthroughRows(const io::CompiledNetwork& net, const VelaDebugDb& db) {
+  std::vector<const VelaDebugDb::ScheduledOp*> rows;
+  for (const VelaDebugDb::ScheduledOp& s : db.scheduled) {
+    if (s.type == kPassthrough) rows.push_back(&s);
+  }
+  const auto cpu = static_cast<size_t>(std::count_if(net.operators.begin(), net.operators.end(), [](const io::Operator& op) {
+    return op.kind == io::OperatorKind::Cpu;
+  }));
+  if (rows.size() != cpu) {
+    throwAtOffset(net.path, 0, "debug database has " + std::to_string(rows.size()) +
+                                   " Passthrough rows (operators on the CPU), the model " + std::to_string(cpu) +
+                                   " CPU operators");
+  }
+  return rows;
+}
+
 RowSpec labelledRow(const VelaDebugDb& db, const VelaDebugDb::OptimisedOp& op, const VelaSourceModel* source) {
   RowSpec row;
   row.nngOperator = op.type;
@@ -153,7 +171,9 @@ std::vector<std::vector<RowSpec>> rowsFromDebugDb(const io::CompiledNetwork& net
   const std::map<int, size_t> streamOf = matchStreams(net, decoded, db);
   std::vector<std::vector<RowSpec>> rows(decoded.size());
   if (db.regorLayout()) {
-    // Vela 5.x: its scheduled operations, chained activations as rows without operations.
+    // Vela 5.x: its scheduled operations, chained activations as rows without operations. (Its
+    // CPU operators' rows, which no stream has, must be the model's: cpuOperators.)
+    passthroughRows(net, db);
     for (const auto& [id, s] : streamOf) {
       const io::NpuOp& npu = net.operators[decoded[s].operatorIndex].npu;
       for (vela5::OperationSpec& spec :
@@ -329,6 +349,39 @@ SubgraphEstimate estimateVela50(const io::CompiledNetwork& net, const io::Decode
   return sub;
 }
 
+// Vela 5.0's rows of the operators left on the CPU: one Passthrough row each, in the compiled
+// model's operator order. Labels and names are those of the database's Passthrough rows
+// (passthroughRows); without a Vela 5.x database, the operator's TFLite builtin name and its
+// output tensor's name.
+std::vector<SubgraphEstimate> cpuOperators(const io::CompiledNetwork& net, const VelaDebugDb* db) {
+  std::vector<SubgraphEstimate> out;
+  for (const io::Operator& op : net.operators) {
+    if (op.kind != io::OperatorKind::Cpu) continue;
+    SubgraphEstimate sub;
+    sub.operatorIndex = op.index;
+    sub.onCpu = true;
+    Layer layer;
+    layer.tfliteOperator = op.opName;
+    layer.nngOperator = kPassthrough;
+    if (!op.outputs.empty() && op.outputs.front() >= 0 && static_cast<size_t>(op.outputs.front()) < net.tensors.size()) {
+      layer.name = net.tensors[static_cast<size_t>(op.outputs.front())].name;
+    }
+    sub.layers.push_back(std::move(layer));
+    sub.estimates.emplace_back();
+    out.push_back(std::move(sub));
+  }
+  if (db == nullptr || !db->regorLayout()) return out;
+  const std::vector<const VelaDebugDb::ScheduledOp*> rows = passthroughRows(net, *db);
+  for (size_t k = 0; k < rows.size(); ++k) {
+    Layer& layer = out[k].layers.front();
+    const VelaDebugDb::SourceOp* src = db->findSource(rows[k]->sourceId);
+    layer.tfliteOperator = src != nullptr ? src->type : "";
+    layer.nngOperator = rows[k]->type;
+    layer.name = rows[k]->name;
+  }
+  return out;
+}
+
 // Puts each row's memory use (`perRow[subgraph][row]`) into its estimate.
 void setUsage(NetworkEstimate& result, const std::vector<std::vector<uint64_t>>& perRow) {
   for (size_t s = 0; s < result.subgraphs.size() && s < perRow.size(); ++s) {
@@ -381,6 +434,13 @@ NetworkEstimate estimateNetwork(const io::CompiledNetwork& net, const std::vecto
     const vela5::StagingUsage usage = vela5::stagingUsage(net, decoded, scheduled, *result.vela5System);
     result.fastStorageBytes = usage.allocatedBytes;
     setUsage(result, usage.perRow);
+    // The CPU operators' rows between them, in execution order.
+    for (SubgraphEstimate& cpu : cpuOperators(net, db)) {
+      const auto at = std::find_if(result.subgraphs.begin(), result.subgraphs.end(), [&](const SubgraphEstimate& sub) {
+        return sub.operatorIndex > cpu.operatorIndex;
+      });
+      result.subgraphs.insert(at, std::move(cpu));
+    }
   } else {
     const VelaSystem system(params, *result.hardware);
     const std::vector<std::vector<RowSpec>> rows =

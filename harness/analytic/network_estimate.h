@@ -20,9 +20,13 @@
 
 namespace npusim::analytic {
 
-// Layers and estimates of one NPU subgraph (one ethos-u operator).
+// Layers and estimates of one subgraph in Vela's sense: an NPU subgraph (one ethos-u operator),
+// or, in Vela 5.0's model, an operator Vela left on the CPU, which Vela 5.0's per-layer CSV
+// lists as one `Passthrough` row (Target CPU, zero in every column). Vela 3.10 lists no CPU
+// operators.
 struct SubgraphEstimate {
-  size_t operatorIndex = 0;               // the ethos-u operator in CompiledNetwork::operators
+  size_t operatorIndex = 0;               // the ethos-u (or CPU) operator in CompiledNetwork::operators
+  bool onCpu = false;                     // a CPU operator: one layer without operations, a zero estimate
   std::vector<Layer> layers;              // Vela's rows, in Vela's order
   std::vector<LayerEstimate> estimates;   // one per layer
   std::vector<vela5::ScheduledOp> vela5;  // Vela 5.0: each layer's scheduled operation, else empty
@@ -43,7 +47,7 @@ struct NetworkEstimate {
   // The whole the per-layer Peak% divides by: Vela 3.10's fast storage the network uses
   // (its "SRAM used"); Vela 5.0's allocated size of the staging memory.
   uint64_t fastStorageBytes = 0;
-  std::vector<SubgraphEstimate> subgraphs;
+  std::vector<SubgraphEstimate> subgraphs;  // in execution order
   EstimateTotals totals;
   // Vela 5.0: the memories the scheduled operations' queries point to.
   std::shared_ptr<const vela5::System> vela5System;
@@ -57,10 +61,16 @@ std::vector<std::vector<RowSpec>> rowsFromDebugDb(const io::CompiledNetwork& net
                                                   const std::vector<io::DecodedNpuOp>& decoded,
                                                   const VelaDebugDb& db, const VelaSourceModel* source = nullptr);
 
+// Vela 5.0's type of an operator it leaves on the CPU: its per-layer CSV's Target is CPU
+// exactly for the rows of this type.
+inline constexpr const char* kPassthrough = "Passthrough";
+
 // Estimates every ethos-u operator of `net` under `params` (real hardware; Vela's memory-mode
-// view is applied internally) with Vela `vela`'s model. `db` and `source` (the source model
-// of a Vela 3.x database, for row names) may be null. Throws InputError for a network without
-// NPU operators or a MAC configuration the estimator does not know.
+// view is applied internally) with Vela `vela`'s model; Vela 5.0's also lists the CPU
+// operators. `db` and `source` (the source model of a Vela 3.x database, for row names) may be
+// null. Throws InputError for a network without NPU operators, a MAC configuration the
+// estimator does not know, or a Vela 5.x database that lists another number of CPU operators
+// than the model has.
 NetworkEstimate estimateNetwork(const io::CompiledNetwork& net, const std::vector<io::DecodedNpuOp>& decoded,
                                 const config::SystemParams& params, const VelaDebugDb* db, config::VelaVersion vela,
                                 const VelaSourceModel* source = nullptr);

@@ -6,6 +6,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "harness/analytic/live_ranges.h"
 #include "harness/analytic/vela_debug_db.h"
 #include "sim/cmdstream/weight_source.h"
 #include "sim/common/error.h"
@@ -203,13 +204,38 @@ Shape3 unionBox(const std::vector<cmd::Operation>& ops, const std::vector<size_t
   return end;
 }
 
-// True when DMA `dma` may not start before every kernel operation issued before it has ended
-// (a KERNEL_WAIT 0 since the last kernel operation): its buffer was allocated over memory the
-// previous operation still uses, so it cannot have been filled under that operation.
-bool waitsForAllKernels(const std::vector<cmd::Operation>& ops, size_t dma) {
-  for (size_t i = dma; i-- > 0 && !cmd::isKernel(ops[i].kind);) {
-    if (ops[i].kind == cmd::OpKind::KernelWait && ops[i].waitCount == 0) {
-      return true;
+// Memory the kernel operations `group` read and write: their feature maps in memory, and the
+// destinations of the DMAs that buffer their weights (region, bytes).
+std::vector<std::pair<uint8_t, cmd::ByteSpan>> memoryTouched(const std::vector<cmd::Operation>& ops,
+                                                              const std::vector<size_t>& group) {
+  std::vector<std::pair<uint8_t, cmd::ByteSpan>> out;
+  const auto add = [&](const cmd::FeatureMap& fm) {
+    if (cmd::inMemory(fm.storage)) out.emplace_back(fm.region, storageSpan(fm));
+  };
+  for (size_t index : group) {
+    const cmd::Operation& op = ops[index];
+    add(op.ifm);
+    if (op.hasIfm2()) add(op.ifm2);
+    add(op.ofm);
+  }
+  for (const Slice& slice : collectSlices(ops, group).slices) {
+    if (slice.dma) {
+      const cmd::DmaTransfer& d = ops[*slice.dma].dma;
+      out.emplace_back(d.dstRegion, cmd::ByteSpan{d.dst, d.dst + d.length});
+    }
+  }
+  return out;
+}
+
+// True when a weight slice of `map` is DMA'd into memory that the kernel operations `previous`
+// read or write.
+bool buffersOver(const std::vector<cmd::Operation>& ops, const SliceMap& map, const std::vector<size_t>& previous) {
+  const std::vector<std::pair<uint8_t, cmd::ByteSpan>> used = memoryTouched(ops, previous);
+  for (const Slice& slice : map.slices) {
+    if (!slice.dma) continue;
+    const cmd::DmaTransfer& d = ops[*slice.dma].dma;
+    for (const auto& [region, span] : used) {
+      if (region == d.dstRegion && span.begin < d.dst + d.length && d.dst < span.end) return true;
     }
   }
   return false;
@@ -657,9 +683,13 @@ std::vector<ScheduledOp> Estimator::build(const std::vector<cmd::Operation>& ops
       w.buffered = map.slices.front().dma.has_value();
       w.cascaded = members.size() > 1 && interleaved(ops, members, s.spec.operations);
       w.firstSliceBytes = map.slices.front().bytes;
-      if (const std::optional<size_t> dma = map.slices.front().dma) {
-        w.waitsForPrevious = waitsForAllKernels(ops, *dma);
-      }
+      // Pre-buffered (regor's preBuffer): the first slice goes under the previous operation of
+      // the stream, never for a cascade. regor then starts the buffer's live range a step early,
+      // so its allocator keeps the buffer clear of everything that operation uses: a weight DMA
+      // into such memory marks a buffer that was not pre-buffered.
+      const auto previous = std::find_if(out.rbegin(), out.rend(), [](const ScheduledOp& o) { return !o.spec.chained; });
+      w.preBuffered = w.buffered && !w.cascaded && previous != out.rend() &&
+                      !buffersOver(ops, map, previous->spec.operations);
       w.depthSlices = {0};
       uint64_t total = 0;
       for (const Slice& slice : map.slices) {
@@ -710,7 +740,6 @@ std::vector<LayerEstimate> Estimator::estimate(const std::vector<ScheduledOp>& o
   std::vector<LayerEstimate> out;
   out.reserve(ops.size());
   int64_t previousSlack = 0;
-  bool first = true;
   for (const ScheduledOp& op : ops) {
     LayerEstimate e;
     if (op.spec.chained) {
@@ -721,8 +750,7 @@ std::vector<LayerEstimate> Estimator::estimate(const std::vector<ScheduledOp>& o
     Query q = op.query;
     // 1. Pre-buffering: the first slice's share of the weights DMA'd under the previous
     //    operation does not count as streamed (Vela's firstWeightDMASize).
-    const bool preBuffered = w.buffered && !w.cascaded && !first && !w.waitsForPrevious;
-    if (preBuffered) {
+    if (w.preBuffered) {
       const float ratio = static_cast<float>(w.depthSlices[1]) / static_cast<float>(w.depthSlices.back());
       q.firstWeightDmaSize = static_cast<uint64_t>(static_cast<float>(q.encodedWeightSize) * ratio);
     }
@@ -793,7 +821,6 @@ std::vector<LayerEstimate> Estimator::estimate(const std::vector<ScheduledOp>& o
     e.slackCycles = static_cast<double>(ownSlack);
     out.push_back(e);
     previousSlack = ownSlack;
-    first = false;
   }
   return out;
 }
@@ -831,7 +858,7 @@ nlohmann::json scheduledOpJson(const ScheduledOp& op) {
     j["weights"] = {{"buffered", w.buffered},        {"cascaded", w.cascaded},
                     {"weight_bytes", w.weightBytes}, {"scale_bytes", w.scaleBytes},
                     {"first_slice_bytes", w.firstSliceBytes}, {"one_piece_bytes", w.onePieceBytes},
-                    {"depth_slices", w.depthSlices}};
+                    {"pre_buffered", w.preBuffered}, {"depth_slices", w.depthSlices}};
   }
   if (op.lut) {
     j["lut"] = {{"source", std::string(op.lut->source->name)}, {"bytes", op.lut->bytes}};

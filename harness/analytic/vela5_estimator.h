@@ -62,7 +62,7 @@ struct WeightTransfer {
   bool present = false;
   bool buffered = false;            // DMA'd into the staging memory
   bool cascaded = false;            // runs in height stripes interleaved with other operations
-  bool waitsForPrevious = false;    // the first DMA waits for every kernel operation before it to end
+  bool preBuffered = false;         // the first slice is DMA'd under the previous operation
   uint64_t weightBytes = 0;         // encoded weights of every slice and core
   uint64_t scaleBytes = 0;          // encoded scales/biases (and padding) of every slice and core
   uint64_t firstSliceBytes = 0;     // the first depth slice, every core

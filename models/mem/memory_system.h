@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The AXI memory system: memory instances behind an address-routing interconnect, with one
-// target socket per initiator link (each NPU port, the CPU).
+// target socket per NPU port and one for the CPU.
 
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <vector>
 
@@ -11,22 +12,21 @@
 #include <tlm>
 #include <tlm_utils/simple_target_socket.h>
 
+#include "models/mem/axi_port.h"
+#include "models/mem/event_queue.h"
 #include "models/mem/memory_system_params.h"
 #include "models/mem/memory_timing.h"
-#include "sim/arch/architecture.h"
 
 namespace npusim::mem {
 
-// Carries a transfer's shape (runs x run bytes) on a TLM generic payload, and the counters of
-// the initiator port the transfer's bursts are added to; timing-only transactions carry no data.
-struct TransferExtension : tlm::tlm_extension<TransferExtension> {
-  TransferShape shape;
-  PortCounters* counters = nullptr;
-  tlm_extension_base* clone() const override { return new TransferExtension(*this); }
+// Asks a target for npusim's memory timing, an ignorable extension (the TLM-2.0 idiom) on a debug
+// transport: npusim's MemorySystem fills in its memories, so that the NPU times its bursts against
+// them on its own event queue; a target that does not know the extension leaves it empty.
+struct DirectTimingExtension : tlm::tlm_extension<DirectTimingExtension> {
+  MemoryRouter* memories = nullptr;
+  tlm_extension_base* clone() const override { return new DirectTimingExtension(*this); }
   void copy_from(const tlm_extension_base& other) override {
-    const auto& e = static_cast<const TransferExtension&>(other);
-    shape = e.shape;
-    counters = e.counters;
+    memories = static_cast<const DirectTimingExtension&>(other).memories;
   }
 };
 
@@ -36,24 +36,27 @@ public:
   sc_core::sc_vector<Socket> npuPorts;   // one per NPU port, in arch::PortId order
   Socket cpu;
 
-  MemorySystem(sc_core::sc_module_name name, const MemorySystemParams& params);
-
-  // Reports every burst of NPU port `port` to `observer` (null: none). Call before running.
-  void setBurstObserver(arch::PortId port, BurstObserver* observer) { links_.at(port.index).setObserver(observer); }
+  // `npuPorts` sockets for the NPU's ports.
+  MemorySystem(sc_core::sc_module_name name, const MemorySystemParams& params, size_t npuPortCount);
 
 private:
-  void transport(int link, tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
-  // The memory instance holding [address, address + bytes).
-  MemoryTiming& route(uint64_t address, uint64_t bytes);
-  // An instance's address range [base, end).
-  struct Range {
-    uint64_t base, end;
+  // The CPU's accesses: whole transfers, timed on the CPU port at once (the CPU runs while the NPU
+  // is idle, so nothing else is in flight).
+  void cpuTransport(int, tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
+  unsigned int debug(int, tlm::tlm_generic_payload& trans);
+  // Records when the CPU's transfer completed.
+  struct Done : TransferSink {
+    explicit Done(const EventQueue& q) : queue(q) {}
+    void transferDone(uint64_t) override { at = queue.now(); }
+    const EventQueue& queue;
+    double at = 0;
   };
   sc_core::sc_time period_;
-  std::vector<Range> ranges_;            // per instance: the address map
-  std::vector<MemoryTiming> memories_;   // per instance
-  std::vector<AxiLinkTiming> links_;     // the NPU ports', then the CPU's
-  std::vector<TimingAdapter> sharedAdapters_; // adapters several links pass (sized once: links point into it)
+  std::deque<MemoryTiming> memories_;   // per instance (stable addresses: the router points into it)
+  MemoryRouter router_;
+  EventQueue cpuQueue_;
+  PortCounters cpuCounters_;
+  std::unique_ptr<AxiPort> cpuPort_;
 };
 
 } // namespace npusim::mem

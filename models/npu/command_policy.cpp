@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "models/npu/command_policy.h"
 
-#include <algorithm>
 #include <stdexcept>
 
 namespace npusim::npu {
@@ -39,26 +38,6 @@ DispatchRule dispatchRule(const arch::NpuConfig& npu, const cmd::Operation& op) 
     throw std::logic_error("dispatchRule: the command processor does not follow branches (platform::simulate refuses them)");
   }
   return r;
-}
-
-void OutstandingOps::booked(double end) {
-  if (unbooked_ == 0) {
-    throw std::logic_error("OutstandingOps: an operation was booked that was never dispatched");
-  }
-  --unbooked_;
-  ends_.push_back(end);
-}
-
-size_t OutstandingOps::count(double t) {
-  ends_.erase(std::remove_if(ends_.begin(), ends_.end(), [t](double e) { return e <= t; }), ends_.end());
-  return unbooked_ + ends_.size();
-}
-
-std::optional<double> OutstandingOps::nextEnd() const {
-  if (ends_.empty()) {
-    return std::nullopt;
-  }
-  return *std::min_element(ends_.begin(), ends_.end());
 }
 
 } // namespace npusim::npu

@@ -2,13 +2,12 @@
 #pragma once
 // The command processor's dispatch policy as plain C++: which unit an operation goes to, how
 // many operations of each unit may still be outstanding before it is dispatched (queue depths
-// of NpuConfig, the count of NPU_OP_DMA_WAIT / NPU_OP_KERNEL_WAIT, STOP draining both), and the
-// bookkeeping of outstanding operations. The SystemC module only waits for what this says.
+// of NpuConfig, the count of NPU_OP_DMA_WAIT / NPU_OP_KERNEL_WAIT, STOP draining both). The
+// command processor waits for what this says.
 
 #include <array>
 #include <cstdint>
 #include <optional>
-#include <vector>
 
 #include "sim/arch/npu_config.h"
 #include "sim/cmdstream/operation.h"
@@ -28,22 +27,5 @@ struct DispatchRule {
 };
 
 DispatchRule dispatchRule(const arch::NpuConfig& npu, const cmd::Operation& op);
-
-// Operations of one unit that are dispatched and not yet finished: those still being booked by
-// the unit (end unknown) and booked ones until their end.
-class OutstandingOps {
-public:
-  void dispatched() { ++unbooked_; }
-  // Contract: one call per dispatched operation, in dispatch order.
-  void booked(double end);
-  // Outstanding at time t (forgets operations that ended by then).
-  size_t count(double t);
-  // The earliest known end after t, if any booked operation is outstanding.
-  std::optional<double> nextEnd() const;
-
-private:
-  size_t unbooked_ = 0;
-  std::vector<double> ends_;
-};
 
 } // namespace npusim::npu

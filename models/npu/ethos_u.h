@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 // An Ethos-U NPU configuration (NpuConfig) as one SystemC module: APB register target, one AXI
-// initiator socket per port of its architecture, a command processor thread that fetches and
-// parses the stream and dispatches operations to the kernel and DMA units, and the PMU.
+// initiator socket per port of its architecture, the interrupt, and its timing (NpuCore: command
+// processor, kernel and DMA units, AXI ports, plain C++) which runs each command stream the driver
+// starts.
 
 #include <array>
 #include <cstdint>
-#include <map>
-#include <string>
+#include <memory>
 #include <vector>
 
 #include <systemc>
@@ -15,32 +15,14 @@
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 
-#include "models/npu/command_policy.h"
+#include "models/npu/npu_core.h"
 #include "models/npu/npu_observer.h"
 #include "models/npu/npu_registers.h"
 #include "models/npu/npu_stats.h"
-#include "models/npu/npu_units.h"
 #include "models/npu/pmu.h"
 #include "sim/cmdstream/decoder.h"
-#include "sim/config/region_map.h"
-#include "sim/config/system_params.h"
 
 namespace npusim::npu {
-
-// What the NPU module needs of the system: its hardware configuration, its clock and where the
-// driver's REGIONCFG / QCONFIG put each region and the command stream (a Vela memory area, whose
-// ports the module's sockets are).
-struct NpuModuleParams {
-  const arch::NpuConfig* hardware = nullptr;
-  double clockHz = 500e6;
-  config::RegionMap regions;
-  arch::AreaId commandStreamArea;
-
-  // The module's view of a bound system configuration.
-  static NpuModuleParams of(const config::SystemParams& p) {
-    return {p.hardware(), p.coreClockHz, config::RegionMap(p), p.commandStreamArea};
-  }
-};
 
 // A decoded command stream the NPU runs when started with QBASE = `qbase`.
 struct NpuProgram {
@@ -59,41 +41,24 @@ public:
   EthosU(sc_core::sc_module_name name, const NpuModuleParams& params);
 
   void addProgram(const NpuProgram& program) { programs_.push_back(program); }
-  // Ends the NPU's threads once the host is done (their stacks unwind, nothing leaks); the
-  // caller resumes the simulation to let them return.
+  // Ends the NPU's thread once the host is done (its stack unwinds, nothing leaks); the caller
+  // resumes the simulation to let it return.
   void shutdown();
-  const NpuStats& stats() const { return stats_; }
+  const NpuStats& stats() const;
   // Its performance monitor: the driver's counters, each AXI port's counters, the PMU windows.
   const Pmu& pmu() const { return pmu_; }
   // Attaches an observer of blocks and fetch waits (null: none). Call before running.
   void setObserver(NpuObserver* observer) { observer_ = observer; }
+  // Reports every burst of port `port` to `observer` (null: none). Call before running.
+  void setBurstObserver(arch::PortId port, mem::BurstObserver* observer) { burstObservers_.at(port.index) = observer; }
 
 private:
-  class Transport;
-  class Clock;
-  class BlockForwarder;
-  // Operations dispatched to a unit and not yet fully booked, and the end times of booked ones.
-  struct UnitQueue {
-    std::vector<std::pair<const cmd::Operation*, size_t>> pending; // operation, record index
-    OutstandingOps outstanding;
-    sc_core::sc_event queued, progress;
-  };
   SC_HAS_PROCESS(EthosU);
-  // The ports of each region's area and the port the command stream is fetched through.
-  void routePorts();
   void registerWrite(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
-  void commandProcessor();
-  void kernelThread();
-  void dmaThread();
-  // Runs `execute(op, issue, recordIndex) -> end` for each operation queued to `unit`, in order.
-  template <typename Execute>
-  void serve(UnitQueue& unit, Execute&& execute);
+  void run();
   double now() const { return sc_core::sc_time_stamp() / period_; }
-  void syncTo(double t);
-  // Blocks the command processor until at most `allowed` operations of `unit` are outstanding.
-  void waitOutstanding(UnitQueue& unit, size_t allowed);
-  UnitQueue& queueOf(Unit unit) { return unit == Unit::Kernel ? kernels_ : dmas_; }
-  double fetchCommands(uint64_t qbase, uint32_t streamBytes, uint32_t upTo, double t);
+  // The timing, built at the first start against the memories the ports' target serves.
+  NpuCore& core();
 
   NpuModuleParams params_;
   sc_core::sc_time period_;
@@ -104,17 +69,11 @@ private:
   sc_core::sc_event shutdown_;
   bool stopping_ = false;
   std::vector<NpuProgram> programs_;
-  NpuStats stats_;
   Pmu pmu_;
-  std::array<std::vector<arch::PortId>, 8> regionPorts_{};
-  std::array<size_t, 8> regionTurn_{};   // the port of its group a region's next transfer takes
-  arch::PortId commandPort_;
+  std::unique_ptr<NpuCore> core_;
   NpuObserver* observer_ = nullptr;
+  std::vector<mem::BurstObserver*> burstObservers_;
   uint32_t invocation_ = 0;
-  UnitQueue kernels_, dmas_;
-  // Command fetch state of the current stream.
-  uint32_t fetchRequested_ = 0;
-  std::vector<double> chunkDone_;
 };
 
 } // namespace npusim::npu

@@ -32,11 +32,4 @@ public:
   virtual void commandFetchWait(double from, double to) = 0;
 };
 
-// Receives block events from a KernelUnit.
-class BlockSink {
-public:
-  virtual ~BlockSink() = default;
-  virtual void block(const BlockEvent& event) = 0;
-};
-
 } // namespace npusim::npu

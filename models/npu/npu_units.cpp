@@ -2,158 +2,386 @@
 #include "models/npu/npu_units.h"
 
 #include <algorithm>
-
-#include "models/npu/block_plan.h"
+#include <stdexcept>
 
 namespace npusim::npu {
 
-double KernelUnit::dependencyReady(uint32_t blockDep, uint64_t block) const {
-  // Block j of this op needs the previous op's block (n - 1 - blockDep + j) complete.
-  if (prevTail_.empty() || blockDep == 0 || block >= blockDep) {
-    return prevEnd_;
+namespace {
+
+// The previous operation's blocks a BLOCKDEP window reaches back over (BLOCKDEP is at most 7).
+constexpr size_t kTail = 8;
+
+// The weight and scale streams are concatenations of per-depth-block chunks that start on 16-byte
+// boundaries (Vela pads them); a block's share of the stream is proportional, so its start is
+// taken at the boundary below.
+uint64_t chunkStart(uint64_t offset) { return offset / 16 * 16; }
+
+// The in-order streams of the units' reads (mem::TransferShape::stream): each weight decoder's
+// weight stream and each core's scale stream.
+constexpr uint32_t kWeightStream = 1, kScaleStream = 1 + cmd::kMaxWeightStreams;
+
+} // namespace
+
+KernelUnit::KernelUnit(const arch::NpuConfig& npu, mem::EventQueue& queue, NpuTransport& transport,
+                       UnitListener& listener)
+    : npu_(npu), queue_(queue), transport_(transport), listener_(listener) {}
+
+void KernelUnit::dispatch(const cmd::Operation& op, size_t record) {
+  ops_.emplace_back(npu_, op, queue_.now(), record);
+  OpRun& run = ops_.back();
+  run.first = blocks_;
+  run.timing.blocks = run.blocks;
+  run.timing.start = run.timing.end = run.issue;
+  run.written.assign(run.blocks, -1.0);
+  blocks_ += run.blocks;
+  if (run.blocks == 0) {
+    throw std::logic_error("KernelUnit: an operation without OFM blocks");
   }
-  const uint64_t fromEnd = blockDep - block; // 1 = last block may still run, etc.
-  if (fromEnd >= prevTail_.size()) {
-    return 0;
-  }
-  return prevTail_[prevTail_.size() - 1 - fromEnd];
+  advance();
 }
 
-KernelTiming KernelUnit::execute(const cmd::Operation& op, double issue) {
-  const BlockPlan plan(npu_, op);
-  KernelTiming t;
-  t.blocks = plan.blockCount();
-  t.start = issue;
-  double end = issue;
-  std::vector<double> tail;
-  auto read = [&](uint8_t region, uint64_t offset, const mem::TransferShape& s, double start) {
-    if (s.bytes() == 0) {
-      return start;
+bool KernelUnit::locate(uint64_t g, uint64_t& op) {
+  while (true) {
+    const OpRun& o = opOf(op);
+    if (g < o.first + o.blocks) {
+      return true;
     }
-    return transport_.transfer(region, offset, mem::Direction::Read, s, start, t.bytes);
-  };
-  // The weight and scale streams are concatenations of per-depth-block chunks that start on
-  // 16-byte boundaries (Vela pads them); a block's share of the stream is proportional, so its
-  // start is taken at the boundary below.
-  const auto chunkStart = [](uint64_t offset) { return offset / 16 * 16; };
-  std::array<uint64_t, cmd::kMaxWeightStreams> weightOffset{}, scaleOffset{};
-  // A SHRAM layout other than the previous op's (IFM and accumulator areas, accumulator format) is
-  // set up once that op's output unit has drained its last accumulators: until then its blocks
-  // hold the SHRAM (the command processor's CC_STALLED_ON_SHRAM_RECONFIG; timing doc 5.2).
-  // Architectures without a SHRAM have no layout and never wait.
-  const bool relayout = op.shram && prevShram_ &&
-                        (op.shram->ibEnd != prevShram_->ibEnd || op.shram->abStart != prevShram_->abStart ||
-                         op.shram->ifm2IbStart != prevShram_->ifm2IbStart || op.accFormat != prevAccFormat_);
-  const double shramFree = relayout ? aoFree_ : 0.0;
-  for (uint64_t j = 0; j < t.blocks; ++j) {
-    const BlockWork b = plan.block(j);
-    const size_t buf = j % 2;
-    // 1. Inputs: the IFM buffer and decoded-weight buffer this block uses must be free, the data
-    //    it reads must have been written by the previous op (BLOCKDEP), and SHRAM must be laid
-    //    out for this op. Weights do not depend on the previous op: the weight decoder fetches
-    //    them as soon as the op is dispatched and a decoded-weight buffer is free.
-    const double dep = dependencyReady(op.blockDep, j);
-    const double fetch = std::max({issue, ifmBufferFree_[buf], dep, shramFree});
-    const double wFetch = std::max(issue, weightBufferFree_[buf]);
-    clock_.sync(std::min(fetch, wFetch));
-    if (j == 0) {
-      t.start = fetch;
-      t.stallBlockdep = std::max(0.0, dep - std::max(issue, ifmBufferFree_[buf]));
-      t.stallShramReconfig = std::max(0.0, shramFree - std::max({issue, ifmBufferFree_[buf], dep}));
-    }
-    double ifmDone = fetch;
-    for (size_t p = 0; p < b.ifm.count; ++p) {
-      ifmDone = std::max(ifmDone, read(op.ifm.region, b.ifm.parts[p].address, b.ifm.parts[p], fetch));
-    }
-    ifmDone = std::max(ifmDone, read(op.ifm2.region, b.ifm2.address, b.ifm2, fetch));
-    double wDone = wFetch;
-    // Each core (U65-512: two) fetches its scale and weight streams' slices of the block's depth;
-    // each core's (weight decoder's) weight stream is read through its own FIFO, at most
-    // weightWindowBytes() in flight.
-    for (size_t s = 0; s < cmd::kMaxWeightStreams; ++s) {
-      const auto fetchSlice = [&](const cmd::Stream& stream, uint64_t bytes, uint64_t window, uint64_t& offset) {
-        if (bytes > 0) {
-          wDone = std::max(wDone, read(stream.region, stream.base + chunkStart(offset), {1, bytes, window}, wFetch));
-          offset = (offset + bytes) % std::max<uint64_t>(stream.length, 1);
-        }
-      };
-      fetchSlice(op.scales[s], b.scaleBytes[s], 0, scaleOffset[s]);
-      fetchSlice(op.weights[s], b.weightBytes[s], npu_.weightWindowBytes(), weightOffset[s]);
-    }
-    // 2. MAC array: in order, needs inputs, weights and a free accumulator buffer.
-    const double ready = std::max(macFree_, accBufferFree_[buf]);
-    const double macStart = std::max({ready, ifmDone, wDone});
-    t.stallIfm += std::max(0.0, ifmDone - std::max(ready, wDone));
-    t.stallWeights += std::max(0.0, wDone - std::max(ready, ifmDone));
-    t.stallOutput += std::max(0.0, accBufferFree_[buf] - std::max(macFree_, std::max(ifmDone, wDone)));
-    const double macDone = macStart + b.macCycles;
-    macFree_ = macDone;
-    ifmBufferFree_[buf] = macDone;
-    weightBufferFree_[buf] = macDone;
-    t.macCycles += b.macCycles;
-    // 3. Output unit (scale, bias, activation), then the OFM write.
-    const double aoStart = std::max(macDone, aoFree_);
-    const double aoDone = aoStart + b.outputCycles;
-    aoFree_ = aoDone;
-    accBufferFree_[buf] = aoDone;
-    t.outputCycles += b.outputCycles;
-    const double written =
-        transport_.transfer(op.ofm.region, b.ofm.address, mem::Direction::Write, b.ofm, aoDone, t.bytes);
-    end = std::max(end, written);
-    if (sink_ != nullptr) {
-      sink_->block({j, b.origin, b.extent, fetch, ifmDone, wFetch, wDone, macStart, macDone, aoStart, aoDone, written,
-                    b.ifm.bytes() + b.ifm2.bytes(), b.weightBytes[0] + b.scaleBytes[0], b.ofm.bytes()});
-    }
-    tail.push_back(end);
-    if (tail.size() > 4) {
-      tail.erase(tail.begin());
-    }
+    ++op;
   }
-  prevTail_ = std::move(tail);
-  prevEnd_ = end;
-  prevShram_ = op.shram;
-  prevAccFormat_ = op.accFormat;
-  t.end = end;
-  t.writeTail = std::max(0.0, end - aoFree_);
-  return t;
 }
 
-DmaTiming DmaUnit::execute(const cmd::DmaTransfer& dma, double issue) {
-  DmaTiming t;
-  t.start = std::max(issue, busyUntil_);
-  double bufferFree = t.start;
-  // One buffer's worth: `rows` rows of `bytes` from byte `offset` of row (y, z), read, then written.
-  const auto step = [&](uint64_t z, uint64_t y, uint64_t offset, uint64_t rows, uint64_t bytes) {
-    const uint64_t src = dma.src + z * dma.srcStrides[1] + y * dma.srcStrides[0] + offset;
-    const uint64_t dst = dma.dst + z * dma.dstStrides[1] + y * dma.dstStrides[0] + offset;
-    clock_.sync(bufferFree);
-    double done = transport_.transfer(dma.srcRegion, src, mem::Direction::Read, {rows, bytes, 0, 0, dma.srcStrides[0]},
-                                      bufferFree, t.bytes);
-    if (!dma.dstInternal) {
-      done = transport_.transfer(dma.dstRegion, dst, mem::Direction::Write, {rows, bytes, 0, 0, dma.dstStrides[0]}, done,
-                                 t.bytes);
+KernelUnit::BlockRun& KernelUnit::slot(uint64_t g) {
+  BlockRun& s = ring_[g % ring_.size()];
+  if (s.global != g) {
+    // The first stage to reach block g claims its slot (block g - 4 has run its MAC long since).
+    const uint64_t op = std::min(wOp_, fOp_);
+    uint64_t at = op;
+    locate(g, at);
+    const OpRun& o = opOf(at);
+    s = BlockRun{};
+    s.global = g;
+    s.work = o.plan.block(g - o.first);
+  }
+  return s;
+}
+
+std::optional<KernelUnit::Dependency> KernelUnit::dependency(uint64_t index, uint64_t j) {
+  const OpRun& o = opOf(index);
+  const cmd::Operation& op = *o.op;
+  // The previous operation: still kept, or the summary of the retired one.
+  const OpRun* prev = index > opBase_ ? &opOf(index - 1) : nullptr;
+  Dependency d;
+  if (prev == nullptr && !retired_) {
+    return d;
+  }
+  // 1. BLOCKDEP: block j may start while the previous operation's last blockDep - j blocks are
+  //    still being written; every earlier block must be (BLOCKDEP 0 waits for all of them).
+  const uint64_t prevBlocks = prev != nullptr ? prev->blocks : retired_->blocks;
+  if (op.blockDep == 0 || j >= op.blockDep) {
+    if (prev != nullptr) {
+      if (prev->writes < prev->blocks) return std::nullopt;
+      d.blockdep = prev->end;
+    } else {
+      d.blockdep = retired_->end;
     }
-    bufferFree = done;
+  } else if (const uint64_t fromEnd = op.blockDep - j; fromEnd < prevBlocks) {
+    const uint64_t k = prevBlocks - 1 - fromEnd; // needs the previous operation's blocks 0..k written
+    if (prev != nullptr) {
+      if (prev->prefix <= k) return std::nullopt;
+      d.blockdep = *std::max_element(prev->written.begin(), prev->written.begin() + static_cast<std::ptrdiff_t>(k + 1));
+    } else {
+      d.blockdep = retired_->tail[retired_->tail.size() - 1 - static_cast<size_t>(prevBlocks - 1 - k)];
+    }
+  }
+  // 2. A SHRAM layout other than the previous operation's (IFM and accumulator areas, accumulator
+  //    format) is set up once that operation's output unit has drained its last accumulators: until
+  //    then its blocks hold the SHRAM (the command processor's CC_STALLED_ON_SHRAM_RECONFIG; timing
+  //    doc 5.2). Architectures without a SHRAM have no layout and never wait.
+  const std::optional<cmd::ShramLayout>& prevShram = prev != nullptr ? prev->op->shram : retired_->shram;
+  const cmd::AccFormat prevAcc = prev != nullptr ? prev->op->accFormat : retired_->accFormat;
+  const bool relayout = op.shram && prevShram &&
+                        (op.shram->ibEnd != prevShram->ibEnd || op.shram->abStart != prevShram->abStart ||
+                         op.shram->ifm2IbStart != prevShram->ifm2IbStart || op.accFormat != prevAcc);
+  if (relayout) {
+    const double aoDone = prev != nullptr ? prev->lastAoDone : retired_->lastAoDone;
+    if (aoDone < 0) return std::nullopt;
+    d.shram = aoDone;
+  }
+  return d;
+}
+
+bool KernelUnit::fetchWeights(uint64_t g) {
+  locate(g, wOp_);
+  OpRun& o = opOf(wOp_);
+  BlockRun& s = slot(g);
+  const cmd::Operation& op = *o.op;
+  const size_t buf = g % 2;
+  s.wFetch = std::max({o.issue, weightBufferFree_[buf], queue_.now()});
+  s.weightDone = s.wFetch;
+  // Each core (U65-512: two) fetches its scale and weight streams' slices of the block's depth;
+  // each core's (weight decoder's) weight stream is read through its own FIFO, at most
+  // weightWindowBytes() in flight.
+  for (size_t i = 0; i < cmd::kMaxWeightStreams; ++i) {
+    const auto fetchSlice = [&](const cmd::Stream& stream, uint64_t bytes, uint64_t window, uint64_t& offset,
+                                uint32_t id) {
+      if (bytes == 0) return;
+      ++s.weightPending;
+      mem::TransferShape shape{1, bytes, window};
+      shape.stream = id;
+      transport_.transfer(stream.region, stream.base + chunkStart(offset), mem::Direction::Read, shape,
+                          s.wFetch, o.timing.bytes, *this, token(Token::Weights, wOp_, g));
+      offset = (offset + bytes) % std::max<uint64_t>(stream.length, 1);
+    };
+    fetchSlice(op.scales[i], s.work.scaleBytes[i], 0, o.scaleOffset[i], kScaleStream + uint32_t(i));
+    fetchSlice(op.weights[i], s.work.weightBytes[i], npu_.weightWindowBytes(), o.weightOffset[i],
+               kWeightStream + uint32_t(i));
+  }
+  return true;
+}
+
+bool KernelUnit::fetchIfm(uint64_t g) {
+  locate(g, fOp_);
+  OpRun& o = opOf(fOp_);
+  const uint64_t j = g - o.first;
+  const std::optional<Dependency> dep = dependency(fOp_, j);
+  if (!dep) {
+    return false;
+  }
+  BlockRun& s = slot(g);
+  const cmd::Operation& op = *o.op;
+  const size_t buf = g % 2;
+  const double bufferFree = std::max(o.issue, ifmBufferFree_[buf]);
+  s.fetch = std::max({bufferFree, dep->blockdep, dep->shram, queue_.now()});
+  if (j == 0) {
+    o.timing.start = s.fetch;
+    o.timing.stallBlockdep = std::max(0.0, dep->blockdep - bufferFree);
+    o.timing.stallShramReconfig = std::max(0.0, dep->shram - std::max(bufferFree, dep->blockdep));
+  }
+  s.ifmDone = s.fetch;
+  const auto read = [&](uint8_t region, const mem::TransferShape& shape) {
+    if (shape.bytes() == 0) return;
+    ++s.ifmPending;
+    transport_.transfer(region, shape.address, mem::Direction::Read, shape, s.fetch, o.timing.bytes, *this,
+                        token(Token::Ifm, fOp_, g));
   };
+  for (size_t p = 0; p < s.work.ifm.count; ++p) {
+    read(op.ifm.region, s.work.ifm.parts[p]);
+  }
+  read(op.ifm2.region, s.work.ifm2);
+  return true;
+}
+
+bool KernelUnit::runMac(uint64_t g) {
+  BlockRun& s = slot(g);
+  if (s.ifmPending > 0 || s.weightPending > 0) {
+    return false;
+  }
+  locate(g, mOp_);
+  OpRun& o = opOf(mOp_);
+  const uint64_t j = g - o.first;
+  const size_t buf = g % 2;
+  const BlockWork& b = s.work;
+  KernelTiming& t = o.timing;
+  // MAC array: in order, needs inputs, weights and a free accumulator buffer.
+  const double ready = std::max(macFree_, accBufferFree_[buf]);
+  const double macStart = std::max({ready, s.ifmDone, s.weightDone});
+  t.stallIfm += std::max(0.0, s.ifmDone - std::max(ready, s.weightDone));
+  t.stallWeights += std::max(0.0, s.weightDone - std::max(ready, s.ifmDone));
+  t.stallOutput += std::max(0.0, accBufferFree_[buf] - std::max(macFree_, std::max(s.ifmDone, s.weightDone)));
+  const double macDone = macStart + b.macCycles;
+  macFree_ = macDone;
+  ifmBufferFree_[buf] = macDone;
+  weightBufferFree_[buf] = macDone;
+  t.macCycles += b.macCycles;
+  // Output unit (scale, bias, activation), then the OFM write.
+  const double aoStart = std::max(macDone, aoFree_);
+  const double aoDone = aoStart + b.outputCycles;
+  aoFree_ = aoDone;
+  accBufferFree_[buf] = aoDone;
+  t.outputCycles += b.outputCycles;
+  if (j + 1 == o.blocks) {
+    o.lastAoDone = aoDone;
+    o.aoFreeAfter = aoFree_;
+  }
+  if (sink_ != nullptr) {
+    pendingEvents_.push_back({g, o.record,
+                              BlockEvent{j, b.origin, b.extent, s.fetch, s.ifmDone, s.wFetch, s.weightDone, macStart,
+                                         macDone, aoStart, aoDone, aoDone, b.ifm.bytes() + b.ifm2.bytes(),
+                                         b.weightBytes[0] + b.scaleBytes[0], b.ofm.bytes()},
+                              false});
+  }
+  transport_.transfer(o.op->ofm.region, b.ofm.address, mem::Direction::Write, b.ofm, aoDone, t.bytes, *this,
+                      token(Token::Ofm, mOp_, j));
+  return true;
+}
+
+void KernelUnit::advance() {
+  for (bool progress = true; progress;) {
+    progress = false;
+    if (wNext_ < blocks_ && wNext_ <= mNext_ + 1 && fetchWeights(wNext_)) {
+      ++wNext_;
+      progress = true;
+    }
+    if (fNext_ < blocks_ && fNext_ <= mNext_ + 1 && fetchIfm(fNext_)) {
+      ++fNext_;
+      progress = true;
+    }
+    if (mNext_ < fNext_ && mNext_ < wNext_ && runMac(mNext_)) {
+      ++mNext_;
+      progress = true;
+    }
+  }
+}
+
+void KernelUnit::written(uint64_t index, uint64_t j) {
+  OpRun& o = opOf(index);
+  const double now = queue_.now();
+  o.written[j] = now;
+  ++o.writes;
+  o.end = std::max(o.end, now);
+  while (o.prefix < o.blocks && o.written[o.prefix] >= 0) {
+    ++o.prefix;
+  }
+  if (sink_ != nullptr) {
+    // Block events go out in block order, each once its OFM write has completed.
+    const uint64_t g = o.first + j;
+    pendingEvents_.at(static_cast<size_t>(g - pendingEvents_.front().global)).event.writeDone = now;
+    pendingEvents_.at(static_cast<size_t>(g - pendingEvents_.front().global)).written = true;
+    while (!pendingEvents_.empty() && pendingEvents_.front().written) {
+      sink_->block(pendingEvents_.front().record, pendingEvents_.front().event);
+      pendingEvents_.pop_front();
+    }
+  }
+  if (o.writes == o.blocks) {
+    o.timing.end = o.end;
+    o.timing.writeTail = std::max(0.0, o.end - o.aoFreeAfter);
+    listener_.kernelDone(o.record, o.timing);
+  }
+  // Retire finished operations from the front, in order: the last one retired stays as the summary
+  // its successor's dependencies read.
+  while (!ops_.empty() && ops_.front().writes == ops_.front().blocks) {
+    const OpRun& f = ops_.front();
+    Retired r;
+    r.end = f.end;
+    r.blocks = f.blocks;
+    r.shram = f.op->shram;
+    r.accFormat = f.op->accFormat;
+    r.lastAoDone = f.lastAoDone;
+    double running = 0;
+    for (uint64_t k = 0; k < f.blocks; ++k) {
+      running = std::max(running, f.written[k]);
+      if (k + kTail >= f.blocks) r.tail.push_back(running);
+    }
+    retired_ = std::move(r);
+    ops_.pop_front();
+    ++opBase_;
+    wOp_ = std::max(wOp_, opBase_);
+    fOp_ = std::max(fOp_, opBase_);
+    mOp_ = std::max(mOp_, opBase_);
+  }
+}
+
+void KernelUnit::transferDone(uint64_t tok) {
+  const auto kind = static_cast<Token>(tok >> 62);
+  const uint64_t op = (tok >> 32) & ((uint64_t{1} << 30) - 1);
+  const uint64_t low = tok & 0xffff'ffffu;
+  const double now = queue_.now();
+  switch (kind) {
+  case Token::Ifm: {
+    BlockRun& s = ring_[low % ring_.size()];
+    s.ifmDone = std::max(s.ifmDone, now);
+    --s.ifmPending;
+    break;
+  }
+  case Token::Weights: {
+    BlockRun& s = ring_[low % ring_.size()];
+    s.weightDone = std::max(s.weightDone, now);
+    --s.weightPending;
+    break;
+  }
+  case Token::Ofm: written(op, low); break;
+  }
+  advance();
+}
+
+void DmaUnit::dispatch(const cmd::DmaTransfer& dma, size_t record) {
+  jobs_.push_back({&dma, queue_.now(), record});
+  if (!running_) {
+    startJob();
+  }
+}
+
+void DmaUnit::startJob() {
+  const Job& job = jobs_.front();
+  running_ = true;
+  timing_ = DmaTiming{};
+  timing_.start = std::max(job.issue, busyUntil_);
+  bufferFree_ = timing_.start;
+  z_ = y_ = offset_ = 0;
+  // Start at the job's time (an event: the caller is the command processor dispatching).
+  queue_.schedule(std::max(bufferFree_, queue_.now()), *this);
+}
+
+void DmaUnit::onEvent(uint32_t, uint64_t) { nextStep(); }
+
+void DmaUnit::nextStep() {
+  const cmd::DmaTransfer& dma = *jobs_.front().dma;
   // Rows of a 2-D or 3-D DMA (U85) shorter than the buffer share it; longer rows, and a 1-D DMA,
   // go through it a buffer at a time. (Gathered and scattered rows are taken at the strides: the
   // index list is not read.)
   const uint64_t rowsY = dma.dimensions >= 2 ? dma.sizes[0] : 1, rowsZ = dma.dimensions >= 3 ? dma.sizes[1] : 1;
   const uint64_t rowsPerStep = dma.length > 0 && dma.length < chunk_ ? chunk_ / dma.length : 1;
-  for (uint64_t z = 0; z < rowsZ && dma.length > 0; ++z) {
-    for (uint64_t y = 0; y < rowsY; y += rowsPerStep) {
-      if (rowsPerStep > 1) {
-        step(z, y, 0, std::min(rowsPerStep, rowsY - y), dma.length);
-        continue;
-      }
-      for (uint64_t offset = 0; offset < dma.length; offset += chunk_) {
-        step(z, y, offset, 1, std::min<uint64_t>(chunk_, dma.length - offset));
-      }
+  if (dma.length == 0 || z_ >= rowsZ) {
+    busyUntil_ = bufferFree_;
+    timing_.end = bufferFree_;
+    const Job job = jobs_.front();
+    jobs_.pop_front();
+    running_ = false;
+    const DmaTiming timing = timing_;
+    if (!jobs_.empty()) {
+      startJob();
     }
+    listener_.dmaDone(job.record, timing);
+    return;
   }
-  busyUntil_ = bufferFree;
-  t.end = bufferFree;
-  return t;
+  // One buffer's worth: `rows` rows of `bytes` from byte `offset` of row (y, z), read, then written.
+  uint64_t rows = 1, bytes = 0;
+  if (rowsPerStep > 1) {
+    rows = std::min(rowsPerStep, rowsY - y_);
+    bytes = dma.length;
+  } else {
+    bytes = std::min<uint64_t>(chunk_, dma.length - offset_);
+  }
+  const uint64_t src = dma.src + z_ * dma.srcStrides[1] + y_ * dma.srcStrides[0] + offset_;
+  stepDst_ = dma.dst + z_ * dma.dstStrides[1] + y_ * dma.dstStrides[0] + offset_;
+  stepRows_ = rows;
+  stepBytes_ = bytes;
+  // Advance the cursor past this step.
+  if (rowsPerStep > 1) {
+    y_ += rows;
+  } else if ((offset_ += bytes) >= dma.length) {
+    offset_ = 0;
+    ++y_;
+  }
+  if (y_ >= rowsY) {
+    y_ = 0;
+    ++z_;
+  }
+  transport_.transfer(dma.srcRegion, src, mem::Direction::Read, {rows, bytes, 0, 0, dma.srcStrides[0]},
+                      std::max(bufferFree_, queue_.now()), timing_.bytes, *this, 0);
+}
+
+void DmaUnit::transferDone(uint64_t token) {
+  const cmd::DmaTransfer& dma = *jobs_.front().dma;
+  const double now = queue_.now();
+  if (token == 0 && !dma.dstInternal) {
+    // The chunk is in the buffer: write it out.
+    transport_.transfer(dma.dstRegion, stepDst_, mem::Direction::Write, {stepRows_, stepBytes_, 0, 0, dma.dstStrides[0]},
+                        now, timing_.bytes, *this, 1);
+    return;
+  }
+  bufferFree_ = now;
+  nextStep();
 }
 
 } // namespace npusim::npu

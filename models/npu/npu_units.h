@@ -1,15 +1,20 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// The Ethos-U55's execution units as plain C++ cost models: the kernel pipeline (IFM fetch,
-// weight fetch, MAC array, output unit, OFM write per OFM block) and the DMA engine. They
-// book their AXI traffic through an NpuTransport; times are NPU cycles.
+// The Ethos-U's execution units as event-driven models in plain C++: the kernel pipeline (IFM
+// fetch, weight fetch, MAC array, output unit, OFM write per OFM block) and the DMA engine. They
+// run on an EventQueue and start their AXI traffic through an NpuTransport, which tells them
+// when each transfer has completed; times are NPU cycles.
 
 #include <array>
 #include <cstdint>
+#include <deque>
 #include <optional>
 #include <vector>
 
+#include "models/mem/axi_port.h"
+#include "models/mem/event_queue.h"
 #include "models/mem/memory_timing.h"
+#include "models/npu/block_plan.h"
 #include "models/npu/npu_observer.h"
 #include "sim/arch/npu_config.h"
 #include "sim/cmdstream/operation.h"
@@ -37,18 +42,10 @@ private:
 class NpuTransport {
 public:
   virtual ~NpuTransport() = default;
-  // Books a transfer starting no earlier than `start`; returns its completion time and adds its
-  // bytes to `bytes` under the NPU ports it used.
-  virtual double transfer(uint8_t region, uint64_t offset, mem::Direction dir, const mem::TransferShape& shape,
-                          double start, PortBytes& bytes) = 0;
-};
-
-// Lets a unit advance simulated time before it books the traffic of its next step (the
-// SystemC module waits; unit tests do nothing).
-class UnitClock {
-public:
-  virtual ~UnitClock() = default;
-  virtual void sync(double t) = 0;
+  // Starts a transfer whose first burst may go at `start` (>= the queue's time), adds its bytes
+  // to `bytes` under the NPU ports it uses, and calls sink.transferDone(token) when it completes.
+  virtual void transfer(uint8_t region, uint64_t offset, mem::Direction dir, const mem::TransferShape& shape,
+                        double start, PortBytes& bytes, mem::TransferSink& sink, uint64_t token) = 0;
 };
 
 // Timing of one kernel operation.
@@ -65,50 +62,150 @@ struct KernelTiming {
   PortBytes bytes;
 };
 
-class KernelUnit {
-public:
-  KernelUnit(const arch::NpuConfig& npu, NpuTransport& transport, UnitClock& clock)
-      : npu_(npu), transport_(transport), clock_(clock) {}
-
-  // Runs `op` (a CONV/DEPTHWISE/POOL/ELEMENTWISE) dispatched at `issue`; operations execute in
-  // order and overlap with the previous one as its BLOCKDEP allows.
-  KernelTiming execute(const cmd::Operation& op, double issue);
-  // Reports every block's stage times to `sink` (null: none, the default).
-  void setBlockSink(BlockSink* sink) { sink_ = sink; }
-
-private:
-  double dependencyReady(uint32_t blockDep, uint64_t block) const;
-  const arch::NpuConfig& npu_;
-  NpuTransport& transport_;
-  UnitClock& clock_;
-  BlockSink* sink_ = nullptr;
-  double macFree_ = 0, aoFree_ = 0;
-  std::array<double, 2> ifmBufferFree_{}, weightBufferFree_{}, accBufferFree_{};
-  std::vector<double> prevTail_;   // OFM-complete times of the previous op's last blocks
-  double prevEnd_ = 0;
-  std::optional<cmd::ShramLayout> prevShram_; // the previous op's SHRAM layout (none before the first op)
-  cmd::AccFormat prevAccFormat_ = cmd::AccFormat::Int32;
-};
-
 struct DmaTiming {
   double start = 0, end = 0;
   PortBytes bytes;
 };
 
+// Told when a unit has finished an operation (at the queue's time, its end).
+class UnitListener {
+public:
+  virtual ~UnitListener() = default;
+  virtual void kernelDone(size_t record, const KernelTiming& timing) = 0;
+  virtual void dmaDone(size_t record, const DmaTiming& timing) = 0;
+};
+
+// The kernel pipeline. Each OFM block goes through, in order: weight and scale fetch (as soon as
+// its operation is dispatched and a decoded-weight buffer is free), IFM fetch (an IFM buffer free,
+// the previous operation's OFM written as far as BLOCKDEP says, the SHRAM laid out for the
+// operation), MAC array (inputs and weights arrived, an accumulator buffer free), output unit,
+// OFM write. Buffers are double: block b reuses the buffers of block b - 2, across operations.
+class KernelUnit : public mem::TransferSink {
+public:
+  KernelUnit(const arch::NpuConfig& npu, mem::EventQueue& queue, NpuTransport& transport, UnitListener& listener);
+  // Queues `op`, dispatched at the queue's time; operations run in order, each overlapping the
+  // previous one as its BLOCKDEP allows. Contract: `op` outlives its run.
+  void dispatch(const cmd::Operation& op, size_t record);
+  // Reports every block's stage times to `observer` (null: none, the default).
+  void setObserver(NpuObserver* observer) { sink_ = observer; }
+  bool idle() const { return ops_.empty(); }
+  void transferDone(uint64_t token) override;
+
+private:
+  // One dispatched operation.
+  struct OpRun {
+    OpRun(const arch::NpuConfig& npu, const cmd::Operation& o, double at, size_t rec)
+        : op(&o), issue(at), record(rec), plan(npu, o), blocks(plan.blockCount()) {}
+    const cmd::Operation* op;
+    double issue;
+    size_t record;
+    BlockPlan plan;
+    uint64_t blocks;
+    uint64_t first = 0;          // global index of its first block
+    KernelTiming timing;
+    std::array<uint64_t, cmd::kMaxWeightStreams> weightOffset{}, scaleOffset{};
+    std::vector<double> written; // per block: when its OFM write completed (-1: not yet)
+    uint64_t writes = 0;         // blocks written
+    uint64_t prefix = 0;         // blocks [0, prefix) are all written
+    double end = 0;              // the latest write so far
+    double lastAoDone = -1;      // its last block's output-unit end, once run
+    double aoFreeAfter = 0;
+  };
+  // A block between its first fetch and its MAC run (at most four: fetches run two ahead).
+  struct BlockRun {
+    uint64_t global = UINT64_MAX;
+    BlockWork work;
+    double fetch = 0, wFetch = 0;
+    uint32_t ifmPending = 0, weightPending = 0;
+    double ifmDone = 0, weightDone = 0;
+  };
+  enum class Token : uint64_t { Ifm = 0, Weights = 1, Ofm = 2 };
+  static uint64_t token(Token kind, uint64_t op, uint64_t block) { return (uint64_t(kind) << 62) | (op << 32) | block; }
+  // Runs every stage that can go now.
+  void advance();
+  OpRun& opOf(uint64_t index) { return ops_[index - opBase_]; }
+  // The operation holding global block `g`, from the stage cursor `op` (advanced past earlier ops).
+  bool locate(uint64_t g, uint64_t& op);
+  BlockRun& slot(uint64_t g);
+  bool fetchWeights(uint64_t g);
+  bool fetchIfm(uint64_t g);
+  bool runMac(uint64_t g);
+  // When block j of operation `index` may read its IFM as far as the previous operation is
+  // concerned: its OFM written as BLOCKDEP says, its SHRAM left for a new layout.
+  struct Dependency {
+    double blockdep = 0, shram = 0;
+  };
+  // nullopt while that is not known yet.
+  std::optional<Dependency> dependency(uint64_t index, uint64_t j);
+  void written(uint64_t op, uint64_t block);
+
+  const arch::NpuConfig& npu_;
+  mem::EventQueue& queue_;
+  NpuTransport& transport_;
+  UnitListener& listener_;
+  NpuObserver* sink_ = nullptr;
+  std::deque<OpRun> ops_;       // dispatched and not yet retired
+  uint64_t opBase_ = 0;         // operation index of ops_.front()
+  uint64_t blocks_ = 0;         // global blocks of the dispatched operations
+  uint64_t wNext_ = 0, fNext_ = 0, mNext_ = 0;  // stage cursors (global blocks)
+  uint64_t wOp_ = 0, fOp_ = 0, mOp_ = 0;        // the operation each cursor is in
+  std::array<BlockRun, 4> ring_{};
+  double macFree_ = 0, aoFree_ = 0;
+  std::array<double, 2> ifmBufferFree_{}, weightBufferFree_{}, accBufferFree_{};
+  // The operation before the oldest one kept, once retired: its end, its blocks' written times
+  // (the last eight, running maximum), its SHRAM layout and accumulator format.
+  struct Retired {
+    double end = 0;
+    std::vector<double> tail;
+    uint64_t blocks = 0;
+    std::optional<cmd::ShramLayout> shram;
+    cmd::AccFormat accFormat = cmd::AccFormat::Int32;
+    double lastAoDone = 0;
+  };
+  std::optional<Retired> retired_;
+  // Block events waiting for their OFM write (only with a sink attached), in block order.
+  struct PendingEvent {
+    uint64_t global;
+    size_t record;
+    BlockEvent event;
+    bool written;
+  };
+  std::deque<PendingEvent> pendingEvents_;
+};
+
 // The DMA engine: one transfer at a time, through one buffer of `chunkBytes` (NpuConfig): a
 // chunk is read into it, then written out, and the next chunk's read waits for this chunk's write
 // (docs/timing-model.md has the evidence). SHRAM destinations (LUT loads) take no AXI write.
-class DmaUnit {
+class DmaUnit : public mem::TransferSink, public mem::EventTarget {
 public:
-  DmaUnit(NpuTransport& transport, UnitClock& clock, uint32_t chunkBytes)
-      : transport_(transport), clock_(clock), chunk_(chunkBytes) {}
-  DmaTiming execute(const cmd::DmaTransfer& dma, double issue);
+  DmaUnit(mem::EventQueue& queue, NpuTransport& transport, uint32_t chunkBytes, UnitListener& listener)
+      : queue_(queue), transport_(transport), listener_(listener), chunk_(chunkBytes) {}
+  // Queues `dma`, dispatched at the queue's time. Contract: `dma` outlives its run.
+  void dispatch(const cmd::DmaTransfer& dma, size_t record);
+  bool idle() const { return jobs_.empty(); }
+  void transferDone(uint64_t token) override;
+  void onEvent(uint32_t kind, uint64_t data) override;
 
 private:
+  struct Job {
+    const cmd::DmaTransfer* dma;
+    double issue;
+    size_t record;
+  };
+  // Starts the front job when the engine is free.
+  void startJob();
+  // Starts the next buffer's read, or finishes the job.
+  void nextStep();
+  mem::EventQueue& queue_;
   NpuTransport& transport_;
-  UnitClock& clock_;
+  UnitListener& listener_;
   uint32_t chunk_;
-  double busyUntil_ = 0;
+  std::deque<Job> jobs_;
+  bool running_ = false;
+  DmaTiming timing_;
+  double bufferFree_ = 0, busyUntil_ = 0;
+  uint64_t z_ = 0, y_ = 0, offset_ = 0;   // the next step
+  uint64_t stepDst_ = 0, stepRows_ = 0, stepBytes_ = 0;
 };
 
 } // namespace npusim::npu

@@ -278,14 +278,14 @@ RunResult simulate(const io::CompiledNetwork& net, const std::vector<io::Decoded
 
   // 1. Elaborate: memory system, NPU, host; wire each NPU port to its link.
   const MemoryMap& map = MemoryMap::standard();
-  mem::MemorySystem memory("memory", memorySystemParams(params, map));
   npu::EthosU npuModule("ethos_u", npu::NpuModuleParams::of(params));
+  mem::MemorySystem memory("memory", memorySystemParams(params, map), npuModule.ports.size());
   const arch::Architecture& architecture = params.architecture();
   cpu::CortexM55 host("cortex_m55", {params.coreClockHz, params.host, architecture.pmu.controlRegister}, npuModule.irq);
   for (size_t i = 0; i < npuModule.ports.size(); ++i) {
     npuModule.ports[i].bind(memory.npuPorts[i]);
-    memory.setBurstObserver(arch::PortId{static_cast<uint8_t>(i)},
-                            i < observers.ports.size() ? observers.ports[i] : nullptr);
+    npuModule.setBurstObserver(arch::PortId{static_cast<uint8_t>(i)},
+                               i < observers.ports.size() ? observers.ports[i] : nullptr);
   }
   npuModule.setObserver(observers.npu);
   host.apb.bind(npuModule.apb);

@@ -39,23 +39,7 @@ mem::MemorySystemParams memorySystemParams(const config::SystemParams& params, c
     const uint32_t width = params.port(params.portsIn(area).at(0)).dataWidthBits;
     out.memories.push_back({std::string(config::memoryKindName(m.kind)), m.base, m.size,
                             width / 8.0 * timing.clockScale * timing.portsUsed, double(timing.readLatency),
-                            double(timing.writeLatency), timing.separateReadWrite});
-  }
-  for (size_t i = 0; i < params.ports.size(); ++i) {
-    const config::PortParams& p = params.ports[i];
-    out.npuPorts.push_back({std::string(params.portDescs()[i].name), p.dataWidthBits / 8, p.maxBurstBytes,
-                            p.maxOutstandingReads, p.maxOutstandingWrites, p.adapter, -1});
-  }
-  // npu.adapter_per_area: the ports of an area pass one adapter, its first port's.
-  if (params.adapterPerArea) {
-    for (arch::AreaId area : arch::kAreas) {
-      const std::vector<arch::PortId> group = params.portsIn(area);
-      if (group.empty()) continue;
-      out.sharedAdapters.push_back(params.port(group.front()).adapter);
-      for (arch::PortId port : group) {
-        out.npuPorts.at(port.index).sharedAdapter = static_cast<int>(out.sharedAdapters.size() - 1);
-      }
-    }
+                            double(timing.writeLatency), timing.separateReadWrite, timing.portsUsed});
   }
   return out;
 }

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 // How the platform lays out the SoC for a configuration, in plain C++: where each memory sits
-// in the address space (the memory map) and the memory system's instances and links that the
-// SystemC platform elaborates from it.
+// in the address space (the memory map) and the memory system's instances that the SystemC
+// platform elaborates from it.
 
 #include <cstdint>
 #include <vector>
@@ -36,10 +36,10 @@ private:
   std::vector<MemoryInstance> instances_;
 };
 
-// The memory system for `params` over `map`: each instance with its kind's timing, each NPU port
-// of the accelerator and the CPU port with its link. A memory's bandwidth follows Vela: bytes per
-// cycle = AXI width / 8 x clock scale, the width of the first port of the first area holding it
-// (the first area when none does).
+// The memory system for `params` over `map`: each instance with its kind's timing. A memory's
+// bandwidth follows Vela: bytes per cycle = AXI width / 8 x clock scale x ports used, the width of
+// the first port of the first area holding it (the first area when none does), served as one lane
+// per port used.
 mem::MemorySystemParams memorySystemParams(const config::SystemParams& params, const MemoryMap& map);
 
 } // namespace npusim::platform

@@ -92,8 +92,9 @@ struct Bench {
   // The same, with the driver enabling the PMU at `pmuControl` and disabling it `pmuTail`
   // cycles after the interrupt (pmuControl 0: it leaves the PMU alone).
   Outcome runWithPmu(uint64_t pmuControl, double pmuTail) {
-    mem::MemorySystem memory("memory", platform::memorySystemParams(params, platform::MemoryMap::standard()));
     npu::EthosU npuModule("npu", npu::NpuModuleParams::of(params));
+    mem::MemorySystem memory("memory", platform::memorySystemParams(params, platform::MemoryMap::standard()),
+                             npuModule.ports.size());
     Driver driver("driver");
     for (size_t i = 0; i < npuModule.ports.size(); ++i) {
       npuModule.ports[i].bind(memory.npuPorts[i]);

@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "models/mem/memory_timing.h"
+#include "support/timing_bench.h"
 #include "models/npu/npu_cost.h"
 #include "models/npu/npu_units.h"
 #include "support/hardware.h"
@@ -16,27 +17,11 @@ namespace {
 
 using namespace npusim;
 
-// Region 0 -> flash on AXI1, every other region -> SRAM on AXI0.
-class StubTransport : public npu::NpuTransport {
-public:
-  StubTransport(mem::MemoryTiming& sram, mem::MemoryTiming& flash, uint32_t axi0Reads = 8, uint32_t axi1Reads = 2)
-      : sram_(sram), flash_(flash), axi0_(8, 64, axi0Reads, 8), axi1_(8, 64, axi1Reads, 2) {}
-  double transfer(uint8_t region, uint64_t, mem::Direction dir, const mem::TransferShape& shape, double start,
-                  npu::PortBytes& bytes) override {
-    bytes.add(arch::PortId{region == 0 ? uint8_t{1} : uint8_t{0}}, dir, shape.bytes());
-    return region == 0 ? axi1_.transfer(flash_, dir, start, shape, nullptr)
-                       : axi0_.transfer(sram_, dir, start, shape, nullptr);
-  }
-
-private:
-  mem::MemoryTiming& sram_;
-  mem::MemoryTiming& flash_;
-  mem::AxiLinkTiming axi0_, axi1_;
-};
-
-struct NoClock : npu::UnitClock {
-  void sync(double) override {}
-};
+// SRAM on AXI0 (8 reads and writes in flight), flash on AXI1 (2): the U55's Vela system config
+// without adapters. Region 0 -> flash, every other region -> SRAM.
+test::UnitBench bench(const arch::NpuConfig& arch, uint32_t dmaChunk = 256) {
+  return test::UnitBench(arch, {8.0, 32, 32}, {1.0, 64, 64}, {8, 64, 8, 8, 0}, {8, 64, 2, 2, 0}, dmaChunk);
+}
 
 // 1x1 conv 25x5x64 -> 25x5x64 on U55-128, block 9x6x32, everything in SRAM (timing doc §3.9 a).
 cmd::Operation pointwiseConv() {
@@ -54,19 +39,21 @@ cmd::Operation pointwiseConv() {
 } // namespace
 
 TEST_CASE("latency-bound read: one outstanding burst costs latency + data per burst") {
-  mem::MemoryTiming memory(8.0, 100, 100);
-  mem::AxiLinkTiming port(8, 64, 1, 1);
+  test::PortBench b;
+  b.addMemory({8.0, 100, 100});
+  b.addPort({8, 64, 1, 1, 0});
   const uint64_t bursts = 64;
-  const double end = port.transfer(memory, mem::Direction::Read, 0, {bursts, 64}, nullptr);
+  const double end = b.transfer(0, mem::Direction::Read, 0, {bursts, 64});
   CHECK(end == doctest::Approx(double(bursts) * (100 + 64 / 8.0)));
 }
 
 TEST_CASE("outstanding-transaction limit: 4 outstanding reads are ~4x faster than 1, 16 reach bandwidth") {
   const uint64_t bursts = 256;
   auto timeWith = [&](uint32_t outstanding) {
-    mem::MemoryTiming memory(8.0, 100, 100);
-    mem::AxiLinkTiming port(8, 64, outstanding, outstanding);
-    return port.transfer(memory, mem::Direction::Read, 0, {bursts, 64}, nullptr);
+    test::PortBench b;
+    b.addMemory({8.0, 100, 100});
+    b.addPort({8, 64, outstanding, outstanding, 0});
+    return b.transfer(0, mem::Direction::Read, 0, {bursts, 64});
   };
   const double one = timeWith(1), four = timeWith(4), sixteen = timeWith(16);
   CHECK(one / four == doctest::Approx(4.0).epsilon(0.03));
@@ -75,15 +62,12 @@ TEST_CASE("outstanding-transaction limit: 4 outstanding reads are ~4x faster tha
 }
 
 TEST_CASE("DMA flash -> SRAM: each chunk's flash read (latency + bytes at flash bandwidth), then its SRAM write") {
-  mem::MemoryTiming sram(8.0, 32, 32), flash(1.0, 64, 64);
-  StubTransport transport(sram, flash);
-  NoClock clock;
-  npu::DmaUnit dma(transport, clock, 256);
+  test::UnitBench units = bench(test::u55(128));
   cmd::DmaTransfer t;
   t.srcRegion = 0;
   t.dstRegion = 1;
   t.length = 4096;
-  const npu::DmaTiming timing = dma.execute(t, 0);
+  const npu::DmaTiming timing = units.runDma(t);
   // One chunk buffer: each 256-byte chunk is read (2 outstanding 64-byte reads cover the 64-cycle
   // latency at 1 byte/cycle: latency + 256 cycles), then written to SRAM (latency + 32 beats).
   const double expected = (4096 / 256) * (64 + 256 / 1.0 + 32 + 256 / 8.0);
@@ -110,11 +94,8 @@ TEST_CASE("compute-bound convolution takes its MAC time plus pipeline fill and d
   op.padding = {1, 1, 1, 1};
   op.weights[0].length = 33280;
   op.scales[0].base = op.weights[0].base + op.weights[0].length;
-  mem::MemoryTiming sram(8.0, 32, 32), flash(1.0, 64, 64);
-  StubTransport transport(sram, flash);
-  NoClock clock;
-  npu::KernelUnit kernel(arch, transport, clock);
-  const npu::KernelTiming t = kernel.execute(op, 0);
+  test::UnitBench units = bench(arch);
+  const npu::KernelTiming t = units.runKernel(op);
   // 9 taps per step: rows 9, 9, 7 x two OFM depth blocks x two IFM depth blocks.
   const double mac = 2 * (2 * (108 * 9 * 4 * 2) + 84 * 9 * 4 * 2);
   CHECK(t.blocks == 6);
@@ -126,18 +107,22 @@ TEST_CASE("compute-bound convolution takes its MAC time plus pipeline fill and d
 TEST_CASE("a DMA overlaps a convolution instead of adding to it") {
   const arch::NpuConfig& arch = test::u55(128);
   auto run = [&](bool withDma, bool withConv, double* dmaEnd, double* convEnd) {
-    mem::MemoryTiming sram(8.0, 32, 32), flash(1.0, 64, 64);
-    StubTransport transport(sram, flash);
-    NoClock clock;
-    npu::DmaUnit dma(transport, clock, 256);
-    npu::KernelUnit kernel(arch, transport, clock);
+    test::UnitBench units = bench(arch);
     cmd::DmaTransfer t;
     t.srcRegion = 0;
     t.dstRegion = 1;
     t.dst = 65536;
     t.length = 2048;
-    if (withDma) *dmaEnd = dma.execute(t, 0).end;
-    if (withConv) *convEnd = kernel.execute(pointwiseConv(), 0).end;
+    const cmd::Operation conv = pointwiseConv();
+    if (withDma && withConv) {
+      const auto both = units.runBoth(conv, t);
+      *convEnd = both.first.end;
+      *dmaEnd = both.second.end;
+    } else if (withDma) {
+      *dmaEnd = units.runDma(t).end;
+    } else if (withConv) {
+      *convEnd = units.runKernel(conv).end;
+    }
   };
   double dmaAlone = 0, convAlone = 0, dmaBoth = 0, convBoth = 0, unused = 0;
   run(true, false, &dmaAlone, &unused);
@@ -152,19 +137,16 @@ TEST_CASE("a new SHRAM layout waits for the previous operation's output unit, th
   const arch::NpuConfig& arch = test::u55(128);
   // Two independent pointwise convolutions (the second reads another tensor), BLOCKDEP 3.
   const auto second = [&](uint32_t abStart, double* firstAoEnd, npu::KernelTiming* t2) {
-    mem::MemoryTiming sram(8.0, 32, 32), flash(1.0, 64, 64);
-    StubTransport transport(sram, flash);
-    NoClock clock;
-    npu::KernelUnit unit(arch, transport, clock);
+    test::UnitBench units = bench(arch);
     cmd::Operation a = pointwiseConv();
     a.shram = cmd::ShramLayout{6, 6, 0};
     cmd::Operation b = pointwiseConv();
     b.ifm.base[0] = 32768;
     b.blockDep = 3;
     b.shram = cmd::ShramLayout{6, abStart, 0};
-    const npu::KernelTiming t1 = unit.execute(a, 0);
-    *firstAoEnd = t1.end - t1.writeTail;
-    *t2 = unit.execute(b, 0);
+    const std::vector<npu::KernelTiming> t = units.runKernels({a, b});
+    *firstAoEnd = t[0].end - t[0].writeTail;
+    *t2 = t[1];
   };
   double aoEnd = 0;
   npu::KernelTiming same, other;
@@ -188,11 +170,8 @@ TEST_CASE("IFM reads: blocks the IFM double buffer still holds are not fetched a
     op.padding = {0, (kernel - 1) / 2, 0, kernel / 2};
     op.weights[0] = {0, 0, 0}; // weights and scales from region 0 (AXI1): AXI0 reads are IFM only
     op.scales[0] = {0, 4096, 640};
-    mem::MemoryTiming sram(8.0, 32, 32), flash(1.0, 64, 64);
-    StubTransport transport(sram, flash);
-    NoClock clock;
-    npu::KernelUnit unit(arch, transport, clock);
-    return unit.execute(op, 0).bytes.read(test::port("axi0"));
+    test::UnitBench units = bench(arch);
+    return units.runKernel(op).bytes.read(test::port("axi0"));
   };
   const uint64_t ifm64 = 25 * 5 * 64, ifm96 = 25 * 5 * 96;
   // Two IFM blocks fit the double buffer: the IFM is read once whatever the OFM depth.

@@ -39,6 +39,54 @@ TEST_CASE("compare: one model per layer with Vela's CSV found beside it") {
   CHECK(ratio < 10);
 }
 
+// A float-interface model: Vela 5.0 leaves its QUANTIZE and DEQUANTIZE on the CPU and lists them
+// as Passthrough rows (Target CPU, zeros); compare shows them as Vela does, so every row meets
+// Vela's.
+TEST_CASE("compare and estimate: a model's CPU operators are Vela 5.0's Passthrough rows, with zero NPU cycles") {
+  const auto dir = npusim::test::fixtureOrSkip(
+      "vela-u85-extra/dnn_s_quantized/ethos-u85-256_Ethos_U85_SYS_DRAM_Mid_Dedicated_Sram_384KB");
+  if (!dir) return;
+  const std::string model = (*dir / "dnn_s_quantized_vela.tflite").string();
+  const auto vela = npusim::test::normalizedLines(npusim::test::readText(*dir / "dnn_s_quantized_per-layer.csv"));
+  REQUIRE(vela.size() > 3);
+  const auto r = runNpusim({"compare", model, "--format", "json"});
+  REQUIRE(r.exitCode == 0);
+  const auto j = nlohmann::json::parse(r.out);
+  CHECK(!j.contains("note"));
+  const auto& layers = j.at("layers");
+  REQUIRE(layers.size() == vela.size() - 1);
+  for (const auto& row : {layers.front(), layers.back()}) {
+    CHECK(row.at("nng_operator") == "Passthrough");
+    CHECK(row.at("sim_cycles") == 0);
+    CHECK(row.at("estimate_cycles") == 0);
+    CHECK(row.at("vela_cycles") == 0);
+  }
+  CHECK(layers.front().at("tflite_operator") == "Quantize");
+  CHECK(layers.back().at("tflite_operator") == "Dequantize");
+  CHECK(layers.front().at("subgraph") == 0);   // the CPU operator's index; the ethos-u operator is 1
+  CHECK(layers.at(1).at("subgraph") == 1);
+  // Without the debug database the compiled model still shows the CPU operators: their TFLite
+  // names and output tensors.
+  npusim::test::TempDir tmp;
+  const fs::path csv = tmp.path() / "rows.csv";
+  REQUIRE(runNpusim({"estimate", model, "--no-debug-db", "--csv", csv.string()}).exitCode == 0);
+  const auto rows = npusim::test::normalizedLines(npusim::test::readText(csv));
+  REQUIRE(rows.size() > 3);
+  CHECK(rows.at(1) == "QUANTIZE,Passthrough,CPU,0,0.0,0,0.0,0,0,0,0,0,0,0.0,100,input_int8");
+  CHECK(rows.back() == "DEQUANTIZE,Passthrough,CPU,0,0.0,0,0.0,0,0,0,0,0,0,0.0,100,Identity");
+  // A database that lists another number of CPU operators than the model has is refused.
+  const fs::path copy = tmp.path() / "dnn_s_quantized_vela.tflite";
+  fs::copy_file(model, copy);
+  std::string db = npusim::test::readText(*dir / "dnn_s_quantized_debug.xml");
+  const size_t at = db.find("\"Passthrough\",\"Identity\"");
+  REQUIRE(at != std::string::npos);
+  db.replace(at, 13, "\"Dequantize\"");
+  std::ofstream(tmp.path() / "dnn_s_quantized_debug.xml") << db;
+  npusim::test::checkOneErrorLine(runNpusim({"estimate", copy.string()}),
+                                  copy.string() + ": byte 0 (0x0): debug database has 1 Passthrough rows "
+                                                  "(operators on the CPU), the model 2 CPU operators");
+}
+
 TEST_CASE("compare --tree: one row per model x config folder, skipped folders reported") {
   const auto root = npusim::test::fixturesDirOrSkip();
   if (!root) return;

@@ -26,6 +26,7 @@
 #include "sim/io/tflite_writer.h"
 #include "support/fixtures.h"
 #include "support/npu_model.h"
+#include "support/timing_bench.h"
 
 namespace npusim {
 namespace {
@@ -151,41 +152,6 @@ TEST_CASE("MAC cycles: a 65536-wide pooling kernel costs 8192 times an 8x8 one, 
   CHECK(npu::blockMacCycles(arch, npu::macBlockOf(arch, pool, pool.ofmBlock)) == doctest::Approx(8192.0 * 8192.0 * 2048));
 }
 
-namespace {
-
-// Times every transfer on one AXI port (64-byte bursts, one outstanding) to a memory with a
-// 32-cycle latency at 8 bytes/cycle, so each burst takes at most 32 + 64 / 8 = 40 cycles, and
-// records where each transfer's byte range ends.
-class RecordingTransport : public npu::NpuTransport {
-public:
-  struct Range {
-    uint8_t region;
-    uint64_t end;
-  };
-
-  double transfer(uint8_t region, uint64_t offset, mem::Direction dir, const mem::TransferShape& shape, double start,
-                  npu::PortBytes& bytes) override {
-    bytes.add(arch::PortId{0}, dir, shape.bytes());
-    ranges_.push_back({region, offset + shape.bytes()});
-    return port_.transfer(memory_, dir, start, shape, &counters_);
-  }
-
-  uint64_t bursts() const { return counters_.readBursts + counters_.writeBursts; }
-  const std::vector<Range>& ranges() const { return ranges_; }
-
-private:
-  mem::MemoryTiming memory_{8.0, 32, 32};
-  mem::AxiLinkTiming port_{8, 64, 1, 1};
-  mem::PortCounters counters_;
-  std::vector<Range> ranges_;
-};
-
-struct NoClock : npu::UnitClock {
-  void sync(double) override {}
-};
-
-} // namespace
-
 TEST_CASE("work bounds: a sample convolution bounds its simulation") {
   // The contract of operationWork, checked against the kernel unit itself: simulating the
   // operation walks no more blocks, books no more bursts and takes no more cycles than the
@@ -194,10 +160,12 @@ TEST_CASE("work bounds: a sample convolution bounds its simulation") {
   const arch::NpuConfig& arch = test::u55(128);
   const cmd::Operation conv = test::sampleConv();
   const npu::WorkBound w = npu::operationWork(arch, conv, npu::BurstCost{64, 100});
-  RecordingTransport transport;
-  NoClock clock;
-  npu::KernelUnit kernel(arch, transport, clock);
-  const npu::KernelTiming t = kernel.execute(conv, 0);
+  // One AXI port per memory (64-byte bursts, one outstanding) to memories with a 32-cycle latency
+  // at 8 bytes/cycle, so each burst takes at most 32 + 64 / 8 = 40 cycles.
+  test::UnitBench units(arch, {8.0, 32, 32}, {8.0, 32, 32}, {8, 64, 1, 1, 0}, {8, 64, 1, 1, 0});
+  const npu::KernelTiming t = units.runKernel(conv);
+  const uint64_t bursts = units.counters(0).readBursts + units.counters(0).writeBursts +
+                          units.counters(1).readBursts + units.counters(1).writeBursts;
 
   // Hand-derived: OFM H8 x W8 x D16 in blocks of H4 x W8 x D16 is 2 blocks. Part-kernel-first
   // 3x3 conv on U55-128 (timing doc 3.3): nxy = (8 / 2) * (4 / 1) = 16, nz = 16 / 8 = 2, steps =
@@ -209,14 +177,14 @@ TEST_CASE("work bounds: a sample convolution bounds its simulation") {
   // Every byte moves in bursts of at most 64 bytes: IFM 1024, OFM 1024, weights 2048, scales
   // 160 bytes need at least 16 + 16 + 32 + 3 bursts.
   CHECK(w.bursts >= 67);
-  CHECK(transport.bursts() <= w.bursts);
+  CHECK(bursts <= w.bursts);
   CHECK(t.end - t.start <= w.cycles);
   REQUIRE(w.accesses.size() == 4);  // IFM, OFM, weights, scales
   CHECK(std::string(w.accesses[0].what) == "IFM");
   CHECK(std::string(w.accesses[2].what) == "weight stream");
   CHECK(w.accesses[2].end >= 160 + 2048);  // the whole weight stream is read
-  CHECK(transport.ranges().size() >= 2 * 4);  // per block: IFM, scales, weights, OFM
-  for (const RecordingTransport::Range& r : transport.ranges()) {
+  CHECK(units.ranges().size() >= 2 * 4);  // per block: IFM, scales, weights, OFM
+  for (const test::UnitBench::Range& r : units.ranges()) {
     CAPTURE(int(r.region));
     CAPTURE(r.end);
     CHECK(std::any_of(w.accesses.begin(), w.accesses.end(),

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // NPU ports as a list: the configuration's port list follows the accelerator's architecture,
-// the platform's memory system has one link per port and one instance per memory of its map,
+// the NPU has one link per port and the platform's memory system one instance per memory of its map,
 // per-operation bytes and the PMU are kept per port under the architecture's names.
 
 #include <doctest/doctest.h>
@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "models/npu/npu_core.h"
 #include "models/npu/pmu.h"
 #include "sim/config/config.h"
 #include "models/platform/soc.h"
@@ -43,17 +44,17 @@ TEST_CASE("ports: a port keeps the values set for it when the accelerator is bou
   CHECK(p.port(test::port("axi0")).dataWidthBits == 128);   // the U65's, derived after binding
 }
 
-TEST_CASE("ports: the platform's memory system has one link per NPU port and the map's instances") {
+TEST_CASE("ports: the NPU has one link per port and the platform's memory system the map's instances") {
   const config::SystemParams p = config::builtinPreset("Ethos_U55_High_End_Embedded", "Shared_Sram");
+  const npu::NpuModuleParams n = npu::NpuModuleParams::of(p);
+  REQUIRE(n.ports.size() == 2);
+  CHECK(n.ports[0].link.bytesPerBeat == 8);
+  CHECK(n.ports[0].link.maxReads == 8);    // the U55 high-end platform's TA0_MAXR (timing doc 5.1)
+  CHECK(n.ports[1].link.maxReads == 2);    // TA1_MAXR
+  CHECK(n.ports[1].link.maxWrites == 16);
+  CHECK(n.sharedAdapters.empty());
   const platform::MemoryMap& map = platform::MemoryMap::standard();
   const mem::MemorySystemParams m = platform::memorySystemParams(p, map);
-  REQUIRE(m.npuPorts.size() == 2);
-  CHECK(m.npuPorts[0].name == "axi0");
-  CHECK(m.npuPorts[0].bytesPerBeat == 8);
-  CHECK(m.npuPorts[0].maxReads == 8);    // the U55 high-end platform's TA0_MAXR (timing doc 5.1)
-  CHECK(m.npuPorts[1].name == "axi1");
-  CHECK(m.npuPorts[1].maxReads == 2);    // TA1_MAXR
-  CHECK(m.npuPorts[1].maxWrites == 16);
   REQUIRE(m.memories.size() == map.instances().size());
   for (size_t i = 0; i < m.memories.size(); ++i) {
     CHECK(m.memories[i].base == map.instances()[i].base);

@@ -121,7 +121,8 @@ TEST_CASE("Vela 5.0: elementwise Sub of two 1x1x16 NHWC tensors on U55-128") {
   CHECK(run.estimates[0].macs == 0);
 }
 
-TEST_CASE("Vela 5.0: a buffered weight DMA hides under the previous operation's slack, its scales are charged to flash") {
+TEST_CASE("Vela 5.0: a buffered weight DMA hides under the previous operation's slack, its scales are charged to flash, "
+          "its first slice pre-buffered unless its buffer overlaps what that operation uses") {
   const Model m("Ethos_U55_High_End_Embedded", "Shared_Sram", test::u55(128));
   const Shape3 shape{25, 5, 64};
   const auto conv = [&](uint64_t ifm, uint64_t ofm, uint64_t buffer) {
@@ -152,6 +153,16 @@ TEST_CASE("Vela 5.0: a buffered weight DMA hides under the previous operation's 
   CHECK(access.weightsRefetch == 3);
   CHECK(first.accessCycles[kOffFlash] == 4112 + 3 * 640);
   CHECK(second.accessCycles[kOffFlash] == 3 * 640);
+  CHECK(!run.ops[0].weights.preBuffered);   // the first operation of the stream
+  CHECK(run.ops[1].weights.preBuffered);
+  // A buffer over memory the first operation uses (here its IFM) cannot have been filled under
+  // it (regor allocates a pre-filled buffer apart from it): the second's weights stream too.
+  const Run over = estimate(m, {dma(0x0, 0x8000, 4752), conv(0x0, 0x2000, 0x8000), dma(0x2000, 0x0, 4752),
+                                conv(0x2000, 0x4000, 0x0)});
+  REQUIRE(over.estimates.size() == 2);
+  CHECK(!over.ops[1].weights.preBuffered);
+  CHECK(over.estimates[1].accessCycles[kOffFlash] == 4112 + 3 * 640);
+  CHECK(over.estimates[1].npuCycles == second.npuCycles);   // the DMA still hides under the first's slack
 }
 
 TEST_CASE("the Vela that compiled a model: its C++ back end names the command stream \"ethos_u_command_stream\"") {

@@ -1,0 +1,293 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "models/mem/axi_port.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+namespace npusim::mem {
+
+size_t MemoryRouter::add(uint64_t base, uint64_t end, MemoryTiming& memory) {
+  ranges_.push_back({base, end, &memory});
+  return ranges_.size() - 1;
+}
+
+size_t MemoryRouter::route(uint64_t address, uint64_t bytes) const {
+  for (size_t i = 0; i < ranges_.size(); ++i) {
+    if (address >= ranges_[i].base && address + bytes <= ranges_[i].end) {
+      return i;
+    }
+  }
+  throw std::out_of_range("address " + std::to_string(address) + " is not mapped to a memory");
+}
+
+AxiPort::AxiPort(EventQueue& queue, const AxiPortParams& params, MemoryRouter& memories, PortCounters& counters,
+                 AdapterSlot* adapter)
+    : queue_(queue), p_(params), memories_(memories), counters_(counters),
+      adapter_(adapter != nullptr && !adapter->adapter.transparent() ? adapter : nullptr) {
+  channel(Direction::Read).limit = std::max<uint32_t>(params.maxReads, 1);
+  channel(Direction::Write).limit = std::max<uint32_t>(params.maxWrites, 1);
+  if (adapter_ != nullptr) {
+    adapter_->ports.push_back(this);
+  }
+}
+
+uint32_t AxiPort::newTransfer() {
+  if (!freeTransfers_.empty()) {
+    const uint32_t i = freeTransfers_.back();
+    freeTransfers_.pop_back();
+    return i;
+  }
+  transfers_.emplace_back();
+  return static_cast<uint32_t>(transfers_.size() - 1);
+}
+
+uint32_t AxiPort::newBurst() {
+  if (!freeBursts_.empty()) {
+    const uint32_t i = freeBursts_.back();
+    freeBursts_.pop_back();
+    return i;
+  }
+  bursts_.emplace_back();
+  return static_cast<uint32_t>(bursts_.size() - 1);
+}
+
+void AxiPort::transfer(Direction dir, double start, const TransferShape& shape, TransferSink& sink, uint64_t token) {
+  const uint32_t index = newTransfer();
+  Transfer& t = transfers_[index];
+  t = Transfer{};
+  t.dir = dir;
+  t.shape = shape;
+  t.sink = &sink;
+  t.token = token;
+  t.order = order_++;
+  t.burstBytes = shape.pieceBytes > 0 ? std::min<uint64_t>(p_.maxBurstBytes, shape.pieceBytes)
+                                      : uint64_t{p_.maxBurstBytes};
+  t.stride = shape.runStride == 0 ? shape.runBytes : shape.runStride;
+  // A windowed transfer keeps at most window / burst bytes' worth of bursts (at least one) in flight,
+  // counted over its whole stream when it belongs to one (the stream's FIFO).
+  t.window = shape.window == 0 ? 0 : std::max<uint64_t>(1, shape.window / t.burstBytes);
+  t.ready = start;
+  t.live = true;
+  ++active_;
+  if (shape.bytes() == 0) {
+    t.run = shape.runs;
+    queue_.schedule(start, *this, kEmpty, index);
+    return;
+  }
+  // A transfer joins the arbitration at its start (so it never holds up the choice before then).
+  if (start > queue_.now()) {
+    queue_.schedule(start, *this, kArrive, index);
+  } else {
+    arrive(index);
+  }
+}
+
+void AxiPort::arrive(uint32_t index) {
+  const Transfer& t = transfers_[index];
+  Channel& ch = channel(t.dir);
+  const auto at = std::upper_bound(ch.waiting.begin(), ch.waiting.end(), t.order,
+                                   [this](uint64_t order, uint32_t w) { return order < transfers_[w].order; });
+  ch.waiting.insert(at, index);
+  scheduleTry(t.dir, std::max(queue_.now(), ch.addrFree));
+}
+
+uint64_t AxiPort::nextBurstBytes(const Transfer& t) const {
+  return std::min<uint64_t>(t.burstBytes, t.shape.runBytes - t.offset);
+}
+
+void AxiPort::scheduleTry(Direction d, double t) {
+  Channel& ch = channel(d);
+  t = std::max(t, queue_.now());
+  if (t < ch.tryAt) {
+    ch.tryAt = t;
+    queue_.schedule(t, *this, d == Direction::Read ? kTryRead : kTryWrite);
+  }
+}
+
+void AxiPort::wake() {
+  for (Direction d : {Direction::Read, Direction::Write}) {
+    if (!channel(d).waiting.empty() && channel(d).tryAt != queue_.now()) {
+      issue(d);
+    }
+  }
+}
+
+void AxiPort::tryIssue(Direction d) {
+  Channel& ch = channel(d);
+  if (queue_.now() != ch.tryAt) {
+    return; // superseded by an earlier attempt
+  }
+  ch.tryAt = EventQueue::kNever;
+  issue(d);
+}
+
+void AxiPort::issue(Direction d) {
+  Channel& ch = channel(d);
+  const double now = queue_.now();
+  // 1. The waiting transfer whose next burst could go first (ties: the older transfer); one whose
+  //    window is full waits for its own bursts to complete, and a stream's transfers go in order
+  //    (`waiting` is in submission order, so the first of each stream met is its oldest).
+  size_t best = ch.waiting.size();
+  uint64_t seenStreams = 0;
+  for (size_t i = 0; i < ch.waiting.size(); ++i) {
+    const Transfer& t = transfers_[ch.waiting[i]];
+    if (t.shape.stream != 0) {
+      const uint64_t bit = uint64_t{1} << (t.shape.stream % 64);
+      const bool younger = (seenStreams & bit) != 0;
+      seenStreams |= bit;
+      if (younger) continue; // an older transfer of its stream goes first
+    }
+    if (t.window > 0 && inflight(t) >= t.window) continue;
+    if (best == ch.waiting.size() || t.ready < transfers_[ch.waiting[best]].ready) best = i;
+  }
+  if (best == ch.waiting.size()) {
+    return;
+  }
+  const uint32_t index = ch.waiting[best];
+  Transfer& x = transfers_[index];
+  const double ready = std::max(x.ready, ch.addrFree);
+  if (ready > now) {
+    scheduleTry(d, ready);
+    return;
+  }
+  // 2. An outstanding slot of the port, then the timing adapter's admission.
+  if (ch.inflight >= ch.limit) {
+    if (ch.block == Block::None) {
+      ch.block = Block::Limit;
+      ch.blockedAt = now;
+    }
+    return; // a completing burst tries again
+  }
+  const uint64_t bytes = nextBurstBytes(x);
+  const uint64_t address = x.shape.address + x.run * x.stride + x.offset;
+  const uint64_t beats = (address % p_.bytesPerBeat + bytes + p_.bytesPerBeat - 1) / p_.bytesPerBeat;
+  const size_t memory = memories_.route(address, bytes);
+  if (adapter_ != nullptr) {
+    double retry = EventQueue::kNever;
+    if (!adapter_->adapter.admit(d, now, beats, &retry)) {
+      if (ch.block != Block::Adapter) {
+        ch.block = Block::Adapter;
+        ch.blockedAt = now;
+      }
+      if (retry != EventQueue::kNever) {
+        scheduleTry(d, retry);
+      }
+      return; // else a transaction the adapter releases wakes the port
+    }
+  }
+  // 3. Issue: the address phase takes this cycle; the data follows the latency.
+  if (now > ready) {
+    const double waited = now - ready;
+    if (ch.block == Block::Adapter) {
+      counters_.adapterStall += waited;
+    } else {
+      (d == Direction::Read ? counters_.readLimitStall : counters_.writeLimitStall) += waited;
+    }
+  }
+  ch.block = Block::None;
+  const uint32_t b = newBurst();
+  Burst& burst = bursts_[b];
+  burst.transfer = index;
+  burst.event = BurstEvent{d, address, bytes, beats, ready, now, 0, 0, 0, memory};
+  ch.addrFree = now + 1;
+  ++ch.inflight;
+  ++x.inflight;
+  if (x.shape.stream != 0) ++streamInflight_.at(streamSlot(x));
+  x.ready = now + 1;
+  x.offset += bytes;
+  if (x.offset >= x.shape.runBytes) {
+    x.offset = 0;
+    ++x.run;
+  }
+  if (!hasBurst(x)) {
+    ch.waiting.erase(ch.waiting.begin() + static_cast<std::ptrdiff_t>(best));
+  }
+  if (d == Direction::Read) {
+    counters_.readBytes += bytes;
+    counters_.readBeats += beats;
+    ++counters_.readBursts;
+  } else {
+    counters_.writeBytes += bytes;
+    counters_.writeBeats += beats;
+    ++counters_.writeBursts;
+  }
+  const MemoryTiming& m = memories_.memory(memory);
+  const double latency = d == Direction::Read && adapter_ != nullptr
+                             ? std::max(adapter_->adapter.minimumLatency(d), m.latency(d))
+                             : m.latency(d);
+  if (latency > 0) {
+    queue_.schedule(now + latency, *this, kData, b);
+  } else {
+    dataReady(b);
+  }
+  // The next burst's address may go in the next cycle; at the limit, a completing burst tries.
+  if (!ch.waiting.empty() && ch.inflight < ch.limit) {
+    scheduleTry(d, now + 1);
+  }
+}
+
+void AxiPort::dataReady(uint32_t b) {
+  BurstEvent& e = bursts_[b].event;
+  const double now = queue_.now();
+  double end = 0;
+  e.dataStart = memories_.memory(e.memory).occupy(e.dir, p_.lane, now, e.bytes, e.beats, &end);
+  e.dataEnd = end;
+  counters_.contention += e.dataStart - now;
+  e.done = e.dir == Direction::Write && adapter_ != nullptr ? end + adapter_->adapter.minimumLatency(e.dir) : end;
+  queue_.schedule(e.done, *this, kDone, b);
+}
+
+void AxiPort::complete(uint32_t b) {
+  const BurstEvent e = bursts_[b].event;
+  const uint32_t index = bursts_[b].transfer;
+  freeBursts_.push_back(b);
+  Channel& ch = channel(e.dir);
+  --ch.inflight;
+  Transfer& x = transfers_[index];
+  --x.inflight;
+  if (x.shape.stream != 0) --streamInflight_.at(streamSlot(x));
+  if (observer_ != nullptr) {
+    observer_->burst(e);
+  }
+  if (adapter_ != nullptr) {
+    adapter_->adapter.release(e.dir);
+    for (AxiPort* port : adapter_->ports) {
+      port->wake();
+    }
+  } else if (!ch.waiting.empty() && ch.tryAt != queue_.now()) {
+    issue(e.dir);
+  }
+  if (!hasBurst(x) && x.inflight == 0) {
+    // The sink may start transfers (and grow transfers_): take what it needs first.
+    TransferSink* sink = x.sink;
+    const uint64_t token = x.token;
+    x.live = false;
+    freeTransfers_.push_back(index);
+    --active_;
+    sink->transferDone(token);
+  }
+}
+
+void AxiPort::onEvent(uint32_t kind, uint64_t data) {
+  switch (static_cast<Event>(kind)) {
+  case kTryRead: tryIssue(Direction::Read); return;
+  case kTryWrite: tryIssue(Direction::Write); return;
+  case kArrive: arrive(static_cast<uint32_t>(data)); return;
+  case kData: dataReady(static_cast<uint32_t>(data)); return;
+  case kDone: complete(static_cast<uint32_t>(data)); return;
+  case kEmpty: {
+    const uint32_t index = static_cast<uint32_t>(data);
+    TransferSink* sink = transfers_[index].sink;
+    const uint64_t token = transfers_[index].token;
+    transfers_[index].live = false;
+    freeTransfers_.push_back(index);
+    --active_;
+    sink->transferDone(token);
+    return;
+  }
+  }
+  throw std::logic_error("AxiPort: unknown event " + std::to_string(kind));
+}
+
+} // namespace npusim::mem

@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// One AXI manager port as an event-driven model in plain C++: it splits transfers into bursts at
+// the port's burst limit (and the unit's pieces), issues one burst address per cycle and
+// direction, keeps at most the port's outstanding limit of bursts of each direction in flight,
+// passes each burst through the timing adapter in front of the interconnect (when the platform has
+// one, possibly shared by a group of ports) and times its data on the memory that holds its
+// address. Every decision is taken at the event of its time (EventQueue), first come first served
+// by the time a burst could go, so the limits hold at every instant and nothing decided moves.
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "models/mem/event_queue.h"
+#include "models/mem/memory_timing.h"
+
+namespace npusim::mem {
+
+// Receives the completion of a transfer it started.
+class TransferSink {
+public:
+  virtual ~TransferSink() = default;
+  // The transfer started with `token` is complete (its last burst's last data beat, or write
+  // response) at the queue's current time.
+  virtual void transferDone(uint64_t token) = 0;
+};
+
+// The memory instances behind the interconnect, by address range.
+class MemoryRouter {
+public:
+  // Adds the instance `memory` at [base, end); returns its index. Contract: ranges are disjoint.
+  size_t add(uint64_t base, uint64_t end, MemoryTiming& memory);
+  // The index of the instance holding [address, address + bytes) (std::out_of_range when none).
+  size_t route(uint64_t address, uint64_t bytes) const;
+  MemoryTiming& memory(size_t index) { return *ranges_.at(index).memory; }
+  size_t size() const { return ranges_.size(); }
+
+private:
+  struct Range {
+    uint64_t base, end;
+    MemoryTiming* memory;
+  };
+  std::vector<Range> ranges_;
+};
+
+// A port's own link parameters (the driver's AXI_LIMIT and the bus).
+struct AxiPortParams {
+  uint32_t bytesPerBeat = 8;
+  uint32_t maxBurstBytes = 64;
+  uint32_t maxReads = 1, maxWrites = 1;
+  uint32_t lane = 0;          // the memory lane it uses (its position in its port group)
+};
+
+class AxiPort;
+
+// A timing adapter passed by one port or shared by a group of ports (Corstone-320: one per port
+// group); a transaction it releases wakes every port of the group.
+struct AdapterSlot {
+  explicit AdapterSlot(const TimingAdapterParams& params) : adapter(params) {}
+  TimingAdapter adapter;
+  std::vector<AxiPort*> ports;
+};
+
+class AxiPort : public EventTarget {
+public:
+  // Stream ids a port tells apart (TransferShape::stream < kMaxStreams).
+  static constexpr size_t kMaxStreams = 32;
+  // `adapter` null: no timing adapter. The port adds every burst to `counters`.
+  AxiPort(EventQueue& queue, const AxiPortParams& params, MemoryRouter& memories, PortCounters& counters,
+          AdapterSlot* adapter = nullptr);
+  AxiPort(const AxiPort&) = delete;
+  AxiPort& operator=(const AxiPort&) = delete;
+
+  // Starts a transfer of `shape` (shape.address: the bus address of its first run) whose first
+  // burst may issue at `start` (>= the queue's time); calls sink.transferDone(token) when its last
+  // burst completes (an empty transfer completes at `start`). Throws std::out_of_range when a
+  // burst's address is not in a memory.
+  void transfer(Direction dir, double start, const TransferShape& shape, TransferSink& sink, uint64_t token);
+  // Reports every burst to `observer` (null: none, the default).
+  void setObserver(BurstObserver* observer) { observer_ = observer; }
+  const AxiPortParams& params() const { return p_; }
+  // Bursts still to issue or in flight (0 once every transfer has completed).
+  size_t busy() const { return active_; }
+
+  void onEvent(uint32_t kind, uint64_t data) override;
+
+private:
+  enum Event : uint32_t { kTryRead, kTryWrite, kArrive, kData, kDone, kEmpty };
+  enum class Block : uint8_t { None, Limit, Adapter };
+  struct Transfer {
+    Direction dir = Direction::Read;
+    TransferShape shape;
+    TransferSink* sink = nullptr;
+    uint64_t token = 0;
+    uint64_t order = 0;
+    uint64_t burstBytes = 0, stride = 0;
+    uint64_t run = 0, offset = 0;  // the next burst to issue
+    uint64_t window = 0;           // most bursts in flight (0: no window)
+    uint64_t inflight = 0;
+    double ready = 0;              // when its next burst may request the address channel
+    bool live = false;
+  };
+  struct Burst {
+    uint32_t transfer = 0;
+    BurstEvent event;
+  };
+  struct Channel {
+    uint32_t limit = 1;
+    uint32_t inflight = 0;
+    double addrFree = 0;                 // the address channel's next free cycle
+    std::vector<uint32_t> waiting;       // started transfers with bursts to issue, in submission order
+    double tryAt = EventQueue::kNever;   // an issue attempt scheduled then
+    Block block = Block::None;           // why the channel could not issue, since `blockedAt`
+    double blockedAt = 0;
+  };
+  Channel& channel(Direction d) { return channels_[static_cast<size_t>(d)]; }
+  void scheduleTry(Direction d, double t);
+  // Puts transfer `index` among its channel's waiting transfers (in submission order) at its start.
+  void arrive(uint32_t index);
+  // The attempt scheduled for now: issue() unless an earlier attempt superseded it.
+  void tryIssue(Direction d);
+  // Issues the best waiting burst of direction `d` at the current time if the rules allow it, and
+  // schedules the next attempt.
+  void issue(Direction d);
+  // Wakes both directions (a slot of the shared adapter freed).
+  void wake();
+  void dataReady(uint32_t burst);
+  void complete(uint32_t burst);
+  uint32_t newTransfer();
+  uint32_t newBurst();
+  bool hasBurst(const Transfer& t) const { return t.run < t.shape.runs; }
+  // A stream's counter: streams are told apart per direction.
+  static size_t streamSlot(const Transfer& t) { return 2 * size_t{t.shape.stream} + static_cast<size_t>(t.dir); }
+  // The bursts in flight a transfer's window counts: its stream's, or its own.
+  uint64_t inflight(const Transfer& t) const { return t.shape.stream != 0 ? streamInflight_.at(streamSlot(t)) : t.inflight; }
+  uint64_t nextBurstBytes(const Transfer& t) const;
+
+  EventQueue& queue_;
+  AxiPortParams p_;
+  MemoryRouter& memories_;
+  PortCounters& counters_;
+  AdapterSlot* adapter_;
+  BurstObserver* observer_ = nullptr;
+  Channel channels_[2];
+  std::vector<Transfer> transfers_;
+  std::vector<uint32_t> freeTransfers_;
+  std::vector<Burst> bursts_;
+  std::vector<uint32_t> freeBursts_;
+  uint64_t order_ = 0;
+  size_t active_ = 0;
+  std::array<uint64_t, 2 * kMaxStreams> streamInflight_{};
+};
+
+} // namespace npusim::mem

@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "models/npu/command_processor.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace npusim::npu {
+
+CommandProcessor::CommandProcessor(const arch::NpuConfig& npu, mem::EventQueue& queue, Fetch& fetch,
+                                   KernelUnit& kernel, DmaUnit& dma, NpuStats& stats)
+    : npu_(npu), queue_(queue), fetch_(fetch), kernel_(kernel), dma_(dma), stats_(stats) {}
+
+void CommandProcessor::start(const cmd::Program& program, uint64_t qbase, uint32_t invocation, Listener& listener) {
+  if (phase_ != Phase::Done) {
+    throw std::logic_error("CommandProcessor: started while a stream runs");
+  }
+  program_ = &program;
+  qbase_ = qbase;
+  invocation_ = invocation;
+  listener_ = &listener;
+  command_ = operation_ = 0;
+  phase_ = Phase::Fetch;
+  waiting_ = Waiting::Nothing;
+  started_ = t_ = queue_.now();
+  reached_ = -1;
+  fetchWait_ = 0;
+  fetchRequested_ = 0;
+  chunkDone_.clear();
+  step();
+}
+
+void CommandProcessor::request(uint32_t upTo) {
+  const uint32_t chunkBytes = npu_.arch->commandFetchBytes;
+  const uint32_t streamBytes = program_->streamBytes();
+  const uint32_t want = std::min(streamBytes, upTo + npu_.arch->commandPrefetchChunks * chunkBytes);
+  while (fetchRequested_ < want) {
+    const uint32_t bytes = std::min(chunkBytes, streamBytes - fetchRequested_);
+    // Chunks are requested one after another from the parser's time.
+    const double issue = std::max(t_, queue_.now());
+    chunkDone_.push_back(-1);
+    fetch_.fetch(qbase_ + fetchRequested_, bytes, issue, *this, chunkDone_.size() - 1);
+    stats_.commandFetchBytes += bytes;
+    fetchRequested_ += bytes;
+  }
+}
+
+void CommandProcessor::step() {
+  waiting_ = Waiting::Nothing;
+  const std::vector<cmd::Command>& commands = program_->commands;
+  while (command_ < commands.size()) {
+    const cmd::Command& c = commands[command_];
+    if (phase_ == Phase::Fetch) {
+      // 1. Fetch (through the command FIFO) and parse.
+      const uint32_t upTo = c.offset + c.sizeBytes();
+      request(upTo);
+      const size_t chunk = upTo == 0 ? 0 : (upTo - 1) / npu_.arch->commandFetchBytes;
+      const double arrived = chunkDone_.at(std::min(chunk, chunkDone_.size() - 1));
+      if (arrived < 0) {
+        waiting_ = Waiting::Chunk;
+        return;
+      }
+      const double fetched = std::max(t_, arrived);
+      fetchWait_ += fetched - t_;
+      if (observer_ != nullptr && fetched > t_) {
+        observer_->commandFetchWait(t_, fetched);
+      }
+      t_ = fetched + npu_.arch->parseCyclesPerCommand;
+      if (!c.info->isOperation) {
+        ++command_;
+        continue;
+      }
+      phase_ = Phase::Dispatch;
+      reached_ = -1;
+    }
+    // 2. Dispatch at the parser's time, once the waits' conditions hold.
+    if (queue_.now() < t_) {
+      waiting_ = Waiting::Time;
+      queue_.schedule(t_, *this);
+      return;
+    }
+    if (reached_ < 0) {
+      reached_ = queue_.now();
+    }
+    const cmd::Operation& op = program_->operations.at(operation_);
+    const DispatchRule rule = dispatchRule(npu_, op);
+    for (size_t w = 0; w < rule.waitCount; ++w) {
+      if (outstanding_[static_cast<size_t>(rule.waits[w].unit)] > rule.waits[w].allowed) {
+        waiting_ = Waiting::Unit;
+        return;
+      }
+    }
+    t_ = queue_.now();
+    OperationRecord rec;
+    rec.invocation = invocation_;
+    rec.index = static_cast<uint32_t>(operation_);
+    rec.kind = op.kind;
+    rec.commandOffset = op.byteOffset;
+    rec.macs = op.macs();
+    rec.issue = rec.start = rec.end = t_;
+    rec.ccWait = t_ - reached_;
+    rec.fetchWait = fetchWait_;
+    fetchWait_ = 0;
+    stats_.operations.push_back(rec);
+    const size_t record = stats_.operations.size() - 1;
+    if (rule.queue) {
+      ++outstanding_[static_cast<size_t>(*rule.queue)];
+      if (*rule.queue == Unit::Kernel) {
+        kernel_.dispatch(op, record);
+      } else {
+        dma_.dispatch(op.dma, record);
+      }
+    }
+    ++operation_;
+    ++command_;
+    phase_ = Phase::Fetch;
+  }
+  // 3. The end of the stream (its STOP drained both units).
+  if (queue_.now() < t_) {
+    waiting_ = Waiting::Time;
+    queue_.schedule(t_, *this);
+    return;
+  }
+  phase_ = Phase::Done;
+  listener_->streamDone(started_, t_);
+}
+
+void CommandProcessor::unitDone(Unit unit) {
+  uint32_t& n = outstanding_[static_cast<size_t>(unit)];
+  if (n == 0) {
+    throw std::logic_error("CommandProcessor: a unit finished an operation it was never given");
+  }
+  --n;
+  if (waiting_ == Waiting::Unit) {
+    step();
+  }
+}
+
+void CommandProcessor::onEvent(uint32_t, uint64_t) {
+  if (waiting_ == Waiting::Time) {
+    step();
+  }
+}
+
+void CommandProcessor::transferDone(uint64_t token) {
+  chunkDone_.at(token) = queue_.now();
+  if (waiting_ == Waiting::Chunk) {
+    step();
+  }
+}
+
+} // namespace npusim::npu

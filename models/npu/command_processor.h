@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// The NPU's command processor as an event-driven model in plain C++: it fetches the command
+// stream from QBASE through its FIFO (chunks requested ahead of the parser), parses one command
+// per cycle and dispatches each operation to the kernel or DMA unit once the dispatch policy's
+// waits (queue depths, NPU_OP_KERNEL_WAIT / DMA_WAIT, STOP draining both) are met.
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "models/mem/axi_port.h"
+#include "models/mem/event_queue.h"
+#include "models/npu/command_policy.h"
+#include "models/npu/npu_observer.h"
+#include "models/npu/npu_stats.h"
+#include "models/npu/npu_units.h"
+#include "sim/arch/npu_config.h"
+#include "sim/cmdstream/decoder.h"
+
+namespace npusim::npu {
+
+class CommandProcessor : public mem::EventTarget, public mem::TransferSink {
+public:
+  // How the command processor reads its stream: a read through the port of the command stream's
+  // memory area.
+  class Fetch {
+  public:
+    virtual ~Fetch() = default;
+    virtual void fetch(uint64_t address, uint32_t bytes, double start, mem::TransferSink& sink, uint64_t token) = 0;
+  };
+  // Told when the stream has run to its end (at the queue's time).
+  class Listener {
+  public:
+    virtual ~Listener() = default;
+    virtual void streamDone(double started, double end) = 0;
+  };
+
+  CommandProcessor(const arch::NpuConfig& npu, mem::EventQueue& queue, Fetch& fetch, KernelUnit& kernel, DmaUnit& dma,
+                   NpuStats& stats);
+  // Reports the waits for the command FIFO to `observer` (null: none, the default).
+  void setObserver(NpuObserver* observer) { observer_ = observer; }
+  // Runs `program`, fetched from `qbase`, from the queue's time; its operations' records go to the
+  // stats under `invocation`. Contract: `program` and `listener` outlive the run.
+  void start(const cmd::Program& program, uint64_t qbase, uint32_t invocation, Listener& listener);
+  // A unit finished one of the operations dispatched to it.
+  void unitDone(Unit unit);
+
+  void onEvent(uint32_t kind, uint64_t data) override;
+  void transferDone(uint64_t token) override;
+
+private:
+  enum class Phase : uint8_t { Fetch, Dispatch, Done };
+  enum class Waiting : uint8_t { Nothing, Chunk, Time, Unit };
+  // Runs the stream as far as it can go now.
+  void step();
+  // Requests the stream's chunks up to byte `upTo` plus the prefetch window.
+  void request(uint32_t upTo);
+
+  const arch::NpuConfig& npu_;
+  mem::EventQueue& queue_;
+  Fetch& fetch_;
+  KernelUnit& kernel_;
+  DmaUnit& dma_;
+  NpuStats& stats_;
+  NpuObserver* observer_ = nullptr;
+  Listener* listener_ = nullptr;
+  const cmd::Program* program_ = nullptr;
+  uint64_t qbase_ = 0;
+  uint32_t invocation_ = 0;
+  size_t command_ = 0, operation_ = 0;
+  Phase phase_ = Phase::Done;
+  Waiting waiting_ = Waiting::Nothing;
+  double started_ = 0;
+  double t_ = 0;           // the parser's time
+  double reached_ = -1;    // when the current operation's dispatch was first tried
+  double fetchWait_ = 0;   // waiting for the command FIFO since the previous operation
+  uint32_t fetchRequested_ = 0;
+  std::vector<double> chunkDone_; // per requested chunk: when it arrived (-1: not yet)
+  std::array<uint32_t, 2> outstanding_{}; // per Unit: dispatched and not finished
+};
+
+} // namespace npusim::npu

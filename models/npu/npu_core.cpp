@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "models/npu/npu_core.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+namespace npusim::npu {
+
+NpuModuleParams NpuModuleParams::of(const config::SystemParams& p) {
+  NpuModuleParams out{p.hardware(), p.coreClockHz, config::RegionMap(p), p.commandStreamArea, {}, {}};
+  for (size_t i = 0; i < p.ports.size(); ++i) {
+    const config::PortParams& port = p.ports[i];
+    const arch::PortId id{static_cast<uint8_t>(i)};
+    // A port's memory lane: its position among the ports of its area (the U85's SRAM ports each
+    // reach the SRAM through their own lane).
+    const std::vector<arch::PortId> group = p.portsIn(p.portDesc(id).area);
+    const auto at = std::find(group.begin(), group.end(), id);
+    const uint32_t lane = at == group.end() ? 0 : static_cast<uint32_t>(at - group.begin());
+    out.ports.push_back({{port.dataWidthBits / 8, port.maxBurstBytes, port.maxOutstandingReads,
+                          port.maxOutstandingWrites, lane},
+                         port.adapter,
+                         -1});
+  }
+  if (p.adapterPerArea) {
+    for (arch::AreaId area : arch::kAreas) {
+      const std::vector<arch::PortId> group = p.portsIn(area);
+      if (group.empty()) continue;
+      out.sharedAdapters.push_back(p.port(group.front()).adapter);
+      for (arch::PortId port : group) {
+        out.ports.at(port.index).sharedAdapter = static_cast<int>(out.sharedAdapters.size() - 1);
+      }
+    }
+  }
+  return out;
+}
+
+namespace {
+
+const NpuModuleParams& checked(const NpuModuleParams& params) {
+  if (params.hardware == nullptr) {
+    throw std::logic_error("NpuCore: no hardware configuration");
+  }
+  if (params.ports.size() != params.hardware->ports().size() || params.ports.size() > PortBytes::kMaxPorts) {
+    throw std::logic_error("NpuCore: " + std::to_string(params.ports.size()) + " port parameters for the " +
+                           std::to_string(params.hardware->ports().size()) + " ports of " +
+                           std::string(params.hardware->name));
+  }
+  return params;
+}
+
+} // namespace
+
+NpuCore::NpuCore(const NpuModuleParams& params, mem::MemoryRouter& memories, Pmu& pmu)
+    : params_(checked(params)), pmu_(pmu), kernel_(*params.hardware, queue_, *this, *this),
+      dma_(queue_, *this, params.hardware->dmaChunkBytes(), *this),
+      commands_(*params.hardware, queue_, *this, kernel_, dma_, stats_) {
+  std::vector<mem::AdapterSlot*> shared;
+  for (const config::TimingAdapterParams& a : params_.sharedAdapters) {
+    adapters_.emplace_back(a);
+    shared.push_back(&adapters_.back());
+  }
+  for (size_t i = 0; i < params_.ports.size(); ++i) {
+    const NpuPortParams& port = params_.ports[i];
+    mem::AdapterSlot* adapter = nullptr;
+    if (port.sharedAdapter >= 0) {
+      adapter = shared.at(static_cast<size_t>(port.sharedAdapter));
+    } else if (!port.adapter.transparent()) {
+      adapters_.emplace_back(port.adapter);
+      adapter = &adapters_.back();
+    }
+    ports_.push_back(std::make_unique<mem::AxiPort>(queue_, port.link, memories,
+                                                    pmu_.port(arch::PortId{static_cast<uint8_t>(i)}), adapter));
+  }
+  // REGIONCFG and QCONFIG pick an area: one port on the U55 and U65, a group of ports on the U85
+  // (transfer() gives a region's transfers to its group in turn; the command stream is fetched
+  // through the group's first port).
+  const auto some = [this](const std::vector<arch::PortId>& group, arch::AreaId area) {
+    if (group.empty()) {
+      throw std::logic_error("NpuCore: the " + std::string(params_.hardware->arch->name) + " has no port to area " +
+                             std::string(arch::areaName(area)));
+    }
+    return group;
+  };
+  for (uint8_t region = 0; region < 8; ++region) {
+    regionPorts_[region] = some(params_.regions.ports(region), params_.regions.area(region));
+  }
+  commandPort_ = some(params_.regions.portsIn(params_.commandStreamArea), params_.commandStreamArea).front();
+}
+
+void NpuCore::setObserver(NpuObserver* observer) {
+  kernel_.setObserver(observer);
+  commands_.setObserver(observer);
+}
+
+double NpuCore::run(const cmd::Program& program, uint64_t qbase, const std::array<uint64_t, 8>& basep, double start,
+                    uint32_t invocation) {
+  basep_ = basep;
+  queue_.advanceTo(std::max(start, queue_.now()));
+  running_ = true;
+  commands_.start(program, qbase, invocation, *this);
+  queue_.run();
+  if (running_) {
+    throw std::logic_error("NpuCore: the command stream stalled before its end");
+  }
+  return end_;
+}
+
+// A region reached through several ports (the U85's SRAM or EXT port group) takes them in turn, a
+// transfer each: how the hardware assigns traffic to its ports is not documented (ethos-u85.md
+// 1.3, 8); docs/timing-model.md.
+void NpuCore::transfer(uint8_t region, uint64_t offset, mem::Direction dir, const mem::TransferShape& shape,
+                       double start, PortBytes& bytes, mem::TransferSink& sink, uint64_t token) {
+  const std::vector<arch::PortId>& group = regionPorts_[region & 7];
+  size_t& turn = regionTurn_[region & 7];
+  const arch::PortId port = group[turn];
+  turn = (turn + 1) % group.size();
+  bytes.add(port, dir, shape.bytes());
+  mem::TransferShape bus = shape;
+  bus.address = basep_[region & 7] + offset;
+  ports_[port.index]->transfer(dir, start, bus, sink, token);
+}
+
+void NpuCore::fetch(uint64_t address, uint32_t bytes, double start, mem::TransferSink& sink, uint64_t token) {
+  ports_[commandPort_.index]->transfer(mem::Direction::Read, start, {1, bytes, 0, address}, sink, token);
+}
+
+void NpuCore::kernelDone(size_t record, const KernelTiming& k) {
+  pmu_.kernelDone(k);
+  OperationRecord& rec = stats_.operations.at(record);
+  rec.start = k.start;
+  rec.end = k.end;
+  rec.macCycles = k.macCycles;
+  rec.outputCycles = k.outputCycles;
+  rec.blocks = k.blocks;
+  rec.stallIfm = k.stallIfm;
+  rec.stallWeights = k.stallWeights;
+  rec.stallOutput = k.stallOutput;
+  rec.stallBlockdep = k.stallBlockdep;
+  rec.stallShramReconfig = k.stallShramReconfig;
+  rec.writeTail = k.writeTail;
+  rec.bytes = k.bytes;
+  commands_.unitDone(Unit::Kernel);
+}
+
+void NpuCore::dmaDone(size_t record, const DmaTiming& d) {
+  OperationRecord& rec = stats_.operations.at(record);
+  rec.start = d.start;
+  rec.end = d.end;
+  rec.bytes = d.bytes;
+  commands_.unitDone(Unit::Dma);
+}
+
+void NpuCore::streamDone(double started, double end) {
+  stats_.activeCycles.push_back(end - started);
+  pmu_.streamDone(end - started);
+  running_ = false;
+  end_ = end;
+}
+
+} // namespace npusim::npu
