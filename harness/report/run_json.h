@@ -26,6 +26,14 @@ constexpr char kPorts[] = "ports";
 constexpr char kNetworkOperators[] = "network_operators";
 constexpr char kOperations[] = "operations";
 constexpr char kLayers[] = "layers";
+constexpr char kCheck[] = "check";   // run --check only
+
+// check (run --check).
+constexpr char kCheckedBursts[] = "bursts";
+constexpr char kCheckedBlocks[] = "blocks";
+constexpr char kCheckedOperations[] = "operations";
+constexpr char kViolations[] = "violations";
+constexpr char kExamples[] = "examples";
 
 // config.
 constexpr char kAccelerator[] = "accelerator";

@@ -97,6 +97,11 @@ void writeRunSummary(std::ostream& os, const platform::RunResult& r, const Layer
     if (n.npu) os << " (NPU active " << cyc(n.npuActive) << ")";
     os << '\n';
   }
+  if (r.check) {
+    os << "  check    " << r.check->violations << " violations of the model's own rules in " << r.check->bursts
+       << " AXI bursts, " << r.check->blocks << " OFM blocks, " << r.check->operations << " operations\n";
+    for (const std::string& e : r.check->examples) os << "    " << e << '\n';
+  }
   os << "\n  memory ports\n";
   for (const auto& pr : r.ports) {
     const double bytes = double(pr.readBytes + pr.writeBytes);
@@ -206,6 +211,11 @@ ordered_json runJson(const platform::RunResult& r, const LayerMap& layers) {
                          {kBoundCycles, boundJson(t.bound)}});
   }
   j[kLayers] = layerList;
+  if (r.check) {
+    j[kCheck] = {{kCheckedBursts, r.check->bursts}, {kCheckedBlocks, r.check->blocks},
+                 {kCheckedOperations, r.check->operations}, {kViolations, r.check->violations},
+                 {kExamples, r.check->examples}};
+  }
   return j;
 }
 
