@@ -390,6 +390,12 @@ int compareRecordFile(const CompareOptions& o) {
   const probe::RecordFilter where = filterOf(o.where);
   const probe::RecordFile records = probe::readRecords(o.measured, manifest.beatColumns, where);
   const probe::RecordComparison c = probe::compareRecords(manifest, records);
+  for (const std::string& b : records.otherBeats) {
+    std::string known;
+    for (const std::string& k : manifest.beatColumns) known += (known.empty() ? "" : ", ") + k;
+    std::cerr << "npusim: warning: " << o.measured << ": column " << b << " is not compared: the model's beat columns are "
+              << known << '\n';
+  }
 
   std::vector<std::string> header{"record", "line",           "launches",         "type",  "measured",
                                   "npusim", "running (meas.)", "running (npusim)", "error"};

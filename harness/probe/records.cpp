@@ -6,6 +6,7 @@
 #include <cmath>
 #include <map>
 #include <set>
+#include <stdexcept>
 
 #include "harness/probe/probe.h"
 #include "harness/probe/probe_csv.h"
@@ -45,6 +46,11 @@ RecordFile readRecords(const std::string& path, const std::vector<std::string>& 
   for (const std::string& c : beatColumns) {
     if (csv.has(c)) file.beatColumns.push_back(c);
   }
+  for (const std::string& h : csv.header) {
+    const std::string suffix = "_beats";
+    const bool beats = h.size() > suffix.size() && h.compare(h.size() - suffix.size(), suffix.size(), suffix) == 0;
+    if (beats && std::find(beatColumns.begin(), beatColumns.end(), h) == beatColumns.end()) file.otherBeats.push_back(h);
+  }
   const bool numbered = csv.has("rec");
   const Record* tail = nullptr;
   for (const CsvLine& row : csv.rows) {
@@ -79,6 +85,9 @@ RecordFile readRecords(const std::string& path, const std::vector<std::string>& 
 }
 
 RecordComparison compareRecords(const LaunchManifest& manifest, const RecordFile& records) {
+  if (manifest.rows.empty() || !manifest.rows.back().end) {
+    throw std::invalid_argument("compareRecords: the launch manifest does not end with its END row");
+  }
   RecordComparison c;
   c.launches = manifest.rows.size() - 1; // all but the END row
   // The beat columns both sides have: index in the manifest's and in the records'.

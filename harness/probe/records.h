@@ -27,6 +27,7 @@ struct Record {
 struct RecordFile {
   std::string path;
   std::vector<std::string> beatColumns; // the beat columns asked for that the file has
+  std::vector<std::string> otherBeats;  // columns named *_beats that were not asked for
   std::vector<Record> records;          // the selected rows, in file order
 };
 

@@ -659,6 +659,12 @@ TEST_CASE("probe --irq: bad records, manifests and options get one error line an
   test::checkOneErrorLine(records(cell, {"--where", "model=c"}), r + ": byte 0 (0x0): no record with model=c");
   test::checkOneErrorLine(records(cell, {"--where", "model"}), "--where: 'model' is not COLUMN=VALUE");
   CHECK(records(cell, {"--where", "model=b"}).exitCode == 0);
+  // Beats the model's manifest does not count (the demo is a U55: axi0, axi1) are named, once.
+  const test::ProcessResult other = records("ccnt,irq_mask,is_tail,sram_rd_beats\n5,0x1,0,3\n");
+  CHECK(other.exitCode == 0);
+  CHECK(other.err == "npusim: warning: " + r +
+                         ": column sram_rd_beats is not compared: the model's beat columns are axi0_rd_beats, "
+                         "axi0_wr_beats, axi1_rd_beats, axi1_wr_beats\n");
   // --where on a probe manifest; --irq with --every or --jobs; a model instrumented already.
   REQUIRE(test::runNpusim({"probe", "write", "--out", (tmp.path() / "p").string()}).exitCode == 0);
   std::ofstream(tmp.path() / "m.csv") << "file,npu_active\ndemo.probe1.tflite,5\n";
