@@ -54,7 +54,8 @@ constexpr char kWriteLimitStallCycles[] = "write_limit_stall_cycles";
 constexpr char kContentionCycles[] = "contention_cycles";
 constexpr char kPeakBytesPerCycle[] = "peak_bytes_per_cycle";
 
-// network_operators[] (also kNpuActiveCycles, kNpuIdleCycles for NPU operators).
+// network_operators[] (also kNpuActiveCycles, kNpuIdleCycles for NPU operators, and their PMU
+// window: the driver's inference-begin and inference-end callbacks).
 constexpr char kIndex[] = "index";
 constexpr char kOperator[] = "operator";
 constexpr char kKind[] = "kind";
@@ -62,6 +63,8 @@ constexpr char kKindNpu[] = "npu";
 constexpr char kKindCpu[] = "cpu";
 constexpr char kStartCycle[] = "start_cycle";
 constexpr char kEndCycle[] = "end_cycle";
+constexpr char kPmuStartCycle[] = "pmu_start_cycle";
+constexpr char kPmuEndCycle[] = "pmu_end_cycle";
 
 // operations[] (also kIndex, kKind, kStartCycle, kEndCycle, kMacs) and layers[] (also
 // kNetworkOperator, kSourceOperator, kChargedCycles, kBound, kBoundCycles; kOperations counts).

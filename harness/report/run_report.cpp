@@ -176,6 +176,8 @@ ordered_json runJson(const platform::RunResult& r, const LayerMap& layers) {
     if (n.npu) {
       o[kNpuActiveCycles] = cyc(n.npuActive);
       o[kNpuIdleCycles] = cyc(n.npuIdle);
+      o[kPmuStartCycle] = cyc(n.pmuStart);
+      o[kPmuEndCycle] = cyc(n.pmuEnd);
     }
     netOps.push_back(o);
   }
