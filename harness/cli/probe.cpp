@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// `npusim probe write|compare`: per-operation measurements on an FVP or a board.
+// `npusim probe write|compare`: per-operation measurements on an FVP or a board: probe models cut
+// after each kernel operation, or one model with an NPU_OP_IRQ after every launch (--irq).
 #include <cmath>
 #include <filesystem>
 #include <iomanip>
@@ -16,7 +17,9 @@
 #include "harness/cli/config_options.h"
 #include "harness/cli/output.h"
 #include "harness/cli/workload.h"
+#include "harness/probe/launches.h"
 #include "harness/probe/probe.h"
+#include "harness/probe/records.h"
 #include "harness/process/process_pool.h"
 #include "harness/report/layer_map.h"
 #include "harness/report/run_json.h"
@@ -37,7 +40,7 @@ struct WriteOptions {
   std::string model, out, vela;
   size_t every = 1;
   unsigned jobs = 0;
-  bool strict = false;
+  bool strict = false, irq = false;
   config::ConfigRequest config;
 };
 
@@ -65,16 +68,91 @@ std::string stemOf(const std::string& model) {
   return model.empty() ? std::string("demo") : fs::path(model).stem().string();
 }
 
-int writeProbes(const WriteOptions& o) {
-  const io::CompiledNetwork net = io::loadModelOrDemo(o.model);
+// The model, its configuration and its decoded streams, refused and warned about here as `run`
+// would (the simulations of `probe write` print nothing).
+struct Workload {
+  io::CompiledNetwork net;
+  config::SystemParams params;
+  std::vector<io::DecodedNpuOp> decoded;
+};
+
+Workload loadWorkload(const WriteOptions& o) {
+  Workload w;
+  w.net = io::loadModelOrDemo(o.model);
   config::ConfigRequest request = o.config;
   applyVelaOption(o.vela, request);
-  const config::SystemParams params = platform::resolveForModel(request, net);
-  printConfigWarnings(params);
-  // Refused and warned about here as `run` would for each probe (whose output goes unseen).
-  const std::vector<io::DecodedNpuOp> decoded = decodeChecked(net, params);
-  platform::refuseBranches(net, decoded);
-  checkCompileTarget(net, decoded, params, o.strict);
+  w.params = platform::resolveForModel(request, w.net);
+  printConfigWarnings(w.params);
+  w.decoded = decodeChecked(w.net, w.params);
+  platform::refuseBranches(w.net, w.decoded);
+  checkCompileTarget(w.net, w.decoded, w.params, o.strict);
+  return w;
+}
+
+void createOutputFolder(const std::string& out) {
+  std::error_code ec;
+  fs::create_directories(out, ec);
+  if (ec || !fs::is_directory(out)) {
+    InputError::Location loc;
+    loc.file = out;
+    throw InputError(loc, "cannot create the output folder" + (ec ? ": " + ec.message() : std::string()));
+  }
+}
+
+report::LayerMap layersOf(const Workload& w) {
+  std::vector<std::string> warnings;
+  report::LayerMap layers = report::mapLayers(w.net, w.decoded, analytic::findVelaArtifacts(w.net.path, ""), &warnings);
+  for (const std::string& warning : warnings) std::cerr << "npusim: warning: " << warning << '\n';
+  return layers;
+}
+
+// `probe write --irq`: the model with an NPU_OP_IRQ after every launch, and its launch manifest
+// from one simulation of the model as it is (in this process).
+int writeIrqModel(const WriteOptions& o) {
+  const Workload w = loadWorkload(o);
+  const std::vector<uint8_t> bytes = probe::irqBytes(w.net, w.decoded);
+  const std::vector<probe::Launch> launches = probe::listLaunches(w.decoded);
+  if (launches.empty()) {
+    InputError::Location loc;
+    loc.file = w.net.path;
+    throw InputError(loc, "no launch (kernel operation, KERNEL_WAIT or PMU_MASK) to follow with an interrupt");
+  }
+  createOutputFolder(o.out);
+  const report::LayerMap layers = layersOf(w);
+  const probe::LaunchManifest manifest =
+      probe::simulateLaunches(w.net, w.decoded, w.params, [&layers](size_t networkOperator, size_t operation) {
+        const report::LayerInfo* layer = layers.find(networkOperator, operation);
+        return layer == nullptr ? probe::LayerLabel{} : probe::LayerLabel{layer->name, layer->tfliteOperator};
+      });
+  const std::string modelPath = (fs::path(o.out) / (stemOf(o.model) + ".irq.tflite")).string();
+  writeFileAtomically(modelPath, std::string(bytes.begin(), bytes.end()));
+  const std::string manifestPath = (fs::path(o.out) / "launches.csv").string();
+  writeFileAtomically(manifestPath, probe::launchManifestCsv(manifest));
+  std::map<std::string, size_t> byKind;
+  for (const probe::Launch& l : launches) ++byKind[std::string(cmd::opKindName(w.decoded[l.stream].operations[l.operation].kind))];
+  std::string kinds;
+  for (const auto& [kind, n] : byKind) kinds += (kinds.empty() ? "" : ", ") + std::to_string(n) + " " + kind;
+  const probe::LaunchRow& lastLaunch = manifest.rows[manifest.rows.size() - 2];
+  std::cout << "npusim probe: " << w.net.path << "\n  system   " << w.params.accelerator << ", " << w.params.systemConfig
+            << ", " << w.params.memoryMode << "\n  wrote    " << modelPath << " (an NPU_OP_IRQ after each of "
+            << launches.size() << " launches: " << kinds << ")\n           and " << manifestPath
+            << "\n  npusim   last launch's interrupt at " << lastLaunch.simulatedEnd << " cycles, PMU windows "
+            << manifest.rows.back().simulatedEnd << " cycles (CYCLE)\n"
+            << "  next     run the model with a driver that reads the PMU at each interrupt, write its records as CSV\n"
+            << "           (columns ccnt, irq_mask, is_tail; optional rec";
+  for (const std::string& c : manifest.beatColumns) std::cout << ", " << c;
+  std::cout << "), then: npusim probe compare " << manifestPath << " RECORDS.csv\n";
+  return 0;
+}
+
+int writeProbes(const WriteOptions& o) {
+  if (o.irq) {
+    return writeIrqModel(o);
+  }
+  const Workload w = loadWorkload(o);
+  const io::CompiledNetwork& net = w.net;
+  const config::SystemParams& params = w.params;
+  const std::vector<io::DecodedNpuOp>& decoded = w.decoded;
   const probe::ProbePlan plan = probe::planProbes(decoded, o.every);
   const std::vector<probe::ProbePoint>& points = plan.points;
   if (points.empty()) {
@@ -82,15 +160,10 @@ int writeProbes(const WriteOptions& o) {
     loc.file = net.path;
     throw InputError(loc, "no kernel operation (convolution, depthwise, pooling, elementwise, resize) to probe");
   }
-  std::error_code ec;
-  fs::create_directories(o.out, ec);
-  if (ec || !fs::is_directory(o.out)) {
-    InputError::Location loc;
-    loc.file = o.out;
-    throw InputError(loc, "cannot create the output folder" + (ec ? ": " + ec.message() : std::string()));
-  }
+  createOutputFolder(o.out);
   // Each probe is as large as the model: refused up front when they cannot all fit.
   const uint64_t total = uint64_t{net.bytes.size()} * points.size();
+  std::error_code ec;
   const fs::space_info space = fs::space(o.out, ec);
   if (!ec && space.available < total) {
     InputError::Location loc;
@@ -99,9 +172,7 @@ int writeProbes(const WriteOptions& o) {
                               " MB, its file system has " + std::to_string(space.available / 1000000) +
                               " MB free (--every N writes fewer)");
   }
-  std::vector<std::string> warnings;
-  const report::LayerMap layers = report::mapLayers(net, decoded, analytic::findVelaArtifacts(net.path, ""), &warnings);
-  for (const std::string& w : warnings) std::cerr << "npusim: warning: " << w << '\n';
+  const report::LayerMap layers = layersOf(w);
 
   // 1. The probe models.
   const size_t digits = std::to_string(plan.kernels).size();
@@ -199,7 +270,8 @@ int writeProbes(const WriteOptions& o) {
 }
 
 struct CompareOptions {
-  std::string manifest, measured, csv;
+  std::string manifest, measured, csv, json;
+  std::vector<std::string> where;
 };
 
 std::string percent(double value) {
@@ -245,6 +317,7 @@ int compareProbes(const CompareOptions& o) {
   std::map<std::string, Sum> byKind;
   std::ostringstream csv;
   csv << "probe,file,kind,layer,measured_npu_active,simulated_npu_active,measured_added,simulated_added\n";
+  nlohmann::ordered_json probes = nlohmann::ordered_json::array();
   for (const auto& r : c.rows) {
     if (!r.measured) continue;
     const double m = static_cast<double>(r.measuredNpuActive), s = static_cast<double>(r.probe.simulatedNpuActive);
@@ -259,21 +332,188 @@ int compareProbes(const CompareOptions& o) {
     csv << r.probe.probe << ',' << csvField(r.probe.file) << ',' << r.probe.kind << ',' << csvField(r.probe.layer) << ','
         << r.measuredNpuActive << ',' << r.probe.simulatedNpuActive << ',' << r.measuredDelta << ',' << r.simulatedDelta
         << '\n';
+    probes.push_back({{"probe", r.probe.probe},
+                      {"file", r.probe.file},
+                      {"kind", r.probe.kind},
+                      {"layer", r.probe.layer},
+                      {"measured_npu_active", r.measuredNpuActive},
+                      {"simulated_npu_active", r.probe.simulatedNpuActive},
+                      {"measured_added", r.measuredDelta},
+                      {"simulated_added", r.simulatedDelta}});
   }
   std::cout << "npusim probe compare: " << o.manifest << " against " << o.measured << "\n  probes (NPU_ACTIVE; adds = "
             << "cycles over the previous measured probe)\n";
   writeAligned(std::cout, table, "    ");
   std::vector<std::vector<std::string>> kinds{{"kind", "probes", "adds (measured)", "adds (npusim)", "error"}};
+  nlohmann::ordered_json kindsJson = nlohmann::ordered_json::array();
   for (const auto& [kind, k] : byKind) {
     kinds.push_back({kind, std::to_string(k.ops), std::to_string(std::llround(k.measured)),
                      std::to_string(std::llround(k.simulated)), errorOf(k.simulated, k.measured)});
+    kindsJson.push_back({{"kind", kind},
+                         {"probes", k.ops},
+                         {"measured_added", std::llround(k.measured)},
+                         {"simulated_added", std::llround(k.simulated)}});
   }
   std::cout << "  by operation kind\n";
   writeAligned(std::cout, kinds, "    ");
   if (!o.csv.empty()) {
     openOutput(o.csv) << csv.str();
   }
+  if (!o.json.empty()) {
+    nlohmann::ordered_json j{{"manifest", o.manifest}, {"measured", o.measured}, {"probes", probes}, {"kinds", kindsJson}};
+    openOutput(o.json) << j.dump(2) << '\n';
+  }
   return 0;
+}
+
+probe::RecordFilter filterOf(const std::vector<std::string>& where) {
+  probe::RecordFilter filter;
+  for (const std::string& w : where) {
+    const size_t eq = w.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      InputError::Location loc;
+      loc.file = "--where";
+      throw InputError(loc, "'" + w + "' is not COLUMN=VALUE");
+    }
+    filter.emplace_back(w.substr(0, eq), w.substr(eq + 1));
+  }
+  return filter;
+}
+
+std::string launchRange(const probe::RecordComparison::Row& r) {
+  if (r.launches == 0) return "-";
+  const std::string first = std::to_string(r.firstLaunch);
+  return r.launches == 1 ? first : first + "-" + std::to_string(r.firstLaunch + r.launches - 1);
+}
+
+// `probe compare LAUNCHES RECORDS`: per-record measurements against the launch manifest.
+int compareRecordFile(const CompareOptions& o) {
+  const probe::LaunchManifest manifest = probe::readLaunchManifest(o.manifest);
+  const probe::RecordFilter where = filterOf(o.where);
+  const probe::RecordFile records = probe::readRecords(o.measured, manifest.beatColumns, where);
+  const probe::RecordComparison c = probe::compareRecords(manifest, records);
+  for (const std::string& b : records.otherBeats) {
+    std::string known;
+    for (const std::string& k : manifest.beatColumns) known += (known.empty() ? "" : ", ") + k;
+    std::cerr << "npusim: warning: " << o.measured << ": column " << b << " is not compared: the model's beat columns are "
+              << known << '\n';
+  }
+
+  std::vector<std::string> header{"record", "line",           "launches",         "type",  "measured",
+                                  "npusim", "running (meas.)", "running (npusim)", "error"};
+  for (const std::string& b : c.beatColumns) header.push_back(b + " (meas./npusim)");
+  std::vector<std::vector<std::string>> table{header};
+  std::ostringstream csv;
+  csv << "record,line,tail,first_launch,launches,type,measured_cycles,simulated_cycles,measured_running,"
+         "simulated_running";
+  for (const std::string& b : c.beatColumns) csv << ",measured_" << b << ",simulated_" << b;
+  csv << '\n';
+  nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+  double sumAbs = 0, maxAbs = -1;
+  size_t worst = 0;
+  for (size_t k = 0; k < c.rows.size(); ++k) {
+    const probe::RecordComparison::Row& r = c.rows[k];
+    const double m = static_cast<double>(r.measuredRunning), sim = static_cast<double>(r.simulatedRunning);
+    if (m > 0) {
+      const double abs = std::abs(sim / m - 1) * 100;
+      sumAbs += abs;
+      if (abs > maxAbs) {
+        maxAbs = abs;
+        worst = k;
+      }
+    }
+    std::vector<std::string> line{r.tail ? std::to_string(k) + " tail" : std::to_string(k),
+                                  std::to_string(r.line),
+                                  launchRange(r),
+                                  r.type,
+                                  std::to_string(r.measuredCycles),
+                                  std::to_string(r.simulatedCycles),
+                                  std::to_string(r.measuredRunning),
+                                  std::to_string(r.simulatedRunning),
+                                  errorOf(sim, m)};
+    csv << k << ',' << r.line << ',' << (r.tail ? 1 : 0) << ',' << r.firstLaunch << ',' << r.launches << ',' << r.type
+        << ',' << r.measuredCycles << ',' << r.simulatedCycles << ',' << r.measuredRunning << ',' << r.simulatedRunning;
+    nlohmann::ordered_json beats = nlohmann::ordered_json::object();
+    for (size_t b = 0; b < c.beatColumns.size(); ++b) {
+      line.push_back(std::to_string(r.measuredBeats[b]) + "/" + std::to_string(r.simulatedBeats[b]));
+      csv << ',' << r.measuredBeats[b] << ',' << r.simulatedBeats[b];
+      beats[c.beatColumns[b]] = {{"measured", r.measuredBeats[b]}, {"simulated", r.simulatedBeats[b]}};
+    }
+    csv << '\n';
+    table.push_back(line);
+    rows.push_back({{"record", k},
+                    {"line", r.line},
+                    {"tail", r.tail},
+                    {"first_launch", r.firstLaunch},
+                    {"launches", r.launches},
+                    {"type", r.type},
+                    {"measured_cycles", r.measuredCycles},
+                    {"simulated_cycles", r.simulatedCycles},
+                    {"measured_running", r.measuredRunning},
+                    {"simulated_running", r.simulatedRunning},
+                    {"beats", beats}});
+  }
+  std::vector<std::vector<std::string>> types{{"type", "records", "launches", "measured", "npusim", "error"}};
+  nlohmann::ordered_json typesJson = nlohmann::ordered_json::array();
+  for (const probe::RecordComparison::TypeSum& t : c.types) {
+    types.push_back({t.type, std::to_string(t.records), std::to_string(t.launches), std::to_string(t.measured),
+                     std::to_string(t.simulated),
+                     errorOf(static_cast<double>(t.simulated), static_cast<double>(t.measured))});
+    typesJson.push_back({{"type", t.type},
+                         {"records", t.records},
+                         {"launches", t.launches},
+                         {"measured_cycles", t.measured},
+                         {"simulated_cycles", t.simulated}});
+  }
+  // The tolerance at a record boundary: 5% of the measured running sum, or the FVP's
+  // 1,000-cycle scheduling quantum (fixtures/fvp-perop/README.md) when that is larger.
+  const size_t within = c.withinRunning(0.05, 1000);
+  std::string selection;
+  for (const auto& [column, value] : where) selection += (selection.empty() ? " (" : ", ") + column + "=" + value;
+  if (!selection.empty()) selection += ")";
+  std::cout << "npusim probe compare: " << o.manifest << " against " << o.measured << selection << "\n  "
+            << c.rows.size() << " records cover " << c.covered << " of " << c.launches
+            << " launches (cycles; running = from the PMU start to the record's end)\n";
+  writeAligned(std::cout, table, "    ");
+  std::cout << "  by layer type (records whose kernel launches are all of one type)\n";
+  writeAligned(std::cout, types, "    ");
+  const double mean = c.rows.empty() ? 0.0 : sumAbs / static_cast<double>(c.rows.size());
+  std::cout << "  running sums: mean |error| " << std::fixed << std::setprecision(1) << mean << "%, largest "
+            << maxAbs << "% (record " << worst << "); " << within << " of " << c.rows.size()
+            << " within 5% or 1,000 cycles\n";
+  if (!o.csv.empty()) {
+    openOutput(o.csv) << csv.str();
+  }
+  if (!o.json.empty()) {
+    nlohmann::ordered_json whereJson = nlohmann::ordered_json::object();
+    for (const auto& [column, value] : where) whereJson[column] = value;
+    nlohmann::ordered_json j{{"manifest", o.manifest},
+                             {"records_file", o.measured},
+                             {"where", whereJson},
+                             {"launches", c.launches},
+                             {"covered", c.covered},
+                             {"beat_columns", c.beatColumns},
+                             {"records", rows},
+                             {"types", typesJson},
+                             {"running_error", {{"mean_abs_percent", mean},
+                                                {"max_abs_percent", maxAbs},
+                                                {"within_5_percent_or_1000_cycles", within}}}};
+    openOutput(o.json) << j.dump(2) << '\n';
+  }
+  return 0;
+}
+
+int compareMeasured(const CompareOptions& o) {
+  if (probe::isLaunchManifest(o.manifest)) {
+    return compareRecordFile(o);
+  }
+  if (!o.where.empty()) {
+    InputError::Location loc;
+    loc.file = "--where";
+    throw InputError(loc, "selects rows of per-record measurements; " + o.manifest +
+                              " is a probe manifest (probes.csv), compared with a CSV of one row per probe");
+  }
+  return compareProbes(o);
 }
 
 } // namespace
@@ -284,26 +524,38 @@ void addProbe(CLI::App& app, Registry& registry) {
   sub->require_subcommand(1);
 
   auto* write = sub->add_subcommand(
-      "write", "Write one model per kernel operation, its NPU work stopped after that operation, and their simulated cycles");
+      "write", "Write one model per kernel operation, its NPU work stopped after that operation, and their simulated "
+               "cycles; or (--irq) the model with an NPU_OP_IRQ after every launch, and each launch's simulated time");
   auto w = std::make_shared<WriteOptions>();
   write->add_option("model", w->model, "Vela-compiled .tflite (default: the built-in demo network)");
-  write->add_option("--out", w->out, "folder for the probe models and probes.csv")->required();
+  write->add_option("--out", w->out, "folder for the probe models and probes.csv (--irq: the model and launches.csv)")
+      ->required();
+  auto* irq = write->add_flag("--irq", w->irq,
+                              "one model with an NPU_OP_IRQ after every launch (kernel operation, KERNEL_WAIT, PMU_MASK), "
+                              "for a driver that reads the PMU at each interrupt");
   write->add_option("--every", w->every, "a probe after every N-th kernel operation (and the last; default 1)")
-      ->check(CLI::Range(size_t{1}, size_t{1} << 30));
-  write->add_option("-j,--jobs", w->jobs, "parallel simulations (default: cores)");
+      ->check(CLI::Range(size_t{1}, size_t{1} << 30))
+      ->excludes(irq);
+  write->add_option("-j,--jobs", w->jobs, "parallel simulations (default: cores)")->excludes(irq);
   addConfigOptions(write, w->config);
   addVelaOption(write, w->vela);
   write->add_flag("--strict", w->strict,
                   "refuse (exit 2) a configuration that contradicts what the model was compiled for, instead of warning");
   write->callback([w, &registry] { registry.select([w] { return writeProbes(*w); }); });
 
-  auto* compare = sub->add_subcommand("compare", "Measured NPU_ACTIVE of probe models against npusim's, per operation");
+  auto* compare = sub->add_subcommand(
+      "compare", "Measured NPU_ACTIVE of probe models, or per-record measurements of the --irq model, against npusim's");
   auto c = std::make_shared<CompareOptions>();
-  compare->add_option("manifest", c->manifest, "probes.csv written by `probe write`")->required();
-  compare->add_option("measured", c->measured, "CSV with columns file and npu_active, one row per measured probe")
+  compare->add_option("manifest", c->manifest, "probes.csv or launches.csv written by `probe write`")->required();
+  compare->add_option("measured", c->measured,
+                      "probes.csv: CSV with columns file and npu_active, one row per measured probe; launches.csv: "
+                      "per-record measurements, columns ccnt, irq_mask, is_tail (rec and beat columns optional)")
       ->required();
-  compare->add_option("--csv", c->csv, "write the per-probe comparison as CSV");
-  compare->callback([c, &registry] { registry.select([c] { return compareProbes(*c); }); });
+  compare->add_option("--where", c->where, "COLUMN=VALUE: compare only the records of that value (repeatable)")
+      ->allow_extra_args(false);
+  compare->add_option("--csv", c->csv, "write the comparison, one row per probe or record, as CSV");
+  compare->add_option("--json", c->json, "write the comparison as JSON");
+  compare->callback([c, &registry] { registry.select([c] { return compareMeasured(*c); }); });
 }
 
 } // namespace npusim::cli

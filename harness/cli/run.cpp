@@ -16,6 +16,7 @@
 #include "harness/cli/workload.h"
 #include "sim/io/demo_network.h"
 #include "sim/config/config.h"
+#include "models/platform/invariant_checker.h"
 #include "models/platform/platform.h"
 
 namespace npusim::cli {
@@ -45,6 +46,7 @@ void addRun(CLI::App& app, Registry& registry) {
     std::string traceDetail = "block";
     config::ConfigRequest config;
     bool strict = false;
+    bool check = false;
   };
   auto opts = std::make_shared<Options>();
   sub->add_option("model", opts->model, "Vela-compiled .tflite (default: the built-in demo network)");
@@ -57,6 +59,9 @@ void addRun(CLI::App& app, Registry& registry) {
       ->needs(trace);
   addConfigOptions(sub, opts->config);
   addVelaOption(sub, opts->vela);
+  sub->add_flag("--check", opts->check,
+                "check the model's own rules on everything it did (outstanding limits, bandwidth, timing adapters, "
+                "dependencies); exit 1 when one was broken");
   sub->add_flag("--strict", opts->strict,
                 "refuse (exit 2) a configuration that contradicts what the model was compiled for, instead of warning");
   sub->callback([opts, &registry] {
@@ -79,8 +84,15 @@ void addRun(CLI::App& app, Registry& registry) {
         traceFile = std::make_unique<report::TraceFile>(opts->trace);
         recorder = std::make_unique<report::TraceRecorder>(params.ports.size());
       }
-      const platform::RunResult result =
-          platform::simulate(net, decoded, params, recorder ? recorder->observers() : platform::RunObservers{});
+      std::unique_ptr<platform::InvariantChecker> checker;
+      platform::ObserverFanout observers;
+      if (recorder) observers.add(recorder->observers());
+      if (opts->check) {
+        checker = std::make_unique<platform::InvariantChecker>(params);
+        observers.add(checker->observers());
+      }
+      platform::RunResult result = platform::simulate(net, decoded, params, observers.observers());
+      if (checker) result.check = checker->check(result, decoded);
       if (traceFile) {
         const report::TraceDetail detail = opts->traceDetail == "op"      ? report::TraceDetail::Op
                                            : opts->traceDetail == "burst" ? report::TraceDetail::Burst
@@ -99,6 +111,11 @@ void addRun(CLI::App& app, Registry& registry) {
       const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
       std::cerr << "npusim: " << std::llround(result.totalCycles) << " simulated cycles in " << withSiPrefix(wall, "s")
                 << " wall (" << withSiPrefix(result.totalCycles / wall, "") << " simulated cycles/s)\n";
+      if (result.check && !result.check->ok()) {
+        std::cerr << "npusim: error: the model broke its own rules " << result.check->violations
+                  << " times (run --check; the first: " << result.check->examples.front() << ")\n";
+        return 1;
+      }
       return 0;
     });
   });

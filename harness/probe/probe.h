@@ -3,7 +3,9 @@
 // Probe models: copies of a Vela-compiled network whose NPU work stops after one kernel
 // operation each, so that an FVP or a board, which report one NPU_ACTIVE per inference, can
 // measure what each operation adds (the difference between consecutive probes), and the
-// per-operation timing of the simulator can be checked against it. Plain C++.
+// per-operation timing of the simulator can be checked against it; and the network with an
+// NPU_OP_IRQ after every launch, for a driver that reads the PMU at each interrupt (one run
+// measures every launch: records.h compares such records). Plain C++.
 
 #include <cstddef>
 #include <cstdint>
@@ -44,6 +46,37 @@ ProbePlan planProbes(const std::vector<io::DecodedNpuOp>& decoded, size_t every)
 // never reads past the STOP).
 std::vector<uint8_t> probeBytes(const io::CompiledNetwork& net, const std::vector<io::DecodedNpuOp>& decoded,
                                 const ProbePoint& point);
+
+// An operation the IRQ method follows with an NPU_OP_IRQ, a "launch": every cmd0 NPU_OP_*
+// command but STOP, IRQ and the DMA's, i.e. the kernel operations (convolution, depthwise,
+// pooling, elementwise, resize) and KERNEL_WAIT and PMU_MASK. This is the method of the
+// per-record measurements in fixtures/fvp-perop, whose IRQ counts (cells.csv `irqs`) count the
+// KERNEL_WAITs too.
+bool isLaunch(cmd::OpKind kind);
+
+struct Launch {
+  size_t number = 0;    // position among the network's launches, in execution order, from 0
+  size_t stream = 0;    // index into the decoded ethos-u operators
+  size_t operation = 0; // index of the operation in that stream's decoded operations
+};
+// The network's launches in execution order, numbered across its ethos-u operators.
+std::vector<Launch> listLaunches(const std::vector<io::DecodedNpuOp>& decoded);
+
+// The IRQ mask the NPU_OP_IRQ after launch `number` carries: one bit, 1 << (number % 16), so
+// that the IRQ history mask (STATUS[31:16]) a driver reads says which launches finished since
+// it last cleared it.
+uint16_t irqMaskOf(size_t number);
+// A mask as the manifests write it: 0x and four upper-case hexadecimal digits (0x0004).
+std::string irqMaskText(uint16_t mask);
+
+// The network's file with an NPU_OP_IRQ (mask irqMaskOf(n)) right after the command of every
+// launch n, and nothing else changed: each ethos-u operator's COP1 payload is the same with the
+// longer stream and its COMMAND_STREAM length, written as a new buffer of its command-stream
+// tensor (io::replaceTensorData). The result is decoded again and checked against the original
+// plus the IRQs (a difference is a logic_error). Throws InputError naming the file and the
+// command when a stream already has an NPU_OP_IRQ (the mask history would not say which
+// launch raised it), or when a stream would outgrow the COMMAND_STREAM length's 24 bits.
+std::vector<uint8_t> irqBytes(const io::CompiledNetwork& net, const std::vector<io::DecodedNpuOp>& decoded);
 
 // One row of a probe manifest (`npusim probe write` writes them, `probe compare` reads them).
 struct ManifestRow {

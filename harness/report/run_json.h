@@ -27,6 +27,14 @@ constexpr char kNetworkOperators[] = "network_operators";
 constexpr char kOperations[] = "operations";
 constexpr char kLayers[] = "layers";
 constexpr char kBreakdown[] = "breakdown";
+constexpr char kCheck[] = "check";   // run --check only
+
+// check (run --check).
+constexpr char kCheckedBursts[] = "bursts";
+constexpr char kCheckedBlocks[] = "blocks";
+constexpr char kCheckedOperations[] = "operations";
+constexpr char kViolations[] = "violations";
+constexpr char kExamples[] = "examples";
 
 // config.
 constexpr char kAccelerator[] = "accelerator";
@@ -55,7 +63,8 @@ constexpr char kWriteLimitStallCycles[] = "write_limit_stall_cycles";
 constexpr char kContentionCycles[] = "contention_cycles";
 constexpr char kPeakBytesPerCycle[] = "peak_bytes_per_cycle";
 
-// network_operators[] (also kNpuActiveCycles, kNpuIdleCycles for NPU operators).
+// network_operators[] (also kNpuActiveCycles, kNpuIdleCycles for NPU operators, and their PMU
+// window: the driver's inference-begin and inference-end callbacks).
 constexpr char kIndex[] = "index";
 constexpr char kOperator[] = "operator";
 constexpr char kKind[] = "kind";
@@ -63,6 +72,8 @@ constexpr char kKindNpu[] = "npu";
 constexpr char kKindCpu[] = "cpu";
 constexpr char kStartCycle[] = "start_cycle";
 constexpr char kEndCycle[] = "end_cycle";
+constexpr char kPmuStartCycle[] = "pmu_start_cycle";
+constexpr char kPmuEndCycle[] = "pmu_end_cycle";
 
 // operations[] (also kIndex, kKind, kStartCycle, kEndCycle, kMacs) and layers[] (also
 // kNetworkOperator, kSourceOperator, kChargedCycles, kBound, kBoundCycles; kOperations counts).

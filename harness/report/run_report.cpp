@@ -148,6 +148,11 @@ void writeRunSummary(std::ostream& os, const platform::RunResult& r, const Layer
     if (n.npu) os << " (NPU active " << cyc(n.npuActive) << ")";
     os << '\n';
   }
+  if (r.check) {
+    os << "  check    " << r.check->violations << " violations of the model's own rules in " << r.check->bursts
+       << " AXI bursts, " << r.check->blocks << " OFM blocks, " << r.check->operations << " operations\n";
+    for (const std::string& e : r.check->examples) os << "    " << e << '\n';
+  }
   os << "\n  memory ports\n";
   for (const auto& pr : r.ports) {
     const double bytes = double(pr.readBytes + pr.writeBytes);
@@ -232,6 +237,8 @@ ordered_json runJson(const platform::RunResult& r, const LayerMap& layers) {
     if (n.npu) {
       o[kNpuActiveCycles] = cyc(n.npuActive);
       o[kNpuIdleCycles] = cyc(n.npuIdle);
+      o[kPmuStartCycle] = cyc(n.pmuStart);
+      o[kPmuEndCycle] = cyc(n.pmuEnd);
     }
     netOps.push_back(o);
   }
@@ -269,6 +276,11 @@ ordered_json runJson(const platform::RunResult& r, const LayerMap& layers) {
   j[kLayers] = layerList;
   const NetworkBreakdown b = networkBreakdown(r);
   j[kBreakdown] = {{kByKind, breakdownJson(b.byKind, b)}, {kByBound, breakdownJson(b.byBound, b)}};
+  if (r.check) {
+    j[kCheck] = {{kCheckedBursts, r.check->bursts}, {kCheckedBlocks, r.check->blocks},
+                 {kCheckedOperations, r.check->operations}, {kViolations, r.check->violations},
+                 {kExamples, r.check->examples}};
+  }
   return j;
 }
 

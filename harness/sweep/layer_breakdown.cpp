@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "harness/probe/operation_type.h"
 #include "harness/report/run_json.h"
 #include "sim/io/decoded_network.h"
 #include "sim/io/demo_network.h"
@@ -16,23 +17,6 @@ namespace run_json = report::run_json;
 
 constexpr const char* kTypes[] = {"conv", "depthwise", "pooling", "elementwise", "fully_connected", "cpu", "other"};
 
-std::string typeOf(const cmd::Operation& op) {
-  switch (op.kind) {
-    case cmd::OpKind::Conv: {
-      const bool fullyConnected = op.ifm.shape.height == 1 && op.ifm.shape.width == 1 && op.kernel.height == 1 &&
-                                  op.kernel.width == 1;
-      return fullyConnected ? "fully_connected" : "conv";
-    }
-    case cmd::OpKind::Depthwise: return "depthwise";
-    case cmd::OpKind::Pool: return "pooling";
-    case cmd::OpKind::Elementwise: return "elementwise";
-    case cmd::OpKind::Resize: return "resize";
-    case cmd::OpKind::DmaStart: case cmd::OpKind::DmaWait: case cmd::OpKind::KernelWait: case cmd::OpKind::Stop:
-    case cmd::OpKind::Irq: case cmd::OpKind::PmuMask: case cmd::OpKind::Branch: return "";
-  }
-  return "";
-}
-
 } // namespace
 
 OperationTypes operationTypes(const std::string& modelPath) {
@@ -40,7 +24,7 @@ OperationTypes operationTypes(const std::string& modelPath) {
   OperationTypes types;
   for (const io::DecodedNpuOp& d : io::decodeAll(net)) {
     for (size_t i = 0; i < d.operations.size(); ++i) {
-      const std::string type = typeOf(d.operations[i]);
+      const std::string type = probe::operationType(d.operations[i], "");
       if (!type.empty()) types[{d.operatorIndex, i}] = type;
     }
   }

@@ -15,8 +15,9 @@ namespace npusim::sweep {
 using OperationTypes = std::map<std::pair<size_t, size_t>, std::string>;
 
 // Loads and decodes the model (empty path: the built-in demo network) and classifies its kernel
-// operations: a convolution over a 1x1 input with a 1x1 kernel is a fully connected layer (Vela
-// lowers FULLY_CONNECTED to that). Throws InputError for an unreadable model.
+// operations without their source operators (probe::operationType): a convolution over a 1x1
+// input with a 1x1 kernel is a fully connected layer (Vela lowers FULLY_CONNECTED to that), and
+// so is a U85 MatMul. Throws InputError for an unreadable model.
 OperationTypes operationTypes(const std::string& modelPath);
 
 // The run's total cycles as a partition: each kernel operation's cycles (from its start, or the

@@ -105,12 +105,46 @@ void AxiPort::scheduleTry(Direction d, double t) {
   }
 }
 
-void AxiPort::wake() {
-  for (Direction d : {Direction::Read, Direction::Write}) {
-    if (!channel(d).waiting.empty() && channel(d).tryAt != queue_.now()) {
-      issue(d);
+void AdapterSlot::arbitrate() {
+  // One burst at a time, the one that could have gone earliest (ties: the first port, reads
+  // first), until the adapter refuses or no burst waits for it.
+  for (;;) {
+    AxiPort* first = nullptr;
+    Direction dir = Direction::Read;
+    double earliest = EventQueue::kNever;
+    for (AxiPort* port : ports) {
+      for (const Direction d : {Direction::Read, Direction::Write}) {
+        const double ready = port->waitingForAdapter(d);
+        if (ready < earliest) {
+          earliest = ready;
+          first = port;
+          dir = d;
+        }
+      }
     }
+    if (first == nullptr || !first->issue(dir)) return;
   }
+}
+
+void AdapterSlot::arbitrateAt(double t) {
+  if (t < at_) {
+    at_ = t;
+    queue_.schedule(t, *this);
+  }
+}
+
+void AdapterSlot::onEvent(uint32_t, uint64_t) {
+  if (queue_.now() != at_) return; // superseded by an earlier arbitration
+  at_ = EventQueue::kNever;
+  arbitrate();
+}
+
+double AxiPort::waitingForAdapter(Direction d) {
+  const Channel& ch = channel(d);
+  const size_t i = best(d);
+  if (i == ch.waiting.size() || ch.inflight >= ch.limit) return EventQueue::kNever;
+  const double ready = std::max(transfers_[ch.waiting[i]].ready, ch.addrFree);
+  return ready <= queue_.now() ? ready : EventQueue::kNever;
 }
 
 void AxiPort::tryIssue(Direction d) {
@@ -122,12 +156,11 @@ void AxiPort::tryIssue(Direction d) {
   issue(d);
 }
 
-void AxiPort::issue(Direction d) {
-  Channel& ch = channel(d);
-  const double now = queue_.now();
-  // 1. The waiting transfer whose next burst could go first (ties: the older transfer); one whose
-  //    window is full waits for its own bursts to complete, and a stream's transfers go in order
-  //    (`waiting` is in submission order, so the first of each stream met is its oldest).
+size_t AxiPort::best(Direction d) const {
+  // The waiting transfer whose next burst could go first (ties: the older transfer); one whose
+  // window is full waits for its own bursts to complete, and a stream's transfers go in order
+  // (`waiting` is in submission order, so the first of each stream met is its oldest).
+  const Channel& ch = channel(d);
   size_t best = ch.waiting.size();
   uint64_t seenStreams = 0;
   for (size_t i = 0; i < ch.waiting.size(); ++i) {
@@ -141,15 +174,22 @@ void AxiPort::issue(Direction d) {
     if (t.window > 0 && inflight(t) >= t.window) continue;
     if (best == ch.waiting.size() || t.ready < transfers_[ch.waiting[best]].ready) best = i;
   }
+  return best;
+}
+
+bool AxiPort::issue(Direction d) {
+  Channel& ch = channel(d);
+  const double now = queue_.now();
+  const size_t best = this->best(d);
   if (best == ch.waiting.size()) {
-    return;
+    return false;
   }
   const uint32_t index = ch.waiting[best];
   Transfer& x = transfers_[index];
   const double ready = std::max(x.ready, ch.addrFree);
   if (ready > now) {
     scheduleTry(d, ready);
-    return;
+    return false;
   }
   // 2. An outstanding slot of the port, then the timing adapter's admission.
   if (ch.inflight >= ch.limit) {
@@ -157,7 +197,7 @@ void AxiPort::issue(Direction d) {
       ch.block = Block::Limit;
       ch.blockedAt = now;
     }
-    return; // a completing burst tries again
+    return false; // a completing burst tries again
   }
   const uint64_t bytes = nextBurstBytes(x);
   const uint64_t address = x.shape.address + x.run * x.stride + x.offset;
@@ -171,9 +211,9 @@ void AxiPort::issue(Direction d) {
         ch.blockedAt = now;
       }
       if (retry != EventQueue::kNever) {
-        scheduleTry(d, retry);
+        adapter_->arbitrateAt(retry);
       }
-      return; // else a transaction the adapter releases wakes the port
+      return false; // else a transaction the adapter releases lets the group's bursts try
     }
   }
   // 3. Issue: the address phase takes this cycle; the data follows the latency.
@@ -225,6 +265,7 @@ void AxiPort::issue(Direction d) {
   if (!ch.waiting.empty() && ch.inflight < ch.limit) {
     scheduleTry(d, now + 1);
   }
+  return true;
 }
 
 void AxiPort::dataReady(uint32_t b) {
@@ -252,9 +293,7 @@ void AxiPort::complete(uint32_t b) {
   }
   if (adapter_ != nullptr) {
     adapter_->adapter.release(e.dir);
-    for (AxiPort* port : adapter_->ports) {
-      port->wake();
-    }
+    adapter_->arbitrate();
   } else if (!ch.waiting.empty() && ch.tryAt != queue_.now()) {
     issue(e.dir);
   }

@@ -55,11 +55,22 @@ struct AxiPortParams {
 class AxiPort;
 
 // A timing adapter passed by one port or shared by a group of ports (Corstone-320: one per port
-// group); a transaction it releases wakes every port of the group.
-struct AdapterSlot {
-  explicit AdapterSlot(const TimingAdapterParams& params) : adapter(params) {}
+// group). When it frees a pending slot or opens a pulse cycle, the bursts that wait only for it go
+// first come first served by the time they could have gone, whichever port of the group they are on.
+class AdapterSlot : public EventTarget {
+public:
+  AdapterSlot(EventQueue& queue, const TimingAdapterParams& params) : adapter(params), queue_(queue) {}
   TimingAdapter adapter;
   std::vector<AxiPort*> ports;
+  // Lets the waiting bursts of its ports try in ready-time order, as long as it admits them.
+  void arbitrate();
+  // Arbitrates at `t` (a pulse cycle that opens).
+  void arbitrateAt(double t);
+  void onEvent(uint32_t kind, uint64_t data) override;
+
+private:
+  EventQueue& queue_;
+  double at_ = EventQueue::kNever;   // an arbitration scheduled then
 };
 
 class AxiPort : public EventTarget {
@@ -82,6 +93,12 @@ public:
   const AxiPortParams& params() const { return p_; }
   // Bursts still to issue or in flight (0 once every transfer has completed).
   size_t busy() const { return active_; }
+  // When the burst that would go next in direction `d` could have gone, if it waits for its timing
+  // adapter alone now; kNever otherwise.
+  double waitingForAdapter(Direction d);
+  // Issues the best waiting burst of direction `d` at the current time if the rules allow it (true
+  // when it did), and schedules the next attempt.
+  bool issue(Direction d);
 
   void onEvent(uint32_t kind, uint64_t data) override;
 
@@ -115,16 +132,15 @@ private:
     double blockedAt = 0;
   };
   Channel& channel(Direction d) { return channels_[static_cast<size_t>(d)]; }
+  const Channel& channel(Direction d) const { return channels_[static_cast<size_t>(d)]; }
   void scheduleTry(Direction d, double t);
   // Puts transfer `index` among its channel's waiting transfers (in submission order) at its start.
   void arrive(uint32_t index);
   // The attempt scheduled for now: issue() unless an earlier attempt superseded it.
   void tryIssue(Direction d);
-  // Issues the best waiting burst of direction `d` at the current time if the rules allow it, and
-  // schedules the next attempt.
-  void issue(Direction d);
-  // Wakes both directions (a slot of the shared adapter freed).
-  void wake();
+  // The waiting transfer whose next burst goes first (an index into the channel's waiting list),
+  // or the list's size when none may go.
+  size_t best(Direction d) const;
   void dataReady(uint32_t burst);
   void complete(uint32_t burst);
   uint32_t newTransfer();

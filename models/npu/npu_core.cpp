@@ -57,7 +57,7 @@ NpuCore::NpuCore(const NpuModuleParams& params, mem::MemoryRouter& memories, Pmu
       commands_(*params.hardware, queue_, *this, kernel_, dma_, stats_) {
   std::vector<mem::AdapterSlot*> shared;
   for (const config::TimingAdapterParams& a : params_.sharedAdapters) {
-    adapters_.emplace_back(a);
+    adapters_.emplace_back(queue_, a);
     shared.push_back(&adapters_.back());
   }
   for (size_t i = 0; i < params_.ports.size(); ++i) {
@@ -66,7 +66,7 @@ NpuCore::NpuCore(const NpuModuleParams& params, mem::MemoryRouter& memories, Pmu
     if (port.sharedAdapter >= 0) {
       adapter = shared.at(static_cast<size_t>(port.sharedAdapter));
     } else if (!port.adapter.transparent()) {
-      adapters_.emplace_back(port.adapter);
+      adapters_.emplace_back(queue_, port.adapter);
       adapter = &adapters_.back();
     }
     ports_.push_back(std::make_unique<mem::AxiPort>(queue_, port.link, memories,

@@ -267,6 +267,33 @@ void refuseBranches(const io::CompiledNetwork& net, const std::vector<io::Decode
   }
 }
 
+void ObserverFanout::add(const RunObservers& observers) {
+  if (observers.npu != nullptr) npu_.push_back(observers.npu);
+  if (ports_.size() < observers.ports.size()) ports_.resize(observers.ports.size());
+  for (size_t i = 0; i < observers.ports.size(); ++i) {
+    if (observers.ports[i] != nullptr) ports_[i].list.push_back(observers.ports[i]);
+  }
+}
+
+RunObservers ObserverFanout::observers() {
+  RunObservers o;
+  o.npu = npu_.empty() ? nullptr : this;
+  for (Port& p : ports_) o.ports.push_back(p.list.empty() ? nullptr : &p);
+  return o;
+}
+
+void ObserverFanout::block(size_t record, const npu::BlockEvent& event) {
+  for (npu::NpuObserver* o : npu_) o->block(record, event);
+}
+
+void ObserverFanout::commandFetchWait(double from, double to) {
+  for (npu::NpuObserver* o : npu_) o->commandFetchWait(from, to);
+}
+
+void ObserverFanout::Port::burst(const mem::BurstEvent& event) {
+  for (mem::BurstObserver* o : list) o->burst(event);
+}
+
 RunResult simulate(const io::CompiledNetwork& net, const std::vector<io::DecodedNpuOp>& decoded,
                    const config::SystemParams& params, const RunObservers& observers) {
   checkSimulationWork(net, decoded, params);

@@ -37,10 +37,30 @@ void checkSimulationWork(const io::CompiledNetwork& net, const std::vector<io::D
 // stream's operations to run in stream order.
 void refuseBranches(const io::CompiledNetwork& net, const std::vector<io::DecodedNpuOp>& decoded);
 
-// What a run reports as it happens (timeline traces); null members see nothing.
+// What a run reports as it happens (timeline traces, the invariant checker); null members see
+// nothing.
 struct RunObservers {
   npu::NpuObserver* npu = nullptr;                   // OFM blocks, command fetch waits
   std::vector<mem::BurstObserver*> ports;            // bursts of each NPU port (arch::PortId order)
+};
+
+// Several RunObservers as one: every event goes to each of them, in the order they were added.
+class ObserverFanout : public npu::NpuObserver {
+public:
+  void add(const RunObservers& observers);
+  // The combined observers (valid while this object lives).
+  RunObservers observers();
+  void block(size_t record, const npu::BlockEvent& event) override;
+  void commandFetchWait(double from, double to) override;
+
+private:
+  class Port : public mem::BurstObserver {
+  public:
+    void burst(const mem::BurstEvent& event) override;
+    std::vector<mem::BurstObserver*> list;
+  };
+  std::vector<npu::NpuObserver*> npu_;
+  std::vector<Port> ports_;
 };
 
 RunResult simulate(const io::CompiledNetwork& net, const std::vector<io::DecodedNpuOp>& decoded,

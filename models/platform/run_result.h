@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -41,6 +42,14 @@ struct OperationReport {
   double chargedCycles = 0;         // kernels: length of the charged interval (chargedIntervals)
 };
 
+// What the invariant checker (run --check) found: models/platform/invariant_checker.h.
+struct CheckReport {
+  uint64_t bursts = 0, blocks = 0, operations = 0;  // what it checked
+  uint64_t violations = 0;                           // all of them
+  std::vector<std::string> examples;                 // the first ones, one line each
+  bool ok() const { return violations == 0; }
+};
+
 struct RunResult {
   std::string model;
   config::SystemParams params;
@@ -52,6 +61,7 @@ struct RunResult {
   std::vector<PortReport> ports;
   std::map<std::string, uint64_t> pmu;  // driver event names
   npu::NpuStats npuStats;
+  std::optional<CheckReport> check;     // when the run was checked
 };
 
 } // namespace npusim::platform

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "sim/io/tflite_writer.h"
 
+#include <algorithm>
 #include <map>
 
+#include "sim/common/error.h"
+#include "sim/io/compiled_network.h"
 #include "tflite_subset_generated.h"
 
 namespace npusim::io {
@@ -74,6 +77,67 @@ std::vector<uint8_t> writeTflite(const ModelSpec& spec) {
                                          &metadata);
   tflite::FinishModelBuffer(fbb, model);
   return {fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize()};
+}
+
+namespace {
+
+void storeLittleEndian(std::vector<uint8_t>& bytes, size_t at, uint32_t value) {
+  for (size_t i = 0; i < 4; ++i) bytes.at(at + i) = static_cast<uint8_t>(value >> (8 * i));
+}
+
+} // namespace
+
+std::vector<uint8_t> replaceTensorData(const std::vector<uint8_t>& file, const std::string& displayName, int tensor,
+                                       const std::vector<uint8_t>& data) {
+  const uint8_t* base = file.data();
+  const auto offsetOf = [base](const void* p) { return static_cast<uint64_t>(static_cast<const uint8_t*>(p) - base); };
+  const tflite::Model* model = tflite::GetModel(base);
+  const tflite::SubGraph* sg = model->subgraphs()->Get(0);
+  const tflite::Tensor* t = sg->tensors()->Get(static_cast<flatbuffers::uoffset_t>(tensor));
+  const std::string what = "tensor " + std::to_string(tensor);
+  const uint32_t index = t->buffer();
+  const tflite::Buffer* buffer = model->buffers()->Get(index);
+  if (buffer->data() == nullptr || buffer->data()->size() == 0) {
+    throwAtOffset(displayName, offsetOf(t), what + " has no data vector in its buffer to replace");
+  }
+  for (const tflite::SubGraph* g : *model->subgraphs()) {
+    for (const tflite::Tensor* other : *g->tensors()) {
+      if (other != t && other->buffer() == index) {
+        throwAtOffset(displayName, offsetOf(other), "another tensor shares buffer " + std::to_string(index) + " of " + what);
+      }
+    }
+  }
+  if (model->metadata() != nullptr) {
+    for (const tflite::Metadata* md : *model->metadata()) {
+      if (md->buffer() == index) {
+        throwAtOffset(displayName, offsetOf(md), "a metadata entry shares buffer " + std::to_string(index) + " of " + what);
+      }
+    }
+  }
+  const uint32_t oldBytes = buffer->data()->size();
+  if (t->shape() == nullptr || t->shape()->size() != 1 || tensorTypeBytes(t->type()) != 1 ||
+      t->shape()->Get(0) != static_cast<int32_t>(oldBytes)) {
+    throwAtOffset(displayName, offsetOf(t), what + " is not a one-dimensional byte tensor of its " +
+                                                std::to_string(oldBytes) + " bytes");
+  }
+  // The new vector: its length word, then its bytes from a 16-byte boundary; the file ends on a
+  // 4-byte boundary, as flatbuffers aligns its own.
+  std::vector<uint8_t> out(file);
+  size_t vector = out.size();
+  while ((vector + sizeof(uint32_t)) % 16 != 0) ++vector;
+  const uint64_t end = (uint64_t{vector} + sizeof(uint32_t) + data.size() + 3) / 4 * 4;
+  if (end > FLATBUFFERS_MAX_BUFFER_SIZE) {
+    throwAtOffset(displayName, offsetOf(t), what + " with " + std::to_string(data.size()) +
+                                                " bytes would make the model larger than a flatbuffer can be (2 GiB)");
+  }
+  out.resize(end, 0);
+  storeLittleEndian(out, vector, static_cast<uint32_t>(data.size()));
+  std::copy(data.begin(), data.end(), out.begin() + static_cast<std::ptrdiff_t>(vector + sizeof(uint32_t)));
+  // The buffer's data field (an offset forward from where it is stored) and the shape.
+  const uint64_t field = offsetOf(reinterpret_cast<const flatbuffers::Table*>(buffer)->GetAddressOf(tflite::Buffer::VT_DATA));
+  storeLittleEndian(out, field, static_cast<uint32_t>(vector - field));
+  storeLittleEndian(out, offsetOf(t->shape()->Data()), static_cast<uint32_t>(data.size()));
+  return out;
 }
 
 } // namespace npusim::io

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// Writes Vela-style .tflite files (the demo network and test models).
+// Writes Vela-style .tflite files (the demo network and test models), and rewrites the data of
+// one tensor of an existing model.
 
 #include <cstdint>
 #include <optional>
@@ -34,5 +35,18 @@ struct ModelSpec {
 };
 
 std::vector<uint8_t> writeTflite(const ModelSpec& spec);
+
+// A copy of the model file `file` (named `displayName` in errors) in which tensor `tensor` of the
+// main subgraph holds `data`, a vector of bytes (such as an ethos-u operator's command stream,
+// grown): `data` goes at the end of the file as a new vector, its first byte 16-byte aligned as
+// TFLite's Buffer.data requires, the tensor's buffer points at it instead of its old data, and
+// the tensor's shape, which must be one dimension counting its bytes, counts the new ones.
+// Every field of the model stays where it was, those npusim's TFLite subset does not read
+// included (a CPU operator's builtin options); the old data stays in place, unreferenced. The
+// caller passes a verified model (loadNetwork). Throws InputError naming the file and the
+// tensor's byte offset when its data is not a vector in its buffer (an offset/size buffer), when
+// another tensor or metadata entry shares its buffer, or when its shape is not [bytes].
+std::vector<uint8_t> replaceTensorData(const std::vector<uint8_t>& file, const std::string& displayName, int tensor,
+                                       const std::vector<uint8_t>& data);
 
 } // namespace npusim::io

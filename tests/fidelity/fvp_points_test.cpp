@@ -109,8 +109,9 @@ void checkFamily(const std::string& prefix, const Bounds& bounds = {}) {
     npusim::test::TempDir tmp;
     const auto json = tmp.path() / "run.json";
     const auto result = npusim::test::runNpusim({"run", tflite->string(), "--system-config", bounds.platform,
-                                                 "--memory-mode", mode, "--json", json.string()});
-    REQUIRE(result.exitCode == 0);
+                                                 "--memory-mode", mode, "--json", json.string(), "--check"});
+    INFO(result.err);
+    REQUIRE(result.exitCode == 0);   // --check: exit 1 on any broken rule of the model
     const auto pmu = nlohmann::json::parse(npusim::test::readText(json)).at("pmu");
     const std::pair<const char*, const char*> counts[] = {{"npu_active", "NPU_ACTIVE"},
                                                           {"axi0_rd_beats", "AXI0_RD_DATA_BEAT_RECEIVED"},

@@ -23,7 +23,7 @@ size_t PortBench::addPort(const mem::AxiPortParams& link, const mem::TimingAdapt
   if (shared >= 0) {
     slot = portAdapter_.at(static_cast<size_t>(shared));
   } else if (!adapter.transparent()) {
-    adapters_.emplace_back(adapter);
+    adapters_.emplace_back(queue_, adapter);
     slot = &adapters_.back();
   }
   portAdapter_.push_back(slot);

@@ -48,8 +48,9 @@ std::vector<CorpusEntry> manifest() {
   return entries;
 }
 
-// `probe write` refuses what `run` refuses: it runs the entries that list `run`.
+// `probe write`, with or without --irq, refuses what `run` refuses: it runs the entries that list `run`.
 const std::string kProbeWrite = "probe-write";
+const std::string kProbeWriteIrq = "probe-write-irq";
 
 // The npusim arguments that feed `entry` to `command`.
 std::vector<std::string> arguments(const CorpusEntry& entry, const std::string& command) {
@@ -59,6 +60,10 @@ std::vector<std::string> arguments(const CorpusEntry& entry, const std::string& 
   if (entry.kind == "model" && command == kProbeWrite) {
     static const test::TempDir out;
     return {"probe", "write", entry.file.string(), "--out", out.path().string()};
+  }
+  if (entry.kind == "model" && command == kProbeWriteIrq) {
+    static const test::TempDir out;
+    return {"probe", "write", entry.file.string(), "--irq", "--out", out.path().string()};
   }
   if (entry.kind == "model") {
     return {command, entry.file.string()};
@@ -75,7 +80,7 @@ std::vector<std::string> arguments(const CorpusEntry& entry, const std::string& 
 int runCorpus(const std::string& kind, const std::string& command) {
   int ran = 0;
   for (const CorpusEntry& entry : manifest()) {
-    const std::string listed = command == kProbeWrite ? "run" : command;
+    const std::string listed = command == kProbeWrite || command == kProbeWriteIrq ? "run" : command;
     if (entry.kind != kind || std::find(entry.commands.begin(), entry.commands.end(), listed) == entry.commands.end()) {
       continue;
     }
@@ -125,6 +130,10 @@ TEST_CASE("corpus: npusim run refuses every malformed model") { CHECK(runCorpus(
 
 TEST_CASE("corpus: npusim probe write refuses every malformed model run refuses") {
   CHECK(runCorpus("model", kProbeWrite) > 0);
+}
+
+TEST_CASE("corpus: npusim probe write --irq refuses every malformed model run refuses") {
+  CHECK(runCorpus("model", kProbeWriteIrq) > 0);
 }
 
 TEST_CASE("corpus: npusim estimate refuses every malformed model") { CHECK(runCorpus("model", "estimate") > 0); }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // `npusim probe write|compare`: models whose NPU work stops after each kernel operation, and
-// measured NPU_ACTIVE of such models against npusim's.
+// measured NPU_ACTIVE of such models against npusim's; the model with an NPU_OP_IRQ after every
+// launch (--irq), and per-record measurements of it against npusim's.
 
 #include <doctest/doctest.h>
 
@@ -8,6 +9,8 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
+#include <iomanip>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -131,6 +134,182 @@ void checkProbes(const fs::path& model, const std::vector<std::string>& options)
     CHECK(test::readBytes(tmp.path() / "p" / rows.back()["file"]) == original);
     CHECK(std::to_string(npuActiveOf(model, options, tmp.path() / "r.json")) == rows.back()["simulated_npu_active"]);
   }
+}
+
+// The data set's launches, by their command (not probe::isLaunch): every cmd0 NPU_OP_* but
+// STOP, IRQ and the DMA's (fixtures/fvp-perop/README.md; its cells.csv counts the KERNEL_WAITs).
+bool isLaunchCommand(arch::CommandId id) {
+  using C = arch::CommandId;
+  return id == C::OpConv || id == C::OpDepthwise || id == C::OpPool || id == C::OpElementwise || id == C::OpResize ||
+         id == C::OpKernelWait || id == C::OpPmuMask;
+}
+
+std::string maskText(size_t launch) {
+  std::ostringstream os;
+  os << "0x" << std::uppercase << std::hex << std::setw(4) << std::setfill('0') << (1u << (launch % 16));
+  return os.str();
+}
+
+// Writes the --irq model of `model` (run with `options`) and checks it against the original,
+// decoded independently of the writer: each stream is the original's commands with an
+// NPU_OP_IRQ (mask 1 << n % 16, n counting launches across the streams) after every launch's
+// command and nothing else; every byte of the original file is in place but for two words per
+// ethos-u operator (its command-stream buffer's data offset and the tensor's shape), every
+// tensor and operator reads the same, each payload keeps its COP1 words around the longer
+// stream, 16-byte aligned; inspect lists the IRQs; launches.csv names each launch and ends with
+// the END row at the run's CYCLE. Returns the launch count.
+size_t checkIrqModel(const fs::path& model, const std::vector<std::string>& options) {
+  INFO("model: ", model.string());
+  test::TempDir tmp;
+  std::vector<std::string> args{"probe", "write", model.string(), "--irq", "--out", tmp.path().string()};
+  args.insert(args.end(), options.begin(), options.end());
+  const test::ProcessResult write = test::runNpusim(args);
+  INFO("stderr: ", write.err);
+  REQUIRE(write.exitCode == 0);
+  const fs::path irq = tmp.path() / (model.stem().string() + ".irq.tflite");
+  const std::vector<uint8_t> original = test::readBytes(model), bytes = test::readBytes(irq);
+  const io::CompiledNetwork net = io::loadNetworkFromBytes(original, model.string());
+  const io::CompiledNetwork got = io::loadNetworkFromBytes(bytes, irq.string());
+  const std::vector<io::DecodedNpuOp> want = io::decodeAll(net), have = io::decodeAll(got);
+  REQUIRE(have.size() == want.size());
+
+  // Commands, and launch by launch what launches.csv says.
+  const std::vector<Row> rows = readCsv(tmp.path() / "launches.csv");
+  size_t launch = 0;
+  for (size_t s = 0; s < want.size(); ++s) {
+    size_t g = 0;
+    for (const cmd::Command& c : want[s].commands) {
+      REQUIRE(g < have[s].commands.size());
+      CHECK(have[s].commands[g].key == c.key);
+      CHECK(have[s].commands[g].param == c.param);
+      CHECK(have[s].commands[g].payload == c.payload);
+      ++g;
+      if (!isLaunchCommand(c.id())) continue;
+      REQUIRE(g < have[s].commands.size());
+      CHECK(have[s].commands[g].id() == arch::CommandId::OpIrq);
+      CHECK(have[s].commands[g].param == (1u << (launch % 16)));
+      ++g;
+      REQUIRE(launch + 1 < rows.size());
+      const Row& r = rows[launch];
+      const cmd::Operation& op = *std::find_if(want[s].operations.begin(), want[s].operations.end(),
+                                               [&](const cmd::Operation& o) { return o.commandIndex == c.index; });
+      CHECK(r["launch"] == std::to_string(launch));
+      CHECK(r["irq_mask"] == maskText(launch));
+      CHECK(r["network_operator"] == std::to_string(want[s].operatorIndex));
+      CHECK(r["index"] == std::to_string(&op - want[s].operations.data()));
+      CHECK(r["command_offset"] == std::to_string(c.offset));
+      CHECK(r["kind"] == std::string(cmd::opKindName(op.kind)));
+      ++launch;
+    }
+    CHECK(g == have[s].commands.size());
+  }
+  REQUIRE(rows.size() == launch + 1);
+  CHECK(rows.back()["kind"] == "END");
+  for (size_t k = 1; k < rows.size(); ++k) {
+    CHECK(std::stoull(rows[k]["simulated_end"]) >= std::stoull(rows[k - 1]["simulated_end"]));
+  }
+  std::vector<std::string> run{"run", model.string(), "--json", (tmp.path() / "run.json").string()};
+  run.insert(run.end(), options.begin(), options.end());
+  REQUIRE(test::runNpusim(run).exitCode == 0);
+  const nlohmann::json result = nlohmann::json::parse(test::readText(tmp.path() / "run.json"));
+  CHECK(rows.back()["simulated_end"] == std::to_string(result["pmu"]["CYCLE"].get<uint64_t>()));
+
+  // The file: the original's bytes in place but for two words per ethos-u operator.
+  REQUIRE(bytes.size() > original.size());
+  std::set<size_t> words;
+  for (size_t b = 0; b < original.size(); ++b) {
+    if (bytes[b] != original[b]) words.insert(b / 4);
+  }
+  CHECK(words.size() <= 2 * want.size());
+  REQUIRE(got.tensors.size() == net.tensors.size());
+  std::set<int> streams;
+  for (const io::DecodedNpuOp& d : want) streams.insert(net.operators[d.operatorIndex].npu.commandStreamTensorIndex);
+  for (size_t t = 0; t < net.tensors.size(); ++t) {
+    const io::TensorInfo &a = net.tensors[t], &b = got.tensors[t];
+    CHECK(a.name == b.name);
+    CHECK(a.type == b.type);
+    CHECK(a.scale == b.scale);
+    CHECK(a.zeroPoint == b.zeroPoint);
+    CHECK(a.arenaOffset == b.arenaOffset);
+    if (streams.count(static_cast<int>(t)) != 0) continue;
+    CHECK(a.shape == b.shape);
+    REQUIRE(a.data.has_value() == b.data.has_value());
+    if (a.data) {
+      CHECK(std::equal(net.at(*a.data), net.at(*a.data) + a.data->size, got.at(*b.data), got.at(*b.data) + b.data->size));
+    }
+  }
+  REQUIRE(got.operators.size() == net.operators.size());
+  for (size_t o = 0; o < net.operators.size(); ++o) {
+    CHECK(got.operators[o].opName == net.operators[o].opName);
+    CHECK(got.operators[o].inputs == net.operators[o].inputs);
+    CHECK(got.operators[o].outputs == net.operators[o].outputs);
+  }
+  CHECK(got.description == net.description);
+  CHECK(got.velaVersion == net.velaVersion);
+  for (const io::DecodedNpuOp& d : want) {
+    const io::NpuOp &a = net.operators[d.operatorIndex].npu, &b = got.operators[d.operatorIndex].npu;
+    CHECK(got.tensors[a.commandStreamTensorIndex].shape ==
+          std::vector<int32_t>{static_cast<int32_t>(b.commandStreamTensor.size)});
+    CHECK(b.commandStreamTensor.offset % 16 == 0);
+    // The COP1 words before the COMMAND_STREAM word and after the stream are the original's.
+    const uint64_t before = a.commands.offset - 4 - a.commandStreamTensor.offset;
+    const uint64_t after = a.commandStreamTensor.offset + a.commandStreamTensor.size - (a.commands.offset + a.commands.size);
+    CHECK(std::equal(net.at(a.commandStreamTensor), net.at(a.commandStreamTensor) + before, got.at(b.commandStreamTensor)));
+    CHECK(b.commands.offset - 4 - b.commandStreamTensor.offset == before);
+    CHECK(std::equal(net.at(a.commands) + a.commands.size, net.at(a.commands) + a.commands.size + after,
+                     got.at(b.commands) + b.commands.size));
+  }
+  // inspect decodes it: the original operations plus one IRQ per launch.
+  const test::ProcessResult inspect = test::runNpusim({"inspect", irq.string()});
+  CHECK(inspect.exitCode == 0);
+  size_t irqLines = 0;
+  for (size_t at = inspect.out.find(" IRQ 0x"); at != std::string::npos; at = inspect.out.find(" IRQ 0x", at + 1)) ++irqLines;
+  CHECK(irqLines == launch);
+  return launch;
+}
+
+// The records a driver would write if the hardware ran as npusim simulates: `groups` launches
+// per record from launch 0 (masks by the bits 1 << n % 16), then a tail record over the rest,
+// each with the cycles from its previous boundary to its last launch's end (the tail's: the
+// end of the PMU windows), and 0 in each of `beatColumns`, computed from `run --json` alone: each launch's end after its ethos-u
+// operator's pmu_start_cycle, over the PMU windows one after another, the latest so far.
+std::string recordsFromRun(const nlohmann::json& run, const std::vector<size_t>& groups,
+                           const std::vector<std::string>& beatColumns) {
+  std::map<size_t, std::pair<int64_t, int64_t>> window; // network operator -> (windows before, pmu start)
+  int64_t windows = 0;
+  for (const auto& o : run["network_operators"]) {
+    if (o["kind"] != "npu") continue;
+    window[o["index"].get<size_t>()] = {windows, o["pmu_start_cycle"].get<int64_t>()};
+    windows += o["pmu_end_cycle"].get<int64_t>() - o["pmu_start_cycle"].get<int64_t>();
+  }
+  const std::set<std::string> launchKinds{"CONV", "DEPTHWISE", "POOL", "ELEMENTWISE", "RESIZE", "KERNEL_WAIT", "PMU_MASK"};
+  std::vector<int64_t> ends;
+  int64_t latest = 0;
+  for (const auto& op : run["operations"]) {
+    if (launchKinds.count(op["kind"].get<std::string>()) == 0) continue;
+    const auto [before, start] = window.at(op["network_operator"].get<size_t>());
+    latest = std::max(latest, before + op["end_cycle"].get<int64_t>() - start);
+    ends.push_back(latest);
+  }
+  std::ostringstream out;
+  std::string zeros;
+  out << "rec,ccnt,irq_mask,is_tail";
+  for (const std::string& c : beatColumns) {
+    out << ',' << c;
+    zeros += ",0";
+  }
+  out << '\n';
+  size_t next = 0, rec = 0;
+  int64_t boundary = 0;
+  for (const size_t g : groups) {
+    uint32_t mask = 0;
+    for (size_t i = next; i < next + g; ++i) mask |= 1u << (i % 16);
+    next += g;
+    out << rec++ << ',' << ends.at(next - 1) - boundary << ",0x" << std::hex << mask << std::dec << ",0" << zeros << '\n';
+    boundary = ends.at(next - 1);
+  }
+  out << rec << ',' << std::max(windows, latest) - boundary << ",FINAL,1" << zeros << '\n';
+  return out.str();
 }
 
 } // namespace
@@ -285,6 +464,236 @@ TEST_CASE("probe: bad input gets one error line and exit 2") {
   test::checkOneErrorLine(test::runNpusim({"run", branching.string()}), "BRANCH");
   test::checkOneErrorLine(test::runNpusim({"probe", "write", branching.string(), "--out", (tmp.path() / "q").string()}),
                     "BRANCH");
+}
+
+
+TEST_CASE("probe write --irq: one model of every fixture family, an NPU_OP_IRQ after each launch and nothing else") {
+  const auto root = test::fixturesDirOrSkip();
+  if (!root) return;
+  // One model per family, chosen for what it holds: six ethos-u operators between CPU SVDFs
+  // (vela/), the U65, Vela 3.10's rnnoise, four ethos-u operators between CPU TRANSPOSEs
+  // (vela-extra/), Vela 5.0's U55 code, U85 chained groups and KERNEL_WAITs (vela-u85/), CPU
+  // QUANTIZE/DEQUANTIZE around a U85 operator (vela-u85-extra/).
+  const std::vector<std::string> models{
+      "vela/keyword_scrambled_8bit/ethos-u55-128_Ethos_U55_Deep_Embedded_Shared_Sram/keyword_scrambled_8bit_vela.tflite",
+      "vela-u65/kws_ref_model/ethos-u65-256_Ethos_U65_Client_Server_Dedicated_Sram/kws_ref_model_vela.tflite",
+      "vela-rnn/rnnoise_INT8/ethos-u55-128_Ethos_U55_High_End_Embedded_Shared_Sram/rnnoise_INT8_vela.tflite",
+      "vela-extra/yolov8n_pose_192_int8/ethos-u55-128_Ethos_U55_High_End_Embedded_Shared_Sram/"
+      "yolov8n_pose_192_int8_vela.tflite",
+      "vela5/kws_ref_model/ethos-u55-128_Ethos_U55_Deep_Embedded_Sram_Only/kws_ref_model_vela.tflite",
+      "vela-u85/kws_ref_model/ethos-u85-1024_Ethos_U85_SYS_DRAM_Mid_Dedicated_Sram_384KB/kws_ref_model_vela.tflite",
+      "vela-u85-extra/dnn_s_quantized/ethos-u85-1024_Ethos_U85_SYS_DRAM_Mid_Dedicated_Sram_384KB/"
+      "dnn_s_quantized_vela.tflite"};
+  for (const std::string& m : models) {
+    const fs::path model = *root / m;
+    if (!fs::exists(model)) {
+      FAIL("fixture missing: ", model.string());
+    }
+    CHECK(checkIrqModel(model, {}) > 0);
+  }
+}
+
+TEST_CASE("probe compare: records made from npusim's own run give no error, at every boundary and in every beat") {
+  const auto root = test::fixturesDirOrSkip();
+  if (!root) return;
+  // A U85 model with KERNEL_WAITs, and six ethos-u operators with CPU operators between their
+  // PMU windows (U55).
+  const std::vector<std::pair<fs::path, std::vector<std::string>>> cases{
+      {*root / "fvp/vela5/yolo-fastest_192_face_v4/ethos-u85-256/yolo-fastest_192_face_v4_vela.tflite",
+       {"--system-config", "Corstone_320_FVP", "--memory-mode", "Dedicated_Sram"}},
+      {*root / "vela/keyword_scrambled_8bit/ethos-u55-128_Ethos_U55_Deep_Embedded_Shared_Sram/"
+               "keyword_scrambled_8bit_vela.tflite",
+       {}}};
+  for (const auto& [model, options] : cases) {
+    INFO("model: ", model.string());
+    test::TempDir tmp;
+    std::vector<std::string> write{"probe", "write", model.string(), "--irq", "--out", tmp.path().string()};
+    std::vector<std::string> run{"run", model.string(), "--json", (tmp.path() / "run.json").string()};
+    write.insert(write.end(), options.begin(), options.end());
+    run.insert(run.end(), options.begin(), options.end());
+    REQUIRE(test::runNpusim(write).exitCode == 0);
+    REQUIRE(test::runNpusim(run).exitCode == 0);
+    const nlohmann::json result = nlohmann::json::parse(test::readText(tmp.path() / "run.json"));
+    const fs::path launchCsv = tmp.path() / "launches.csv";
+    const size_t launches = readCsv(launchCsv).size() - 1;
+    // The beat columns and the PMU counters they count (U85: the SRAM and EXT groups; U55: each port).
+    std::vector<std::pair<std::string, std::string>> beats;
+    const bool u85 = result["pmu"].contains("SRAM_RD_DATA_BEAT_RECEIVED");
+    const std::vector<std::string> groups = u85 ? std::vector<std::string>{"sram", "ext"} : std::vector<std::string>{"axi0", "axi1"};
+    for (const std::string& group : groups) {
+      std::string upper = group;
+      std::transform(upper.begin(), upper.end(), upper.begin(), [](unsigned char ch) { return std::toupper(ch); });
+      beats.emplace_back(group + "_rd_beats", upper + "_RD_DATA_BEAT_RECEIVED");
+      beats.emplace_back(group + "_wr_beats", upper + "_WR_DATA_BEAT_WRITTEN");
+    }
+
+    // Records of 1, 2, 3, 5 and 16 launches (a full mask) in turn, the tail over at least one;
+    // their simulated beats add up to the PMU's.
+    std::vector<size_t> sizes;
+    size_t covered = 0;
+    for (size_t k = 0;; ++k) {
+      const size_t g = std::vector<size_t>{1, 2, 3, 5, 16}[k % 5];
+      if (covered + g >= launches) break;
+      sizes.push_back(g);
+      covered += g;
+    }
+    std::vector<std::string> beatColumns;
+    for (const auto& b : beats) beatColumns.push_back(b.first);
+    std::ofstream(tmp.path() / "records.csv") << recordsFromRun(result, sizes, beatColumns);
+    const test::ProcessResult c = test::runNpusim({"probe", "compare", launchCsv.string(),
+                                                   (tmp.path() / "records.csv").string(), "--csv",
+                                                   (tmp.path() / "c.csv").string()});
+    INFO("stderr: ", c.err);
+    REQUIRE(c.exitCode == 0);
+    const std::vector<Row> rows = readCsv(tmp.path() / "c.csv");
+    REQUIRE(rows.size() == sizes.size() + 1);
+    for (size_t k = 0; k < rows.size(); ++k) {
+      CHECK(rows[k]["launches"] == std::to_string(k < sizes.size() ? sizes[k] : launches - covered));
+      CHECK(rows[k]["measured_cycles"] == rows[k]["simulated_cycles"]);
+      CHECK(rows[k]["measured_running"] == rows[k]["simulated_running"]);
+    }
+    CHECK(rows.back()["tail"] == "1");
+    CHECK(c.out.find("mean |error| 0.0%") != std::string::npos);
+    for (const auto& [column, event] : beats) {
+      uint64_t sum = 0;
+      for (const Row& r : rows) sum += std::stoull(r["simulated_" + column]);
+      CHECK(sum == result["pmu"][event].get<uint64_t>());
+    }
+
+    // One tail record over the whole run, measured as the PMU counted it: no error in any beat.
+    std::ostringstream tail;
+    tail << "ccnt,irq_mask,is_tail";
+    for (const auto& b : beats) tail << ',' << b.first;
+    tail << '\n' << result["pmu"]["CYCLE"].get<uint64_t>() << ",,1";
+    for (const auto& b : beats) tail << ',' << result["pmu"][b.second].get<uint64_t>();
+    tail << '\n';
+    std::ofstream(tmp.path() / "tail.csv") << tail.str();
+    REQUIRE(test::runNpusim({"probe", "compare", launchCsv.string(), (tmp.path() / "tail.csv").string(), "--json",
+                             (tmp.path() / "t.json").string()})
+                .exitCode == 0);
+    const nlohmann::json t = nlohmann::json::parse(test::readText(tmp.path() / "t.json"));
+    REQUIRE(t["records"].size() == 1);
+    CHECK(t["records"][0]["launches"] == launches);
+    CHECK(t["records"][0]["measured_running"] == t["records"][0]["simulated_running"]);
+    REQUIRE(t["beat_columns"].size() == beats.size());
+    for (const auto& b : beats) {
+      INFO("beats: ", b.first);
+      CHECK(t["records"][0]["beats"][b.first]["measured"] == t["records"][0]["beats"][b.first]["simulated"]);
+    }
+  }
+}
+
+TEST_CASE("probe compare: the 15 cells of fvp-perop, each record mapped to the launches the study's attribution.csv gives") {
+  const auto dir = test::fixtureOrSkip("fvp-perop/cells.csv");
+  if (!dir) return;
+  const fs::path perop = dir->parent_path();
+  const std::vector<Row> cells = readCsv(perop / "cells.csv");
+  const std::vector<Row> attribution = readCsv(perop / "attribution.csv");
+  REQUIRE(cells.size() == 15);
+  for (const Row& cell : cells) {
+    INFO("cell: ", cell["model"], " ", cell["config"]);
+    test::TempDir tmp;
+    const test::ProcessResult write =
+        test::runNpusim({"probe", "write", (perop / cell["file"]).string(), "--irq", "--out", tmp.path().string(),
+                         "--system-config", "Corstone_320_FVP", "--memory-mode", "Dedicated_Sram"});
+    INFO("stderr: ", write.err);
+    REQUIRE(write.exitCode == 0);
+    // As many launches as the study inserted interrupts.
+    CHECK(readCsv(tmp.path() / "launches.csv").size() - 1 == std::stoul(cell["irqs"]));
+    const test::ProcessResult c = test::runNpusim(
+        {"probe", "compare", (tmp.path() / "launches.csv").string(), (perop / "segments.csv").string(), "--where",
+         "model=" + cell["model"], "--where", "config=" + cell["config"], "--csv", (tmp.path() / "c.csv").string()});
+    INFO("stderr: ", c.err);
+    REQUIRE(c.exitCode == 0);
+    const std::vector<Row> rows = readCsv(tmp.path() / "c.csv");
+    std::vector<std::string> want;
+    for (const Row& a : attribution) {
+      if (a["workload"] == cell["model"] && a["binding"] == cell["config"]) want.push_back(a["launches"]);
+    }
+    REQUIRE(rows.size() == want.size());
+    for (size_t k = 0; k < rows.size(); ++k) {
+      INFO("record ", k);
+      CHECK(rows[k]["launches"] == want[k]);
+    }
+  }
+}
+
+TEST_CASE("probe --irq: bad records, manifests and options get one error line and exit 2") {
+  test::TempDir tmp;
+  REQUIRE(test::runNpusim({"probe", "write", "--irq", "--out", tmp.path().string()}).exitCode == 0);
+  const std::string launches = (tmp.path() / "launches.csv").string();
+  const size_t count = readCsv(launches).size() - 1;
+  REQUIRE(count >= 3);
+  const auto records = [&](const std::string& text, const std::vector<std::string>& more = {}) {
+    std::ofstream(tmp.path() / "r.csv") << text;
+    std::vector<std::string> args{"probe", "compare", launches, (tmp.path() / "r.csv").string()};
+    args.insert(args.end(), more.begin(), more.end());
+    return test::runNpusim(args);
+  };
+  const std::string r = (tmp.path() / "r.csv").string();
+  test::checkOneErrorLine(records("cycles,irq_mask,is_tail\n5,0x1,0\n"), r + ": key 'ccnt': the header line has no column 'ccnt'");
+  test::checkOneErrorLine(records("ccnt,irq_mask\n5,0x1\n"), "no column 'is_tail'");
+  test::checkOneErrorLine(records("ccnt,irq_mask,is_tail\n5k,0x1,0\n"), "key 'ccnt': line 2: '5k' is not a cycle count");
+  test::checkOneErrorLine(records("ccnt,irq_mask,is_tail\n5,0x1G,0\n"), "line 2: '0x1G' is not a 16-bit IRQ mask");
+  test::checkOneErrorLine(records("ccnt,irq_mask,is_tail\n5,0x10000,0\n"), "'0x10000' is not a 16-bit IRQ mask");
+  test::checkOneErrorLine(records("ccnt,irq_mask,is_tail\n5,0x1,2\n"), "line 2: '2' is not 0 or 1");
+  test::checkOneErrorLine(records("ccnt,irq_mask,is_tail\n5,0x1,0\n5,0x0,0\n"),
+                          "key 'irq_mask': line 3: irq_mask 0x0000 covers no launch");
+  test::checkOneErrorLine(records("ccnt,irq_mask,is_tail\n5,0x1,0\n5,0x4,0\n"),
+                          "line 3: irq_mask 0x0004 is not the bits of consecutive launches from the next one, launch 1");
+  test::checkOneErrorLine(records("ccnt,irq_mask,is_tail\n5,0x5,0\n"), "line 2: irq_mask 0x0005 is not the bits");
+  // One record per launch, then one more.
+  std::ostringstream tooMany;
+  tooMany << "ccnt,irq_mask,is_tail\n";
+  for (size_t k = 0; k <= count; ++k) tooMany << "5," << maskText(k) << ",0\n";
+  test::checkOneErrorLine(records(tooMany.str()), "line " + std::to_string(count + 2) + ": irq_mask " + maskText(count) +
+                                                      " covers launches " + std::to_string(count) + " to " +
+                                                      std::to_string(count) + ", past the model's last launch");
+  test::checkOneErrorLine(records("ccnt,irq_mask,is_tail\n5,x,1\n5,0x1,0\n"),
+                          "line 3: a record after the tail record (line 2");
+  test::checkOneErrorLine(records("rec,ccnt,irq_mask,is_tail\n0,5,0x1,0\n0,5,0x2,0\n"),
+                          "key 'rec': line 3: record 0 where record 1 was expected");
+  test::checkOneErrorLine(records(""), r + ": byte 0 (0x0): empty file");
+  // Selections.
+  const std::string cell = "model,ccnt,irq_mask,is_tail\na,5,0x1,0\nb,6,0x1,0\n";
+  test::checkOneErrorLine(records(cell, {"--where", "config=x"}), "key 'config': the header line has no column 'config'");
+  test::checkOneErrorLine(records(cell, {"--where", "model=c"}), r + ": byte 0 (0x0): no record with model=c");
+  test::checkOneErrorLine(records(cell, {"--where", "model"}), "--where: 'model' is not COLUMN=VALUE");
+  CHECK(records(cell, {"--where", "model=b"}).exitCode == 0);
+  // Beats the model's manifest does not count (the demo is a U55: axi0, axi1) are named, once.
+  const test::ProcessResult other = records("ccnt,irq_mask,is_tail,sram_rd_beats\n5,0x1,0,3\n");
+  CHECK(other.exitCode == 0);
+  CHECK(other.err == "npusim: warning: " + r +
+                         ": column sram_rd_beats is not compared: the model's beat columns are axi0_rd_beats, "
+                         "axi0_wr_beats, axi1_rd_beats, axi1_wr_beats\n");
+  // --where on a probe manifest; --irq with --every or --jobs; a model instrumented already.
+  REQUIRE(test::runNpusim({"probe", "write", "--out", (tmp.path() / "p").string()}).exitCode == 0);
+  std::ofstream(tmp.path() / "m.csv") << "file,npu_active\ndemo.probe1.tflite,5\n";
+  test::checkOneErrorLine(test::runNpusim({"probe", "compare", (tmp.path() / "p" / "probes.csv").string(),
+                                           (tmp.path() / "m.csv").string(), "--where", "a=b"}),
+                          "--where: selects rows of per-record measurements");
+  test::checkOneErrorLine(test::runNpusim({"probe", "write", "--irq", "--every", "2", "--out", tmp.path().string()}),
+                          "excludes");
+  test::checkOneErrorLine(test::runNpusim({"probe", "write", "--irq", "-j", "2", "--out", tmp.path().string()}),
+                          "excludes");
+  const std::string irqModel = (tmp.path() / "demo.irq.tflite").string();
+  test::checkOneErrorLine(test::runNpusim({"probe", "write", irqModel, "--irq", "--out", (tmp.path() / "q").string()}),
+                          "the stream already has an NPU_OP_IRQ");
+  // Launch manifests that are not one.
+  const auto manifest = [&](const std::string& text) {
+    std::ofstream(tmp.path() / "l.csv") << text;
+    std::ofstream(tmp.path() / "r.csv") << "ccnt,irq_mask,is_tail\n5,0x1,0\n";
+    return test::runNpusim({"probe", "compare", (tmp.path() / "l.csv").string(), r});
+  };
+  const std::string header =
+      "launch,irq_mask,network_operator,index,command_offset,kind,type,layer,source_operator,simulated_end\n";
+  test::checkOneErrorLine(manifest(header + "0,0x0001,0,2,8,CONV,conv,,,10\n1,0x0001,0,3,12,CONV,conv,,,20\n,,,,,END,,,,30\n"),
+                          "key 'irq_mask': line 3: 0x0001 is not launch 1's bit 0x0002");
+  test::checkOneErrorLine(manifest(header + "0,0x0001,0,2,8,CONV,conv,,,10\n"), "no END row");
+  test::checkOneErrorLine(manifest(header + "1,0x0002,0,2,8,CONV,conv,,,10\n,,,,,END,,,,30\n"),
+                          "line 2: launch 1 where launch 0 was expected");
+  test::checkOneErrorLine(manifest(header + "0,0x0001,0,2,8,CONV,conv,,,10\n,,,,,END,,,,5\n"),
+                          "line 3: 5 is before the previous row's 10");
 }
 
 } // namespace npusim

@@ -52,7 +52,8 @@ std::vector<std::string> configOptions(const fs::path& model) {
 
 } // namespace
 
-TEST_CASE("every compiled fixture model simulates to completion (Ethos-U65 and U85 models twice, byte for byte)") {
+TEST_CASE("every compiled fixture model simulates to completion, keeping the model's own rules (run --check), "
+          "Ethos-U65 and U85 models twice, byte for byte") {
   const auto root = npusim::test::fixturesDirOrSkip();
   if (!root) return;
   const auto models = compiledModels(*root);
@@ -65,7 +66,7 @@ TEST_CASE("every compiled fixture model simulates to completion (Ethos-U65 and U
     std::string first;
     for (int i = 0; i < (twice ? 2 : 1); ++i) {
       const auto json = tmp.path() / "run.json";
-      std::vector<std::string> args{"run", model.string(), "--json", json.string()};
+      std::vector<std::string> args{"run", model.string(), "--json", json.string(), "--check"};
       const std::vector<std::string> options = configOptions(model);
       args.insert(args.end(), options.begin(), options.end());
       const auto r = npusim::test::runNpusim(args);
@@ -77,6 +78,12 @@ TEST_CASE("every compiled fixture model simulates to completion (Ethos-U65 and U
       CHECK(j.at("total_cycles").get<double>() > 0);
       CHECK(j.at("pmu").at("NPU_ACTIVE").get<double>() > 0);
       CHECK(j.at("total_cycles").get<double>() >= j.at("npu_active_cycles").get<double>());
+      // The invariant checker saw every burst, block and operation and found nothing broken.
+      const auto& check = j.at("check");
+      INFO(check.dump());
+      CHECK(check.at("violations").get<uint64_t>() == 0);
+      CHECK(check.at("bursts").get<uint64_t>() > 0);
+      CHECK(check.at("operations").get<uint64_t>() == j.at("operations").size());
       if (i == 0) {
         first = text + r.out;
       } else {
