@@ -68,6 +68,9 @@ void AxiPort::transfer(Direction dir, double start, const TransferShape& shape, 
   // counted over its whole stream when it belongs to one (the stream's FIFO).
   t.window = shape.window == 0 ? 0 : std::max<uint64_t>(1, shape.window / t.burstBytes);
   t.ready = start;
+  if (shape.pace > 0 && shape.bytes() > 0) {
+    t.ready = std::max(start, shape.paceFrom + shape.pace * double(std::min<uint64_t>(t.burstBytes, shape.runBytes)));
+  }
   t.live = true;
   ++active_;
   if (shape.bytes() == 0) {
@@ -236,9 +239,14 @@ bool AxiPort::issue(Direction d) {
   if (x.shape.stream != 0) ++streamInflight_.at(streamSlot(x));
   x.ready = now + 1;
   x.offset += bytes;
+  x.issuedBytes += bytes;
   if (x.offset >= x.shape.runBytes) {
     x.offset = 0;
     ++x.run;
+  }
+  if (x.shape.pace > 0 && hasBurst(x)) {
+    // The next burst's data exists once the unit has produced everything up to its end.
+    x.ready = std::max(x.ready, x.shape.paceFrom + x.shape.pace * double(x.issuedBytes + nextBurstBytes(x)));
   }
   if (!hasBurst(x)) {
     ch.waiting.erase(ch.waiting.begin() + static_cast<std::ptrdiff_t>(best));

@@ -113,6 +113,7 @@ private:
     uint64_t order = 0;
     uint64_t burstBytes = 0, stride = 0;
     uint64_t run = 0, offset = 0;  // the next burst to issue
+    uint64_t issuedBytes = 0;      // bytes of the bursts issued so far
     uint64_t window = 0;           // most bursts in flight (0: no window)
     uint64_t inflight = 0;
     double ready = 0;              // when its next burst may request the address channel

@@ -37,6 +37,10 @@ struct TransferShape {
   // stream through its FIFO): a port issues a stream's transfers one after another, never
   // interleaving their bursts; 0: independent.
   uint32_t stream = 0;
+  // > 0: the unit produces the transfer's data at this many cycles per byte from cycle `paceFrom`
+  // (the output unit writing an OFM block as it computes it): a burst goes only once its data exists.
+  double pace = 0;
+  double paceFrom = 0;
   uint64_t bytes() const { return runs * runBytes; }
 };
 

@@ -187,7 +187,7 @@ BlockWork BlockPlan::block(uint64_t index) const {
   case cmd::OpKind::Conv:
   case cmd::OpKind::Depthwise:
   case cmd::OpKind::Pool: {
-    w.macCycles = blockMacCycles(npu_, macBlockOf(npu_, op_, w.extent));
+    w.macCycles = simulatedBlockMacCycles(npu_, macBlockOf(npu_, op_, w.extent), op_.ifm.shape.depth);
     const bool perChannelDepth = op_.kind != cmd::OpKind::Conv &&
                                  !(op_.kind == cmd::OpKind::Pool && op_.poolMode == cmd::PoolMode::ReduceSum);
     const uint32_t channels = perChannelDepth ? w.extent.depth : op_.ifm.shape.depth;

@@ -231,6 +231,56 @@ double blockMacCycles2x(const arch::NpuConfig& npu, const MacBlock& b) {
 
 } // namespace
 
+// The U85's MAC array as the Corstone-320 FVP times it, per OFM block (docs/timing-model.md,
+// "Ethos-U85 MAC array"). Where it differs from Vela 5.0's estimate (blockMacCycles2x, ethos-u85.md
+// 5.2), the FVP's per-launch records decide (fixtures/fvp-perop):
+//   pooling: one cycle per kernel tap and micro-block (x2 for a 16-bit IFM), not Vela's max(4, E) x b/2;
+//   depthwise: one cycle per kernel tap and micro-block (no rounding of the taps to fours), at
+//     least the weight path's floor per tap (a quarter of Vela's per four taps);
+//   convolutions: the IFM depth walked in 8-channel slices of its real depth, not in whole IFM depth
+//     blocks of 64 (a 140-channel IFM is 18 slices, not 3 x 8);
+//   2:4 sparse weights: no faster than dense (the FVP, and the MPS4 board within its ±12%, time
+//     the sparse first convolutions of kws at the dense rate).
+int64_t subKernelArrayCycles(const MacBlock& b, int64_t uwh, int64_t uc, int64_t weightCycles, int64_t elements,
+                             int64_t slices) {
+  const int64_t bits = b.ifmBits;
+  switch (b.traversal) {
+  case MacTraversal::Pooling:
+    return std::max<int64_t>(1, elements) * uwh * uc * std::max<int64_t>(1, bits / 8);
+  case MacTraversal::Depthwise:
+    return std::max(weightCycles / 4, uwh * std::max<int64_t>(1, bits / 8)) * elements * uc;
+  case MacTraversal::DepthFirst:
+    return std::max(weightCycles * 8 / std::max<int64_t>(8, b.ifmBlockDepth), uwh) * slices * elements * uc *
+           std::max<int64_t>(1, bits / 8);
+  case MacTraversal::PartKernelFirst: {
+    const int64_t steps = (elements + (bits == 16 ? 1 : 3)) / (bits == 16 ? 2 : 4);
+    return std::max(weightCycles, 4 * uwh) * steps * uc * ((int64_t{b.ifmBlockDepth} + 7) / 8) * b.ifmDepthBlocks;
+  }
+  }
+  return 0;
+}
+
+double blockMacCyclesArray2x(const arch::NpuConfig& npu, const MacBlock& b, uint32_t ifmDepth) {
+  const Shape3& ub = npu.ofmUblockRun(b.ublock);
+  const int64_t uwh = int64_t{ceilDiv(b.block.height, ub.height)} * ceilDiv(b.block.width, ub.width);
+  const int64_t uc = ceilDiv(b.block.depth, ub.depth);
+  const int64_t weightCycles = 4 * int64_t{ub.depth};
+  const int64_t slices = (int64_t{ifmDepth} + 7) / 8;
+  int64_t total = 0;
+  for (const cmd::SubKernelGroup& group : cmd::subKernelGroups(b.kernelWidth, b.kernelHeight, b.subKernelMax)) {
+    total += subKernelArrayCycles(b, uwh, uc, weightCycles, group.elements, slices) * static_cast<int64_t>(group.count);
+  }
+  return static_cast<double>(total);
+}
+
+double simulatedBlockMacCycles(const arch::NpuConfig& npu, const MacBlock& b, uint32_t ifmDepth) {
+  switch (npu.arch->costRules) {
+  case arch::CostRules::Ethos1x: return blockMacCycles(npu, b);
+  case arch::CostRules::Ethos2x: return blockMacCyclesArray2x(npu, b, ifmDepth);
+  }
+  return blockMacCycles(npu, b);
+}
+
 double blockMacCycles(const arch::NpuConfig& npu, const MacBlock& b) {
   if (npu.arch->costRules == arch::CostRules::Ethos2x) {
     return blockMacCycles2x(npu, b);

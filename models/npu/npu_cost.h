@@ -73,6 +73,11 @@ struct MacBlock {
 // division of the OFM channels between the cores. The 2.x rules (ethos-u85.md 5.2) are integer
 // arithmetic as in Vela 5.0's estimate, which computes them with this function.
 double blockMacCycles(const arch::NpuConfig& npu, const MacBlock& b);
+// The MAC-array cycles the simulator charges a block of an operation whose IFM is `ifmDepth`
+// channels deep: Vela's own formulas on the 1.x rules (blockMacCycles; the U55 and U65 FVP points
+// validate them), on the 2.x rules the U85's array as the Corstone-320 FVP's per-launch records
+// time it (npu_cost.cpp; docs/timing-model.md).
+double simulatedBlockMacCycles(const arch::NpuConfig& npu, const MacBlock& b, uint32_t ifmDepth);
 // The MAC block of a decoded kernel operation for an OFM block of extent `block`.
 MacBlock macBlockOf(const arch::NpuConfig& npu, const cmd::Operation& op, const Shape3& block);
 

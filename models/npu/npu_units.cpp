@@ -20,6 +20,10 @@ uint64_t chunkStart(uint64_t offset) { return offset / 16 * 16; }
 // weight stream and each core's scale stream.
 constexpr uint32_t kWeightStream = 1, kScaleStream = 1 + cmd::kMaxWeightStreams;
 
+// What a weight decoder needs of its stream to start: one 16-byte word (the streams are padded to
+// 16 bytes).
+constexpr uint64_t kWeightWordBytes = 16;
+
 } // namespace
 
 KernelUnit::KernelUnit(const arch::NpuConfig& npu, mem::EventQueue& queue, NpuTransport& transport,
@@ -117,24 +121,37 @@ bool KernelUnit::fetchWeights(uint64_t g) {
   const cmd::Operation& op = *o.op;
   const size_t buf = g % 2;
   s.wFetch = std::max({o.issue, weightBufferFree_[buf], queue_.now()});
-  s.weightDone = s.wFetch;
+  s.weightDone = s.weightFirst = s.wFetch;
   // Each core (U65-512: two) fetches its scale and weight streams' slices of the block's depth;
   // each core's (weight decoder's) weight stream is read through its own FIFO, at most
-  // weightWindowBytes() in flight.
+  // weightWindowBytes() in flight. The decoder streams weights into the MAC array as they come: the
+  // block's MAC work can start once the first bus word of each weight stream is in, so that word
+  // is its own transfer (the stream keeps the two in order).
   for (size_t i = 0; i < cmd::kMaxWeightStreams; ++i) {
     const auto fetchSlice = [&](const cmd::Stream& stream, uint64_t bytes, uint64_t window, uint64_t& offset,
-                                uint32_t id) {
+                                uint32_t id, bool streamed) {
       if (bytes == 0) return;
-      ++s.weightPending;
-      mem::TransferShape shape{1, bytes, window};
-      shape.stream = id;
-      transport_.transfer(stream.region, stream.base + chunkStart(offset), mem::Direction::Read, shape,
-                          s.wFetch, o.timing.bytes, *this, token(Token::Weights, wOp_, g));
+      const uint64_t start = stream.base + chunkStart(offset);
+      const uint64_t first = streamed ? std::min<uint64_t>(bytes, kWeightWordBytes) : 0;
+      if (first > 0) {
+        ++s.weightFirstPending;
+        mem::TransferShape head{1, first, window};
+        head.stream = id;
+        transport_.transfer(stream.region, start, mem::Direction::Read, head, s.wFetch, o.timing.bytes, *this,
+                            token(Token::WeightsFirst, wOp_, g));
+      }
+      if (bytes > first) {
+        ++s.weightPending;
+        mem::TransferShape rest{1, bytes - first, window};
+        rest.stream = id;
+        transport_.transfer(stream.region, start + first, mem::Direction::Read, rest, s.wFetch, o.timing.bytes, *this,
+                            token(Token::Weights, wOp_, g));
+      }
       offset = (offset + bytes) % std::max<uint64_t>(stream.length, 1);
     };
-    fetchSlice(op.scales[i], s.work.scaleBytes[i], 0, o.scaleOffset[i], kScaleStream + uint32_t(i));
+    fetchSlice(op.scales[i], s.work.scaleBytes[i], 0, o.scaleOffset[i], kScaleStream + uint32_t(i), false);
     fetchSlice(op.weights[i], s.work.weightBytes[i], npu_.weightWindowBytes(), o.weightOffset[i],
-               kWeightStream + uint32_t(i));
+               kWeightStream + uint32_t(i), true);
   }
   return true;
 }
@@ -157,11 +174,33 @@ bool KernelUnit::fetchIfm(uint64_t g) {
     o.timing.stallBlockdep = std::max(0.0, dep->blockdep - bufferFree);
     o.timing.stallShramReconfig = std::max(0.0, dep->shram - std::max(bufferFree, dep->blockdep));
   }
-  s.ifmDone = s.fetch;
+  s.ifmDone = s.ifmFirst = s.fetch;
+  // An elementwise operation's output unit works on its inputs as they come (there are no
+  // accumulators to complete): the first word of each input is its own transfer, so that it can
+  // start then. Kernels hand their IFM block to the MAC array whole (the double-buffered IFM buffer).
+  const bool streams = op.kind == cmd::OpKind::Elementwise;
   const auto read = [&](uint8_t region, const mem::TransferShape& shape) {
     if (shape.bytes() == 0) return;
+    mem::TransferShape rest = shape;
+    if (streams) {
+      // The head: the first word of a single run, or the first of several runs.
+      mem::TransferShape head = shape;
+      head.runs = 1;
+      if (shape.runs == 1) {
+        head.runBytes = std::min<uint64_t>(shape.runBytes, kWeightWordBytes);
+        rest.runBytes -= head.runBytes;
+        rest.address += head.runBytes;
+      } else {
+        rest.runs -= 1;
+        rest.address += shape.runStride == 0 ? shape.runBytes : shape.runStride;
+      }
+      ++s.ifmFirstPending;
+      transport_.transfer(region, head.address, mem::Direction::Read, head, s.fetch, o.timing.bytes, *this,
+                          token(Token::IfmFirst, fOp_, g));
+    }
+    if (rest.bytes() == 0) return;
     ++s.ifmPending;
-    transport_.transfer(region, shape.address, mem::Direction::Read, shape, s.fetch, o.timing.bytes, *this,
+    transport_.transfer(region, rest.address, mem::Direction::Read, rest, s.fetch, o.timing.bytes, *this,
                         token(Token::Ifm, fOp_, g));
   };
   for (size_t p = 0; p < s.work.ifm.count; ++p) {
@@ -173,7 +212,7 @@ bool KernelUnit::fetchIfm(uint64_t g) {
 
 bool KernelUnit::runMac(uint64_t g) {
   BlockRun& s = slot(g);
-  if (s.ifmPending > 0 || s.weightPending > 0) {
+  if (s.ifmPending > 0 || s.ifmFirstPending > 0 || s.weightPending > 0 || s.weightFirstPending > 0) {
     return false;
   }
   locate(g, mOp_);
@@ -182,20 +221,25 @@ bool KernelUnit::runMac(uint64_t g) {
   const size_t buf = g % 2;
   const BlockWork& b = s.work;
   KernelTiming& t = o.timing;
-  // MAC array: in order, needs inputs, weights and a free accumulator buffer.
+  // MAC array: in order, needs inputs, the first weights and a free accumulator buffer; it ends no
+  // earlier than the block's last weights arrive (they stream in as it works).
   const double ready = std::max(macFree_, accBufferFree_[buf]);
-  const double macStart = std::max({ready, s.ifmDone, s.weightDone});
-  t.stallIfm += std::max(0.0, s.ifmDone - std::max(ready, s.weightDone));
-  t.stallWeights += std::max(0.0, s.weightDone - std::max(ready, s.ifmDone));
-  t.stallOutput += std::max(0.0, accBufferFree_[buf] - std::max(macFree_, std::max(s.ifmDone, s.weightDone)));
-  const double macDone = macStart + b.macCycles;
+  const bool streams = o.op->kind == cmd::OpKind::Elementwise;
+  const double inputs = streams ? s.ifmFirst : s.ifmDone;
+  const double macStart = std::max({ready, inputs, s.weightFirst});
+  const double macDone = std::max(macStart + b.macCycles, s.weightDone);
+  t.stallIfm += std::max(0.0, inputs - std::max(ready, s.weightFirst));
+  t.stallWeights += std::max(0.0, s.weightFirst - std::max(ready, inputs)) + (macDone - macStart - b.macCycles);
+  t.stallOutput += std::max(0.0, accBufferFree_[buf] - std::max(macFree_, std::max(inputs, s.weightFirst)));
   macFree_ = macDone;
   ifmBufferFree_[buf] = macDone;
   weightBufferFree_[buf] = macDone;
   t.macCycles += b.macCycles;
-  // Output unit (scale, bias, activation), then the OFM write.
+  // Output unit (scale, bias, activation) once the accumulators are complete (an elementwise
+  // operation's as its inputs come: it ends no earlier than the last of them), then the OFM write,
+  // each burst as soon as the output unit has produced its data.
   const double aoStart = std::max(macDone, aoFree_);
-  const double aoDone = aoStart + b.outputCycles;
+  const double aoDone = std::max(aoStart + b.outputCycles, streams ? s.ifmDone : 0.0);
   aoFree_ = aoDone;
   accBufferFree_[buf] = aoDone;
   t.outputCycles += b.outputCycles;
@@ -210,8 +254,13 @@ bool KernelUnit::runMac(uint64_t g) {
                                          b.weightBytes[0] + b.scaleBytes[0], b.ofm.bytes()},
                               false});
   }
-  transport_.transfer(o.op->ofm.region, b.ofm.address, mem::Direction::Write, b.ofm, aoDone, t.bytes, *this,
-                      token(Token::Ofm, mOp_, j));
+  mem::TransferShape ofm = b.ofm;
+  if (ofm.bytes() > 0 && aoDone > aoStart) {
+    ofm.pace = (aoDone - aoStart) / double(ofm.bytes());
+    ofm.paceFrom = aoStart;
+  }
+  transport_.transfer(o.op->ofm.region, b.ofm.address, mem::Direction::Write, ofm, std::max(aoStart, queue_.now()),
+                      t.bytes, *this, token(Token::Ofm, mOp_, j));
   return true;
 }
 
@@ -282,8 +331,8 @@ void KernelUnit::written(uint64_t index, uint64_t j) {
 }
 
 void KernelUnit::transferDone(uint64_t tok) {
-  const auto kind = static_cast<Token>(tok >> 62);
-  const uint64_t op = (tok >> 32) & ((uint64_t{1} << 30) - 1);
+  const auto kind = static_cast<Token>(tok >> 60);
+  const uint64_t op = (tok >> 32) & ((uint64_t{1} << 28) - 1);
   const uint64_t low = tok & 0xffff'ffffu;
   const double now = queue_.now();
   switch (kind) {
@@ -297,6 +346,20 @@ void KernelUnit::transferDone(uint64_t tok) {
     BlockRun& s = ring_[low % ring_.size()];
     s.weightDone = std::max(s.weightDone, now);
     --s.weightPending;
+    break;
+  }
+  case Token::IfmFirst: {
+    BlockRun& s = ring_[low % ring_.size()];
+    s.ifmFirst = std::max(s.ifmFirst, now);
+    s.ifmDone = std::max(s.ifmDone, now);
+    --s.ifmFirstPending;
+    break;
+  }
+  case Token::WeightsFirst: {
+    BlockRun& s = ring_[low % ring_.size()];
+    s.weightFirst = std::max(s.weightFirst, now);
+    s.weightDone = std::max(s.weightDone, now);
+    --s.weightFirstPending;
     break;
   }
   case Token::Ofm: written(op, low); break;

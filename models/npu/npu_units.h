@@ -116,11 +116,13 @@ private:
     uint64_t global = UINT64_MAX;
     BlockWork work;
     double fetch = 0, wFetch = 0;
-    uint32_t ifmPending = 0, weightPending = 0;
+    uint32_t ifmPending = 0, ifmFirstPending = 0, weightPending = 0, weightFirstPending = 0;
     double ifmDone = 0, weightDone = 0;
+    double ifmFirst = 0;      // the first part of each input in (elementwise)
+    double weightFirst = 0;   // the first word of each weight stream in
   };
-  enum class Token : uint64_t { Ifm = 0, Weights = 1, Ofm = 2 };
-  static uint64_t token(Token kind, uint64_t op, uint64_t block) { return (uint64_t(kind) << 62) | (op << 32) | block; }
+  enum class Token : uint64_t { Ifm = 0, Weights = 1, Ofm = 2, WeightsFirst = 3, IfmFirst = 4 };
+  static uint64_t token(Token kind, uint64_t op, uint64_t block) { return (uint64_t(kind) << 60) | (op << 32) | block; }
   // Runs every stage that can go now.
   void advance();
   OpRun& opOf(uint64_t index) { return ops_[index - opBase_]; }
