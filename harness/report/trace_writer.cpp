@@ -326,7 +326,7 @@ void writeTrace(TraceFile& file, TraceDetail detail, const platform::RunResult& 
   int tid = 1 + e.track(kKernel, 1, "operations", kernelOps);
   const size_t windows = static_cast<size_t>(run.totalCycles / kWindowCycles) + 1;
   std::vector<double> macBusy(windows, 0.0);
-  for (const TraceRecorder::Block& b : recorder.blocks()) spread(macBusy, b.event.macStart, b.event.macDone, b.event.macDone - b.event.macStart);
+  for (const TraceRecorder::Block& b : recorder.blocks()) spread(macBusy, b.event.macStart, b.event.macDone, b.event.macActive);
   if (detail != TraceDetail::Op) {
     std::array<std::vector<Slice>, 5> stages;
     for (const TraceRecorder::Block& b : recorder.blocks()) {
@@ -345,7 +345,9 @@ void writeTrace(TraceFile& file, TraceDetail detail, const platform::RunResult& 
       };
       add(0, "IFM fetch", v.ifmStart, v.ifmDone, with("bytes", v.ifmBytes));
       add(1, "weights", v.weightStart, v.weightDone, with("bytes", v.weightBytes));
-      add(2, "MAC", v.macStart, v.macDone, common);
+      // The MAC slice spans the block's work, with its streamed weights' waits: active_cycles of it
+      // are MAC work (MAC_ACTIVE).
+      add(2, "MAC", v.macStart, v.macDone, with("active_cycles", static_cast<uint64_t>(std::llround(v.macActive))));
       add(3, "output unit", v.outputStart, v.outputDone, common);
       add(4, "OFM write", v.outputDone, v.writeDone, with("bytes", v.ofmBytes));
     }

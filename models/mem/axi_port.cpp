@@ -302,6 +302,15 @@ void AxiPort::complete(uint32_t b) {
   if (adapter_ != nullptr) {
     adapter_->adapter.release(e.dir);
     adapter_->arbitrate();
+    // The group's arbitration takes the bursts that could go by now; one of this channel that may
+    // go later (a paced write, a stream's window just reopened) tries then.
+    if (ch.inflight < ch.limit && ch.tryAt == EventQueue::kNever) {
+      const size_t i = best(e.dir);
+      if (i < ch.waiting.size()) {
+        const double ready = std::max(transfers_[ch.waiting[i]].ready, ch.addrFree);
+        if (ready > queue_.now()) scheduleTry(e.dir, ready);
+      }
+    }
   } else if (!ch.waiting.empty() && ch.tryAt != queue_.now()) {
     issue(e.dir);
   }

@@ -229,8 +229,6 @@ double blockMacCycles2x(const arch::NpuConfig& npu, const MacBlock& b) {
   return static_cast<double>(total) * b.ifmDepthBlocks;
 }
 
-} // namespace
-
 // The U85's MAC array as the Corstone-320 FVP times it, per OFM block (docs/timing-model.md,
 // "Ethos-U85 MAC array"). Where it differs from Vela 5.0's estimate (blockMacCycles2x, ethos-u85.md
 // 5.2), the FVP's per-launch records decide (fixtures/fvp-perop):
@@ -273,37 +271,70 @@ double blockMacCyclesArray2x(const arch::NpuConfig& npu, const MacBlock& b, uint
   return static_cast<double>(total);
 }
 
-double simulatedBlockMacCycles(const arch::NpuConfig& npu, const MacBlock& b, uint32_t ifmDepth) {
-  switch (npu.arch->costRules) {
-  case arch::CostRules::Ethos1x: return blockMacCycles(npu, b);
-  case arch::CostRules::Ethos2x: return blockMacCyclesArray2x(npu, b, ifmDepth);
+// 1.x: MAC-array cycles of a block of extent `block` walked in micro-blocks of `ub`.
+double blockMacCycles1x(const arch::NpuConfig& npu, const MacBlock& b, const Shape3& ub, const Shape3& block) {
+  const double nx = ceilDiv(block.width, ub.width);
+  const double ny = ceilDiv(block.height, ub.height);
+  const double nz = ceilDiv(block.depth, ub.depth);
+  const double ibSlices = ceilDiv(b.ifmBlockDepth, 8u);
+  // Sub-kernels of at most subKernelMax taps a side, one formula per size.
+  double cycles = 0;
+  for (const cmd::SubKernelGroup& group : cmd::subKernelGroups(b.kernelWidth, b.kernelHeight, b.subKernelMax)) {
+    cycles += subKernelMacCycles(npu, b, nx, ny, nz, ibSlices, group.elements) * double(group.count);
   }
-  return blockMacCycles(npu, b);
+  // Repeats per IFM depth block; the cores share the OFM channels.
+  return cycles * b.ifmDepthBlocks / npu.cores;
 }
+
+} // namespace
 
 double blockMacCycles(const arch::NpuConfig& npu, const MacBlock& b) {
   if (npu.arch->costRules == arch::CostRules::Ethos2x) {
     return blockMacCycles2x(npu, b);
   }
-  // 1. Micro-block counts (1-D case: a two-row micro-block on a one-row OFM of even width and a
-  //    one-row kernel works as 4 x 1).
+  // Vela's micro-block: the configuration's, except that a two-row micro-block on a one-row OFM of
+  // even width and a one-row kernel works as 4 x 1.
   Shape3 ub = npu.ofmUblock;
   Shape3 block = b.block;
   if (ub.height == 2 && b.convLike && b.ofmShape.height == 1 && b.ofmShape.width % 2 == 0 && b.kernelHeight == 1) {
     ub = {1, 4, ub.depth};
     block.height = 1;
   }
-  const double nx = ceilDiv(block.width, ub.width);
-  const double ny = ceilDiv(block.height, ub.height);
-  const double nz = ceilDiv(block.depth, ub.depth);
-  const double ibSlices = ceilDiv(b.ifmBlockDepth, 8u);
-  // 2. Sub-kernels of at most subKernelMax taps a side, one formula per size.
-  double cycles = 0;
-  for (const cmd::SubKernelGroup& group : cmd::subKernelGroups(b.kernelWidth, b.kernelHeight, b.subKernelMax)) {
-    cycles += subKernelMacCycles(npu, b, nx, ny, nz, ibSlices, group.elements) * double(group.count);
+  return blockMacCycles1x(npu, b, ub, block);
+}
+
+namespace {
+
+double blockMacCyclesArray1x(const arch::NpuConfig& npu, const MacBlock& b) {
+  // The micro-block's H x W OFM positions laid out as whichever rectangle of that many positions
+  // covers the block with the fewest micro-blocks (the configured one on a tie): Vela's 1-D case
+  // (2 x 2 as 1 x 4 on a one-row OFM), generalised. docs/timing-model.md has the FVP points that
+  // show it: kws_micronet_m's odd 25 x 5 and 49 x 10 OFMs on every configuration whose micro-block
+  // is not 1 x 1.
+  const Shape3& configured = npu.ofmUblock;
+  const uint32_t positions = configured.height * configured.width;
+  Shape3 best = configured;
+  uint64_t fewest = uint64_t{ceilDiv(b.block.height, best.height)} * ceilDiv(b.block.width, best.width);
+  for (uint32_t h = 1; h <= positions; ++h) {
+    if (positions % h != 0) continue;
+    const Shape3 ub{h, positions / h, configured.depth};
+    const uint64_t count = uint64_t{ceilDiv(b.block.height, ub.height)} * ceilDiv(b.block.width, ub.width);
+    if (count < fewest) {
+      fewest = count;
+      best = ub;
+    }
   }
-  // 3. Repeats per IFM depth block; the cores share the OFM channels.
-  return cycles * b.ifmDepthBlocks / npu.cores;
+  return blockMacCycles1x(npu, b, best, b.block);
+}
+
+} // namespace
+
+double simulatedBlockMacCycles(const arch::NpuConfig& npu, const MacBlock& b, uint32_t ifmDepth) {
+  switch (npu.arch->costRules) {
+  case arch::CostRules::Ethos1x: return blockMacCyclesArray1x(npu, b);
+  case arch::CostRules::Ethos2x: return blockMacCyclesArray2x(npu, b, ifmDepth);
+  }
+  return blockMacCyclesArray1x(npu, b);
 }
 
 MacTraversal macTraversal(bool pooling, bool depthwise, bool partKernelFirstConvolution) {

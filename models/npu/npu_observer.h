@@ -18,6 +18,7 @@ struct BlockEvent {
   double ifmStart = 0, ifmDone = 0;   // IFM (and IFM2) reads
   double weightStart = 0, weightDone = 0; // weight and scale reads (equal when none)
   double macStart = 0, macDone = 0;
+  double macActive = 0;               // MAC cycles of its work; the rest of [macStart, macDone] waits for streamed weights
   double outputStart = 0, outputDone = 0; // output unit (scale, bias, activation)
   double writeDone = 0;               // OFM write complete (starts at outputDone)
   uint64_t ifmBytes = 0, weightBytes = 0, ofmBytes = 0;

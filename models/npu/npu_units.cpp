@@ -124,9 +124,10 @@ bool KernelUnit::fetchWeights(uint64_t g) {
   s.weightDone = s.weightFirst = s.wFetch;
   // Each core (U65-512: two) fetches its scale and weight streams' slices of the block's depth;
   // each core's (weight decoder's) weight stream is read through its own FIFO, at most
-  // weightWindowBytes() in flight. The decoder streams weights into the MAC array as they come: the
-  // block's MAC work can start once the first bus word of each weight stream is in, so that word
-  // is its own transfer (the stream keeps the two in order).
+  // weightWindowBytes() in flight. Where the decoders stream weights into the MAC array as they
+  // come (Architecture::macStreamsWeights), the block's MAC work can start once the first bus word
+  // of each weight stream is in, so that word is its own transfer (the stream keeps the two in
+  // order); elsewhere weightFirst stays the fetch's start and the MAC array waits for weightDone.
   for (size_t i = 0; i < cmd::kMaxWeightStreams; ++i) {
     const auto fetchSlice = [&](const cmd::Stream& stream, uint64_t bytes, uint64_t window, uint64_t& offset,
                                 uint32_t id, bool streamed) {
@@ -151,7 +152,7 @@ bool KernelUnit::fetchWeights(uint64_t g) {
     };
     fetchSlice(op.scales[i], s.work.scaleBytes[i], 0, o.scaleOffset[i], kScaleStream + uint32_t(i), false);
     fetchSlice(op.weights[i], s.work.weightBytes[i], npu_.weightWindowBytes(), o.weightOffset[i],
-               kWeightStream + uint32_t(i), true);
+               kWeightStream + uint32_t(i), npu_.arch->macStreamsWeights);
   }
   return true;
 }
@@ -221,16 +222,17 @@ bool KernelUnit::runMac(uint64_t g) {
   const size_t buf = g % 2;
   const BlockWork& b = s.work;
   KernelTiming& t = o.timing;
-  // MAC array: in order, needs inputs, the first weights and a free accumulator buffer; it ends no
-  // earlier than the block's last weights arrive (they stream in as it works).
+  // MAC array: in order, needs inputs, its weights (the first of them where they stream in as it
+  // works: it then ends no earlier than the last of them) and a free accumulator buffer.
   const double ready = std::max(macFree_, accBufferFree_[buf]);
   const bool streams = o.op->kind == cmd::OpKind::Elementwise;
   const double inputs = streams ? s.ifmFirst : s.ifmDone;
-  const double macStart = std::max({ready, inputs, s.weightFirst});
+  const double weights = npu_.arch->macStreamsWeights ? s.weightFirst : s.weightDone;
+  const double macStart = std::max({ready, inputs, weights});
   const double macDone = std::max(macStart + b.macCycles, s.weightDone);
-  t.stallIfm += std::max(0.0, inputs - std::max(ready, s.weightFirst));
-  t.stallWeights += std::max(0.0, s.weightFirst - std::max(ready, inputs)) + (macDone - macStart - b.macCycles);
-  t.stallOutput += std::max(0.0, accBufferFree_[buf] - std::max(macFree_, std::max(inputs, s.weightFirst)));
+  t.stallIfm += std::max(0.0, inputs - std::max(ready, weights));
+  t.stallWeights += std::max(0.0, weights - std::max(ready, inputs)) + (macDone - macStart - b.macCycles);
+  t.stallOutput += std::max(0.0, accBufferFree_[buf] - std::max(macFree_, std::max(inputs, weights)));
   macFree_ = macDone;
   ifmBufferFree_[buf] = macDone;
   weightBufferFree_[buf] = macDone;
@@ -250,8 +252,9 @@ bool KernelUnit::runMac(uint64_t g) {
   if (sink_ != nullptr) {
     pendingEvents_.push_back({g, o.record,
                               BlockEvent{j, b.origin, b.extent, s.fetch, s.ifmDone, s.wFetch, s.weightDone, macStart,
-                                         macDone, aoStart, aoDone, aoDone, b.ifm.bytes() + b.ifm2.bytes(),
-                                         b.weightBytes[0] + b.scaleBytes[0], b.ofm.bytes()},
+                                         macDone, b.macCycles, aoStart, aoDone, aoDone,
+                                         b.ifm.bytes() + b.ifm2.bytes(), b.weightBytes[0] + b.scaleBytes[0],
+                                         b.ofm.bytes()},
                               false});
   }
   mem::TransferShape ofm = b.ofm;

@@ -243,6 +243,7 @@ Architecture ethosU85Description() {
              {"ext0", 128, 64, 32, 64, 32, AreaId{1}, 640, "EXT"},    {"ext1", 128, 64, 32, 64, 32, AreaId{1}, 656, "EXT"}};
   a.buffers = BufferModel::InternalBuffers;
   a.costRules = CostRules::Ethos2x;
+  a.macStreamsWeights = true;
   a.dmaInternalMemory = "lutram";   // the LUT RAM: internal DMAs load activation tables
   a.maxWeightStreams = 4;
   a.maxScaleStreams = 1;

@@ -132,6 +132,10 @@ struct Architecture {
   double parseCyclesPerCommand = 1;      // one command word decoded per cycle
   uint32_t dmaChunkBytes = 256;          // DMA engine buffer: bytes read, then written, per step
   uint32_t weightWindowBytes = 1024;     // one core's weight stream: bytes requested ahead of the decoder
+  // Whether the MAC array starts an OFM block on its first weights and takes the rest as they come
+  // (U85: the weight decoders stream into the array), or waits for the block's weights to be in the
+  // weight buffer (U55, U65). docs/timing-model.md has the FVP evidence for each.
+  bool macStreamsWeights = false;
   uint32_t ifmBufferBlocks = 2;          // IFM blocks the SHRAM IFM area holds (double buffer, timing doc 4.2)
   // MAC array and encoders.
   uint32_t subKernelMax = 8;             // largest sub-kernel side; bigger kernels are decomposed
