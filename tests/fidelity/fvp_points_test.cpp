@@ -19,7 +19,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include "sim/common/csv.h"
 #include "support/fixtures.h"
 
 namespace {
@@ -58,9 +57,9 @@ const OpenPoint* openPoint(const std::string& model, const std::string& accelera
 }
 
 struct Point {
-  std::map<std::string, std::string> fields;
+  npusim::test::CsvRow row;
   bool beatsOnly = false; // a probe row that repeats a formal run's cycles and adds its beat counts
-  const std::string& at(const std::string& column) const { return fields.at(column); }
+  const std::string& at(const std::string& column) const { return row[column]; }
 };
 
 const char* const kBeatColumns[] = {"axi0_rd_beats", "axi0_wr_beats", "axi1_rd_beats", "sram_rd_beats",
@@ -68,15 +67,9 @@ const char* const kBeatColumns[] = {"axi0_rd_beats", "axi0_wr_beats", "axi1_rd_b
 
 // The rows of the NPU family `prefix` ("ethos-u55", "ethos-u65") measured with the adapters on.
 std::vector<Point> points(const std::filesystem::path& csv, const std::string& prefix) {
-  std::ifstream in(csv);
-  std::string line;
-  std::getline(in, line);
-  const std::vector<std::string> header = npusim::splitCsvLine(line);
   std::vector<Point> rows;
-  while (std::getline(in, line)) {
-    const std::vector<std::string> fields = npusim::splitCsvLine(line);
-    Point p;
-    for (size_t i = 0; i < header.size() && i < fields.size(); ++i) p.fields[header[i]] = fields[i];
+  for (const npusim::test::CsvRow& row : npusim::test::readCsvTable(csv)) {
+    Point p{row};
     const std::string& run = p.at("run");
     if (p.at("timing_adapter") != "ON" || p.at("accelerator").rfind(prefix, 0) != 0 || p.at("target") != "FVP") continue;
     if (p.at("source") == "mps4" && run.rfind("formal", 0) != 0) {

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "support/fixtures.h"
 
+#include "sim/common/csv.h"
+
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -139,6 +141,22 @@ InputError errorOf(const std::function<void()>& f) {
 std::vector<uint8_t> readBytes(const fs::path& path) {
   const std::string text = readText(path);
   return {text.begin(), text.end()};
+}
+
+std::vector<CsvRow> readCsvTable(const fs::path& path) {
+  const std::vector<CsvLine> lines = readCsvFile(path.string());
+  std::vector<CsvRow> rows;
+  for (size_t i = 1; i < lines.size(); ++i) {
+    if (lines[i].fields.size() != lines[0].fields.size()) {
+      throw std::runtime_error(path.string() + ":" + std::to_string(lines[i].number) + ": " +
+                               std::to_string(lines[i].fields.size()) + " fields, the header has " +
+                               std::to_string(lines[0].fields.size()));
+    }
+    CsvRow row;
+    for (size_t c = 0; c < lines[0].fields.size(); ++c) row.field[lines[0].fields[c]] = lines[i].fields[c];
+    rows.push_back(std::move(row));
+  }
+  return rows;
 }
 
 std::string readText(const fs::path& path) {

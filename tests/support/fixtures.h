@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -53,6 +54,16 @@ io::CompiledNetwork loadModel(const VelaFolder& folder);
 // Whole file contents; throws std::runtime_error when the file cannot be read.
 // The InputError that `f` throws; a failed check when it throws none.
 InputError errorOf(const std::function<void()>& f);
+
+// One row of a CSV file with a header line: its fields by column name.
+struct CsvRow {
+  std::map<std::string, std::string> field;
+  // The field of column `name` (std::out_of_range when the file has no such column).
+  const std::string& operator[](const std::string& name) const { return field.at(name); }
+};
+// The rows of the CSV file at `path` (first line: the column names); throws std::runtime_error when
+// a row has another number of fields than the header.
+std::vector<CsvRow> readCsvTable(const std::filesystem::path& path);
 
 std::vector<uint8_t> readBytes(const std::filesystem::path& path);
 std::string readText(const std::filesystem::path& path);

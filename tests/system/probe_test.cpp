@@ -28,27 +28,6 @@ namespace fs = std::filesystem;
 namespace npusim {
 namespace {
 
-struct Row {
-  std::map<std::string, std::string> field;
-  const std::string& operator[](const std::string& name) const { return field.at(name); }
-};
-
-std::vector<Row> readCsv(const fs::path& path) {
-  std::istringstream in(test::readText(path));
-  std::string line;
-  std::getline(in, line);
-  const std::vector<std::string> header = splitCsvLine(line);
-  std::vector<Row> rows;
-  while (std::getline(in, line)) {
-    const std::vector<std::string> fields = splitCsvLine(line);
-    REQUIRE(fields.size() == header.size());
-    Row r;
-    for (size_t i = 0; i < header.size(); ++i) r.field[header[i]] = fields[i];
-    rows.push_back(r);
-  }
-  return rows;
-}
-
 uint64_t npuActiveOf(const fs::path& model, const std::vector<std::string>& options, const fs::path& json) {
   std::vector<std::string> args{"run", model.string(), "--json", json.string()};
   args.insert(args.end(), options.begin(), options.end());
@@ -71,7 +50,7 @@ void checkProbes(const fs::path& model, const std::vector<std::string>& options)
   const test::ProcessResult write = test::runNpusim(args);
   INFO("stderr: ", write.err);
   REQUIRE(write.exitCode == 0);
-  const std::vector<Row> rows = readCsv(tmp.path() / "p" / "probes.csv");
+  const std::vector<test::CsvRow> rows = test::readCsvTable(tmp.path() / "p" / "probes.csv");
 
   const std::vector<uint8_t> original = test::readBytes(model);
   const io::CompiledNetwork net = io::loadNetworkFromBytes(original, model.string());
@@ -174,7 +153,7 @@ size_t checkIrqModel(const fs::path& model, const std::vector<std::string>& opti
   REQUIRE(have.size() == want.size());
 
   // Commands, and launch by launch what launches.csv says.
-  const std::vector<Row> rows = readCsv(tmp.path() / "launches.csv");
+  const std::vector<test::CsvRow> rows = test::readCsvTable(tmp.path() / "launches.csv");
   size_t launch = 0;
   for (size_t s = 0; s < want.size(); ++s) {
     size_t g = 0;
@@ -190,7 +169,7 @@ size_t checkIrqModel(const fs::path& model, const std::vector<std::string>& opti
       CHECK(have[s].commands[g].param == (1u << (launch % 16)));
       ++g;
       REQUIRE(launch + 1 < rows.size());
-      const Row& r = rows[launch];
+      const test::CsvRow& r = rows[launch];
       const cmd::Operation& op = *std::find_if(want[s].operations.begin(), want[s].operations.end(),
                                                [&](const cmd::Operation& o) { return o.commandIndex == c.index; });
       CHECK(r["launch"] == std::to_string(launch));
@@ -376,7 +355,7 @@ TEST_CASE("probe write --every: every N-th kernel operation and the last") {
   for (const cmd::Operation& op : decoded.at(0).operations) kernels += cmd::isKernel(op.kind) ? 1 : 0;
   REQUIRE(kernels % 2 == 1);   // so that the last is not an even one
   std::vector<std::string> files;
-  for (const Row& r : readCsv(tmp.path() / "probes.csv")) files.push_back(r["file"]);
+  for (const test::CsvRow& r : test::readCsvTable(tmp.path() / "probes.csv")) files.push_back(r["file"]);
   std::vector<std::string> want;
   for (size_t k = 2; k <= kernels; k += 2) want.push_back("demo.probe" + std::to_string(k) + ".tflite");
   want.push_back("demo.probe" + std::to_string(kernels) + ".tflite");
@@ -386,7 +365,7 @@ TEST_CASE("probe write --every: every N-th kernel operation and the last") {
 TEST_CASE("probe compare: measured against simulated, per probe and per operation kind") {
   test::TempDir tmp;
   REQUIRE(test::runNpusim({"probe", "write", "--out", tmp.path().string()}).exitCode == 0);
-  const std::vector<Row> rows = readCsv(tmp.path() / "probes.csv");
+  const std::vector<test::CsvRow> rows = test::readCsvTable(tmp.path() / "probes.csv");
   REQUIRE(rows.size() >= 4);
   // Measured: 5/4 of npusim's for every probe but the third, plus a file that is no probe.
   std::ofstream(tmp.path() / "measured.csv") << "note,npu_active,file\n";
@@ -405,11 +384,11 @@ TEST_CASE("probe compare: measured against simulated, per probe and per operatio
   REQUIRE(c.exitCode == 0);
   CHECK(c.err.find("other.tflite is not a probe") != std::string::npos);
   CHECK(c.err.find("1 of " + std::to_string(rows.size()) + " probes have no measurement") != std::string::npos);
-  const std::vector<Row> out = readCsv(tmp.path() / "c.csv");
+  const std::vector<test::CsvRow> out = test::readCsvTable(tmp.path() / "c.csv");
   REQUIRE(out.size() == rows.size() - 1);
   // Each probe adds its cycles over the previous measured one (probe 4 over probe 2).
   uint64_t previousMeasured = 0, previousSimulated = 0;
-  for (const Row& r : out) {
+  for (const test::CsvRow& r : out) {
     const size_t k = std::stoul(r["probe"]) - 1;
     CHECK(k != 2);
     const uint64_t simulated = std::stoull(rows[k]["simulated_npu_active"]);
@@ -515,7 +494,7 @@ TEST_CASE("probe compare: records made from npusim's own run give no error, at e
     REQUIRE(test::runNpusim(run).exitCode == 0);
     const nlohmann::json result = nlohmann::json::parse(test::readText(tmp.path() / "run.json"));
     const fs::path launchCsv = tmp.path() / "launches.csv";
-    const size_t launches = readCsv(launchCsv).size() - 1;
+    const size_t launches = test::readCsvTable(launchCsv).size() - 1;
     // The beat columns and the PMU counters they count (U85: the SRAM and EXT groups; U55: each port).
     std::vector<std::pair<std::string, std::string>> beats;
     const bool u85 = result["pmu"].contains("SRAM_RD_DATA_BEAT_RECEIVED");
@@ -545,7 +524,7 @@ TEST_CASE("probe compare: records made from npusim's own run give no error, at e
                                                    (tmp.path() / "c.csv").string()});
     INFO("stderr: ", c.err);
     REQUIRE(c.exitCode == 0);
-    const std::vector<Row> rows = readCsv(tmp.path() / "c.csv");
+    const std::vector<test::CsvRow> rows = test::readCsvTable(tmp.path() / "c.csv");
     REQUIRE(rows.size() == sizes.size() + 1);
     for (size_t k = 0; k < rows.size(); ++k) {
       CHECK(rows[k]["launches"] == std::to_string(k < sizes.size() ? sizes[k] : launches - covered));
@@ -556,7 +535,7 @@ TEST_CASE("probe compare: records made from npusim's own run give no error, at e
     CHECK(c.out.find("mean |error| 0.0%") != std::string::npos);
     for (const auto& [column, event] : beats) {
       uint64_t sum = 0;
-      for (const Row& r : rows) sum += std::stoull(r["simulated_" + column]);
+      for (const test::CsvRow& r : rows) sum += std::stoull(r["simulated_" + column]);
       CHECK(sum == result["pmu"][event].get<uint64_t>());
     }
 
@@ -587,10 +566,10 @@ TEST_CASE("probe compare: the 15 cells of fvp-perop, each record mapped to the l
   const auto dir = test::fixtureOrSkip("fvp-perop/cells.csv");
   if (!dir) return;
   const fs::path perop = dir->parent_path();
-  const std::vector<Row> cells = readCsv(perop / "cells.csv");
-  const std::vector<Row> attribution = readCsv(perop / "attribution.csv");
+  const std::vector<test::CsvRow> cells = test::readCsvTable(perop / "cells.csv");
+  const std::vector<test::CsvRow> attribution = test::readCsvTable(perop / "attribution.csv");
   REQUIRE(cells.size() == 15);
-  for (const Row& cell : cells) {
+  for (const test::CsvRow& cell : cells) {
     INFO("cell: ", cell["model"], " ", cell["config"]);
     test::TempDir tmp;
     const test::ProcessResult write =
@@ -599,15 +578,15 @@ TEST_CASE("probe compare: the 15 cells of fvp-perop, each record mapped to the l
     INFO("stderr: ", write.err);
     REQUIRE(write.exitCode == 0);
     // As many launches as the study inserted interrupts.
-    CHECK(readCsv(tmp.path() / "launches.csv").size() - 1 == std::stoul(cell["irqs"]));
+    CHECK(test::readCsvTable(tmp.path() / "launches.csv").size() - 1 == std::stoul(cell["irqs"]));
     const test::ProcessResult c = test::runNpusim(
         {"probe", "compare", (tmp.path() / "launches.csv").string(), (perop / "segments.csv").string(), "--where",
          "model=" + cell["model"], "--where", "config=" + cell["config"], "--csv", (tmp.path() / "c.csv").string()});
     INFO("stderr: ", c.err);
     REQUIRE(c.exitCode == 0);
-    const std::vector<Row> rows = readCsv(tmp.path() / "c.csv");
+    const std::vector<test::CsvRow> rows = test::readCsvTable(tmp.path() / "c.csv");
     std::vector<std::string> want;
-    for (const Row& a : attribution) {
+    for (const test::CsvRow& a : attribution) {
       if (a["workload"] == cell["model"] && a["binding"] == cell["config"]) want.push_back(a["launches"]);
     }
     REQUIRE(rows.size() == want.size());
@@ -622,7 +601,7 @@ TEST_CASE("probe --irq: bad records, manifests and options get one error line an
   test::TempDir tmp;
   REQUIRE(test::runNpusim({"probe", "write", "--irq", "--out", tmp.path().string()}).exitCode == 0);
   const std::string launches = (tmp.path() / "launches.csv").string();
-  const size_t count = readCsv(launches).size() - 1;
+  const size_t count = test::readCsvTable(launches).size() - 1;
   REQUIRE(count >= 3);
   const auto records = [&](const std::string& text, const std::vector<std::string>& more = {}) {
     std::ofstream(tmp.path() / "r.csv") << text;
