@@ -161,20 +161,23 @@ void AxiPort::tryIssue(Direction d) {
 
 size_t AxiPort::best(Direction d) const {
   // The waiting transfer whose next burst could go first (ties: the older transfer); one whose
-  // window is full waits for its own bursts to complete, and a stream's transfers go in order
+  // window is full waits for bursts to complete, and a stream's transfers go oldest first
   // (`waiting` is in submission order, so the first of each stream met is its oldest).
   const Channel& ch = channel(d);
   size_t best = ch.waiting.size();
   uint64_t seenStreams = 0;
   for (size_t i = 0; i < ch.waiting.size(); ++i) {
     const Transfer& t = transfers_[ch.waiting[i]];
+    const bool full = t.window > 0 && inflight(t) >= t.window;
     if (t.shape.stream != 0) {
       const uint64_t bit = uint64_t{1} << (t.shape.stream % 64);
       const bool younger = (seenStreams & bit) != 0;
-      seenStreams |= bit;
-      if (younger) continue; // an older transfer of its stream goes first
+      // An older transfer of the stream goes first; with windows of their own, a younger one may
+      // go while every older one waits for its window.
+      if (!t.shape.ownWindow || !full) seenStreams |= bit;
+      if (younger) continue;
     }
-    if (t.window > 0 && inflight(t) >= t.window) continue;
+    if (full) continue;
     if (best == ch.waiting.size() || t.ready < transfers_[ch.waiting[best]].ready) best = i;
   }
   return best;

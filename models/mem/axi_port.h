@@ -149,8 +149,11 @@ private:
   bool hasBurst(const Transfer& t) const { return t.run < t.shape.runs; }
   // A stream's counter: streams are told apart per direction.
   static size_t streamSlot(const Transfer& t) { return 2 * size_t{t.shape.stream} + static_cast<size_t>(t.dir); }
-  // The bursts in flight a transfer's window counts: its stream's, or its own.
-  uint64_t inflight(const Transfer& t) const { return t.shape.stream != 0 ? streamInflight_.at(streamSlot(t)) : t.inflight; }
+  // The bursts in flight a transfer's window counts: its stream's (unless it has a window of its
+  // own), or its own.
+  uint64_t inflight(const Transfer& t) const {
+    return t.shape.stream != 0 && !t.shape.ownWindow ? streamInflight_.at(streamSlot(t)) : t.inflight;
+  }
   uint64_t nextBurstBytes(const Transfer& t) const;
 
   EventQueue& queue_;

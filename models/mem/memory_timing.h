@@ -37,6 +37,11 @@ struct TransferShape {
   // stream through its FIFO): a port issues a stream's transfers one after another, never
   // interleaving their bursts; 0: independent.
   uint32_t stream = 0;
+  // With a stream: false, the window counts the whole stream's bursts in flight and its transfers go
+  // strictly one after another (one FIFO); true, each transfer keeps its own window and a younger
+  // one may issue while every older one of the stream waits for its window (a fetch per buffer,
+  // the older served first).
+  bool ownWindow = false;
   // > 0: the unit produces the transfer's data at this many cycles per byte from cycle `paceFrom`
   // (the output unit writing an OFM block as it computes it): a burst goes only once its data exists.
   double pace = 0;

@@ -123,8 +123,8 @@ bool KernelUnit::fetchWeights(uint64_t g) {
   s.wFetch = std::max({o.issue, weightBufferFree_[buf], queue_.now()});
   s.weightDone = s.weightFirst = s.wFetch;
   // Each core (U65-512: two) fetches its scale and weight streams' slices of the block's depth;
-  // each core's (weight decoder's) weight stream is read through its own FIFO, at most
-  // weightWindowBytes() in flight. Where the decoders stream weights into the MAC array as they
+  // each core's (weight decoder's) weight stream is read in order, at most weightWindowBytes() in
+  // flight per weight buffer (Architecture::weightWindowPerBuffer) or over the stream. Where the decoders stream weights into the MAC array as they
   // come (Architecture::macStreamsWeights), the block's MAC work can start once the first bus word
   // of each weight stream is in, so that word is its own transfer (the stream keeps the two in
   // order); elsewhere weightFirst stays the fetch's start and the MAC array waits for weightDone.
@@ -138,6 +138,7 @@ bool KernelUnit::fetchWeights(uint64_t g) {
         ++s.weightFirstPending;
         mem::TransferShape head{1, first, window};
         head.stream = id;
+        head.ownWindow = npu_.arch->weightWindowPerBuffer;
         transport_.transfer(stream.region, start, mem::Direction::Read, head, s.wFetch, o.timing.bytes, *this,
                             token(Token::WeightsFirst, wOp_, g));
       }
@@ -145,6 +146,7 @@ bool KernelUnit::fetchWeights(uint64_t g) {
         ++s.weightPending;
         mem::TransferShape rest{1, bytes - first, window};
         rest.stream = id;
+        rest.ownWindow = npu_.arch->weightWindowPerBuffer;
         transport_.transfer(stream.region, start + first, mem::Direction::Read, rest, s.wFetch, o.timing.bytes, *this,
                             token(Token::Weights, wOp_, g));
       }

@@ -244,6 +244,7 @@ Architecture ethosU85Description() {
   a.buffers = BufferModel::InternalBuffers;
   a.costRules = CostRules::Ethos2x;
   a.macStreamsWeights = true;
+  a.weightWindowPerBuffer = false;
   a.dmaInternalMemory = "lutram";   // the LUT RAM: internal DMAs load activation tables
   a.maxWeightStreams = 4;
   a.maxScaleStreams = 1;

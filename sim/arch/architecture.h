@@ -136,6 +136,10 @@ struct Architecture {
   // (U85: the weight decoders stream into the array), or waits for the block's weights to be in the
   // weight buffer (U55, U65). docs/timing-model.md has the FVP evidence for each.
   bool macStreamsWeights = false;
+  // Whether each of a core's two weight buffers is filled by a fetch of its own, weightWindowBytes
+  // ahead, the older buffer's first (U55, U65), or the decoder's whole stream shares one window
+  // (U85: the weight channel's read buffer). docs/timing-model.md has the FVP evidence.
+  bool weightWindowPerBuffer = true;
   uint32_t ifmBufferBlocks = 2;          // IFM blocks the SHRAM IFM area holds (double buffer, timing doc 4.2)
   // MAC array and encoders.
   uint32_t subKernelMax = 8;             // largest sub-kernel side; bigger kernels are decomposed
