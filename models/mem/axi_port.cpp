@@ -272,9 +272,12 @@ bool AxiPort::issue(Direction d) {
   } else {
     dataReady(b);
   }
-  // The next burst's address may go in the next cycle; at the limit, a completing burst tries.
+  // The next burst's address may go in the next cycle, or when the best waiting burst may (a paced
+  // one: once its data exists); at the limit, or with every window full, a completing burst tries.
   if (!ch.waiting.empty() && ch.inflight < ch.limit) {
-    scheduleTry(d, now + 1);
+    if (const size_t next = this->best(d); next < ch.waiting.size()) {
+      scheduleTry(d, std::max(now + 1, transfers_[ch.waiting[next]].ready));
+    }
   }
   return true;
 }
