@@ -123,6 +123,35 @@ TEST_CASE("compute-bound convolution takes its MAC time plus pipeline fill and d
   CHECK(t.end - t.start <= 1.10 * mac);
 }
 
+TEST_CASE("weights streamed into the MAC array hide its work behind their arrival; waited for, they add to it") {
+  // One block (the whole 8x5x32 OFM, IFM 64 deep) whose weights come from the flash behind AXI1
+  // (region 0, 1 B/cycle): they arrive long after the IFM. Waiting for them (U55, U65), the MAC
+  // array starts when the last has come; streaming them in (macStreamsWeights, the U85's
+  // decoders), it works as they come and ends with the last. The two runs differ by the block's
+  // MAC cycles, less what the streamed first word costs as a burst of its own (at most one 64-byte
+  // burst's data at 1 B/cycle).
+  cmd::Operation op = pointwiseConv();
+  op.ifm = test::featureMap(0, {8, 5, 64}, cmd::DataFormat::Nhcwb16);
+  op.ofm = test::featureMap(8192, {8, 5, 32}, cmd::DataFormat::Nhcwb16);
+  op.ofmBlock = {8, 5, 32};
+  op.weights[0] = {0, 0, 4096};
+  op.scales[0] = {0, 4096, 320};
+  const arch::NpuConfig& u55 = test::u55(128);
+  arch::Architecture streaming = *u55.arch;
+  streaming.macStreamsWeights = true;
+  arch::NpuConfig u55Streaming = u55;
+  u55Streaming.arch = &streaming;
+  test::UnitBench waits = bench(u55), streams = bench(u55Streaming);
+  const npu::KernelTiming w = waits.runKernel(op), s = streams.runKernel(op);
+  REQUIRE(w.blocks == 1);
+  const double mac = npu::simulatedBlockMacCycles(u55, npu::macBlockOf(u55, op, {8, 5, 32}), 64);
+  CHECK(w.macCycles == doctest::Approx(mac));
+  // The weights take ~4.4 k cycles from the flash, the MAC work 640: hidden when streamed.
+  CHECK(mac > 500);
+  CHECK(w.end - s.end <= mac + 1);
+  CHECK(w.end - s.end >= mac - 64);
+}
+
 TEST_CASE("a DMA overlaps a convolution instead of adding to it") {
   const arch::NpuConfig& arch = test::u55(128);
   auto run = [&](bool withDma, bool withConv, double* dmaEnd, double* convEnd) {
