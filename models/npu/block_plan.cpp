@@ -230,6 +230,10 @@ BlockWork BlockPlan::block(uint64_t index) const {
       for (size_t s = 0; s < op_.weightStreamCount; ++s) {
         w.weightBytes[s] = op_.weights[s].length * w.extent.depth / ofm.depth;
       }
+      if (op_.weightStreamCount > 0) {
+        const uint64_t ifmDepth = op_.kind == cmd::OpKind::Depthwise ? 1 : op_.ifm.shape.depth;
+        w.weights = op_.kernel.elements() * ifmDepth * w.extent.depth / (op_.sparse ? 2 : 1);
+      }
       for (size_t s = 0; s < op_.scaleStreamCount && op_.scaling.perChannel; ++s) {
         w.scaleBytes[s] = op_.scales[s].length * w.extent.depth / ofm.depth;
       }

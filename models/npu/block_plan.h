@@ -32,6 +32,9 @@ struct BlockWork {
   mem::TransferShape ifm2;         // IFM2 read (binary elementwise)
   // Bytes of each weight and scale/bias stream (Operation::weights, scales) this block consumes.
   std::array<uint64_t, cmd::kMaxWeightStreams> weightBytes{}, scaleBytes{};
+  // Weights the block's streams decode to, all streams together (kernel taps x IFM depth, 1 for
+  // depthwise, x the block's OFM depth; half of them for 2:4 sparse weights).
+  uint64_t weights = 0;
   mem::TransferShape ofm;          // feature-map write
 };
 

@@ -231,7 +231,19 @@ bool KernelUnit::runMac(uint64_t g) {
   const double inputs = streams ? s.ifmFirst : s.ifmDone;
   const double weights = npu_.arch->macStreamsWeights ? s.weightFirst : s.weightDone;
   const double macStart = std::max({ready, inputs, weights});
-  const double macDone = std::max(macStart + b.macCycles, s.weightDone);
+  double macDone = std::max(macStart + b.macCycles, s.weightDone);
+  // The weight decoders (one per weight stream, working in parallel; the fast format's single
+  // stream has them all) decode the block's weights in order, from the first word in, at their
+  // rate; the array cannot finish before them.
+  const arch::Architecture& a = *npu_.arch;
+  const double rate = o.op->weightFormat == arch::WeightFormat::Fast
+                          ? a.fastWeightsDecodedPerCycle
+                          : a.weightsDecodedPerCycle * o.op->weightStreamCount;
+  if (rate > 0 && b.weights > 0) {
+    const double decoded = std::max(std::max(s.weightFirst, decoderFree_) + double(b.weights) / rate, s.weightDone);
+    decoderFree_ = decoded;
+    macDone = std::max(macDone, decoded);
+  }
   t.stallIfm += std::max(0.0, inputs - std::max(ready, weights));
   t.stallWeights += std::max(0.0, weights - std::max(ready, inputs)) + (macDone - macStart - b.macCycles);
   t.stallOutput += std::max(0.0, accBufferFree_[buf] - std::max(macFree_, std::max(inputs, weights)));

@@ -153,6 +153,7 @@ private:
   uint64_t wOp_ = 0, fOp_ = 0, mOp_ = 0;        // the operation each cursor is in
   std::array<BlockRun, 4> ring_{};
   double macFree_ = 0, aoFree_ = 0;
+  double decoderFree_ = 0;  // the weight decoders have decoded everything fetched before then
   std::array<double, 2> ifmBufferFree_{}, weightBufferFree_{}, accBufferFree_{};
   // The operation before the oldest one kept, once retired: its end, its blocks' written times
   // (the last eight, running maximum), its SHRAM layout and accumulator format.

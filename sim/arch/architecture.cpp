@@ -245,6 +245,11 @@ Architecture ethosU85Description() {
   a.costRules = CostRules::Ethos2x;
   a.macStreamsWeights = true;
   a.weightWindowPerBuffer = false;
+  // Standard: inferred from the Corstone-320 FVP at zero EXT latency (fvp-perop sweeps;
+  // docs/timing-model.md). Fast: no fixture measures it; four times one standard decoder, the
+  // ratio of Vela 5.0's lowest rates for the two formats (32 and 8, ethos-u85.md 5.7).
+  a.weightsDecodedPerCycle = 4;
+  a.fastWeightsDecodedPerCycle = 16;
   a.dmaInternalMemory = "lutram";   // the LUT RAM: internal DMAs load activation tables
   a.maxWeightStreams = 4;
   a.maxScaleStreams = 1;

@@ -140,6 +140,10 @@ struct Architecture {
   // ahead, the older buffer's first (U55, U65), or the decoder's whole stream shares one window
   // (U85: the weight channel's read buffer). docs/timing-model.md has the FVP evidence.
   bool weightWindowPerBuffer = true;
+  // Weights decoded per cycle: by each weight decoder from its standard-format stream, and by the
+  // decoders together from the fast format's single stream (0: not modelled; the U55 and U65's is
+  // not known). docs/timing-model.md has the FVP evidence for the U85's.
+  double weightsDecodedPerCycle = 0, fastWeightsDecodedPerCycle = 0;
   uint32_t ifmBufferBlocks = 2;          // IFM blocks the SHRAM IFM area holds (double buffer, timing doc 4.2)
   // MAC array and encoders.
   uint32_t subKernelMax = 8;             // largest sub-kernel side; bigger kernels are decomposed

@@ -123,7 +123,7 @@ TEST_CASE("compute-bound convolution takes its MAC time plus pipeline fill and d
   CHECK(t.end - t.start <= 1.10 * mac);
 }
 
-TEST_CASE("weights streamed into the MAC array hide its work behind their arrival; waited for, they add to it") {
+TEST_CASE("weights streamed into the MAC array hide its work behind their arrival, waited for they add to it") {
   // One block (the whole 8x5x32 OFM, IFM 64 deep) whose weights come from the flash behind AXI1
   // (region 0, 1 B/cycle): they arrive long after the IFM. Waiting for them (U55, U65), the MAC
   // array starts when the last has come; streaming them in (macStreamsWeights, the U85's
@@ -150,6 +150,35 @@ TEST_CASE("weights streamed into the MAC array hide its work behind their arriva
   CHECK(mac > 500);
   CHECK(w.end - s.end <= mac + 1);
   CHECK(w.end - s.end >= mac - 64);
+}
+
+TEST_CASE("the weight decoders' rate bounds a block whose weights arrive faster than they decode") {
+  // The pointwise convolution's weights from the SRAM (region 1). Each of its 3 x 1 x 2 blocks
+  // (OFM 25x5x64 in 9x6x32) decodes the weights of its 32 OFM channels over 64 IFM channels again:
+  // 12,288 weights. At one weight per cycle per decoder the kernel cannot take less with one
+  // stream, nor more than that and the undecoded run one after the other; the MAC work alone
+  // (6 x 864 cycles) is shorter.
+  cmd::Operation op = pointwiseConv();
+  const arch::NpuConfig& u55 = test::u55(128);
+  arch::Architecture decoding = *u55.arch;
+  decoding.weightsDecodedPerCycle = 1;
+  arch::NpuConfig u55Decoding = u55;
+  u55Decoding.arch = &decoding;
+  test::UnitBench plain = bench(u55), slow = bench(u55Decoding);
+  const npu::KernelTiming p = plain.runKernel(op), d = slow.runKernel(op);
+  const double weights = 6 * 64.0 * 32.0;
+  CHECK(p.end - p.start < 0.6 * weights);
+  CHECK(d.end - d.start >= weights);
+  CHECK(d.end - d.start <= weights + (p.end - p.start));
+  // Two streams (two decoders) halve the bound.
+  op.weightStreamCount = 2;
+  op.weights[1] = op.weights[0];
+  op.weights[0].length = op.weights[1].length = 4752 / 2;
+  op.weights[1].base = op.weights[0].base + op.weights[0].length;
+  test::UnitBench twoDecoders = bench(u55Decoding);
+  const npu::KernelTiming d2 = twoDecoders.runKernel(op);
+  CHECK(d2.end - d2.start >= weights / 2);
+  CHECK(d2.end - d2.start < 0.75 * (d.end - d.start));
 }
 
 TEST_CASE("a DMA overlaps a convolution instead of adding to it") {
