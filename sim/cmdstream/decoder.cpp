@@ -167,10 +167,11 @@ std::vector<Operation> decodeOperations(const arch::NpuConfig& hardware, const s
   const std::unique_ptr<detail::OperationDecoder> decoder =
       operationDecoder({hardware, origin, limits, &commands, streamBytes});
   std::vector<Operation> ops;
+  ops.reserve(static_cast<size_t>(
+      std::count_if(commands.begin(), commands.end(), [](const Command& c) { return c.info->isOperation; })));
   for (const Command& c : commands) {
-    if (std::optional<Operation> op = decoder->step(c)) {
-      checkDecoderContract(hardware, *op);
-      ops.push_back(std::move(*op));
+    if (decoder->step(c, ops)) {
+      checkDecoderContract(hardware, ops.back());
     }
   }
   return ops;
@@ -191,7 +192,7 @@ struct StreamDecoder::State {
   RegionLimits limits;
   std::unique_ptr<detail::OperationDecoder> decoder;
   Command command;
-  std::optional<Operation> operation;
+  std::vector<Operation> operation;   // the last command's operation, if it started one
   uint32_t offset = 0;
   uint32_t index = 0;
   bool stopped = false;
@@ -199,7 +200,7 @@ struct StreamDecoder::State {
 
 StreamDecoder::StreamDecoder(const arch::NpuConfig& hardware, uint32_t streamBytes, StreamOrigin origin,
                              RegionLimits limits)
-    : state_(new State{hardware, streamBytes, std::move(origin), limits, nullptr, {}, std::nullopt}) {
+    : state_(new State{hardware, streamBytes, std::move(origin), limits, nullptr, {}, {}}) {
   state_->decoder = operationDecoder({hardware, state_->origin, state_->limits, nullptr, streamBytes});
 }
 
@@ -211,7 +212,9 @@ bool StreamDecoder::stopped() const { return state_->stopped; }
 
 const Command& StreamDecoder::command() const { return state_->command; }
 
-const Operation* StreamDecoder::operation() const { return state_->operation ? &*state_->operation : nullptr; }
+const Operation* StreamDecoder::operation() const {
+  return state_->operation.empty() ? nullptr : &state_->operation.front();
+}
 
 uint32_t StreamDecoder::nextBytes(const uint8_t* stream) const {
   return arch::isCmd1(static_cast<uint16_t>(loadWord(stream + state_->offset) & 0xFFFF)) ? 8 : 4;
@@ -227,9 +230,9 @@ const Operation* StreamDecoder::next(const uint8_t* stream) {
     failNoStop(s.origin, s.streamBytes, s.index);
   }
   s.command = parseCommand(*s.hardware.arch->commands, stream, s.streamBytes, s.offset, s.index, s.origin);
-  s.operation = s.decoder->step(s.command);
-  if (s.operation) {
-    checkDecoderContract(s.hardware, *s.operation);
+  s.operation.clear();
+  if (s.decoder->step(s.command, s.operation)) {
+    checkDecoderContract(s.hardware, s.operation.front());
   }
   s.offset += s.command.sizeBytes();
   ++s.index;

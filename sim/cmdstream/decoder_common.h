@@ -7,7 +7,6 @@
 
 #include <cstdint>
 #include <memory>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,8 +20,9 @@ namespace npusim::cmd::detail {
 class OperationDecoder {
 public:
   virtual ~OperationDecoder() = default;
-  // Applies `c` to the register file; the operation it starts, if it is an NPU_OP_*.
-  virtual std::optional<Operation> step(const Command& c) = 0;
+  // Applies `c` to the register file; appends the operation it starts to `out` if it is an
+  // NPU_OP_* (returns whether it did).
+  virtual bool step(const Command& c, std::vector<Operation>& out) = 0;
 };
 
 // What a decoder checks an operation against: the hardware, the origin for messages, the regions'

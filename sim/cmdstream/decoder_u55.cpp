@@ -225,15 +225,15 @@ namespace {
 class U55Decoder : public detail::OperationDecoder {
 public:
   explicit U55Decoder(const detail::DecoderContext& context) : context_(context) {}
-  std::optional<Operation> step(const Command& c) override {
+  bool step(const Command& c, std::vector<Operation>& out) override {
     if (!c.info->isOperation) {
       regs_.apply(c);
-      return std::nullopt;
+      return false;
     }
-    Operation op = snapshotOperation(regs_, c);
+    Operation& op = out.emplace_back(snapshotOperation(regs_, c));
     op.ublock = context_.hardware.ofmUblock;
     validate(op, regs_, c, context_.origin, context_.hardware, context_.limits);
-    return op;
+    return true;
   }
 
 private:

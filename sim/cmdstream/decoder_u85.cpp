@@ -115,12 +115,13 @@ public:
       : hw_(context.hardware), commands_(context.commands), streamBytes_(context.streamBytes), origin_(context.origin),
         limits_(context.limits) {}
 
-  std::optional<Operation> step(const Command& c) override {
+  bool step(const Command& c, std::vector<Operation>& out) override {
     if (!c.info->isOperation) {
       regs_.apply(c);
-      return std::nullopt;
+      return false;
     }
-    return operation(c);
+    out.push_back(operation(c));
+    return true;
   }
 
 private:
