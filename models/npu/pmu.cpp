@@ -81,7 +81,7 @@ const std::vector<Pmu::PortEvent>& Pmu::portEvents() {
 
 double Pmu::eventTotal(uint32_t number, double now) const {
   const std::string name = architecture_.pmuEventName(number, portDescs_);
-  const double active = activeTotal_ + (running_ ? std::max(0.0, now - runningSince_) : 0.0);
+  const double active = activeBefore_ + std::max(0.0, (running_ ? now : std::min(now, lastEnd_)) - lastStart_);
   if (name == cycle_.name) return now;
   if (name == npuActive_.name) return active;
   if (name == npuIdle_.name) return now - active;

@@ -34,14 +34,16 @@ public:
 
   // PMCR bit 0 written at `t`: 1 opens a counting window, 0 closes the open one.
   void setEnabled(bool enabled, double t);
-  // A command stream started at `t`, and one ran for `cycles`, NPU start to the end of the stream.
+  // A command stream started at `t`; the one started last ran for `cycles`, NPU start to the end
+  // of the stream (known when the NPU has run it, possibly ahead of the time).
   void streamStarted(double t) {
-    runningSince_ = t;
+    activeBefore_ += lastEnd_ - lastStart_;
+    lastStart_ = lastEnd_ = t;
     running_ = true;
   }
   void streamDone(double cycles) {
     streamActive_ += cycles;
-    activeTotal_ += cycles;
+    lastEnd_ = lastStart_ + cycles;
     running_ = false;
   }
   // A kernel operation's MAC and output-unit cycles and stalls.
@@ -83,8 +85,8 @@ private:
   bool enabled_ = false;
   double enabledAt_ = 0;
   double streamActive_ = 0;  // command streams since the window opened
-  double activeTotal_ = 0;   // command streams since time 0
-  double runningSince_ = 0;  // the start of the stream running, if one is
+  double activeBefore_ = 0;  // the command streams before the last one
+  double lastStart_ = 0, lastEnd_ = 0;  // the last one's start and end (its end unknown while running_)
   bool running_ = false;
   std::vector<PmuWindow> windows_;
 };

@@ -201,6 +201,22 @@ TEST_CASE("registers: the profiler's PMU sequence counts NPU_ACTIVE, beats and c
   }
 }
 
+TEST_CASE("registers: NPU_ACTIVE and NPU_IDLE follow the clock while a stream the NPU ran ahead of time ends later") {
+  Npu npu("ethos-u55-128");
+  const arch::PmuRegisters& pr = npu.pmuDesc.registers;
+  npu.write(npu.pmuDesc.controlRegister, pr.enable.place(1), 0);
+  npu.write(pr.eventType, npu.event("NPU_ACTIVE"), 0);
+  npu.write(pr.eventType + 4, npu.event("NPU_IDLE"), 0);
+  npu.write(pr.countEnableSet, 0x3, 0);
+  // The NPU runs its stream on its own event queue at once: 1000 cycles from cycle 200.
+  npu.pmu.streamStarted(200);
+  npu.pmu.streamDone(1000);
+  CHECK(npu.read(pr.eventCounter, 700) == 500);
+  CHECK(npu.read(pr.eventCounter + 4, 700) == 200);
+  CHECK(npu.read(pr.eventCounter, 1500) == 1000);
+  CHECK(npu.read(pr.eventCounter + 4, 1500) == 500);
+}
+
 TEST_CASE("registers: the soft reset restores the power-on configuration and sets PROT") {
   Npu npu("ethos-u55-256");
   const arch::HostRegisterMap& r = npu.r;
