@@ -44,21 +44,9 @@ struct Driver : sc_core::sc_module {
   uint32_t status = 0;       // STATUS when the interrupt came
   SC_HAS_PROCESS(Driver);
   explicit Driver(sc_core::sc_module_name n) : sc_module(n) { SC_THREAD(run); }
-  void write(uint64_t address, uint32_t value) {
+  uint32_t access(tlm::tlm_command command, uint64_t address, uint32_t value) {
     tlm::tlm_generic_payload t;
-    t.set_command(tlm::TLM_WRITE_COMMAND);
-    t.set_address(address);
-    t.set_data_ptr(reinterpret_cast<unsigned char*>(&value));
-    t.set_data_length(4);
-    t.set_streaming_width(4);
-    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-    apb->b_transport(t, delay);
-    REQUIRE(t.is_response_ok());
-  }
-  uint32_t read(uint64_t address) {
-    uint32_t value = 0;
-    tlm::tlm_generic_payload t;
-    t.set_command(tlm::TLM_READ_COMMAND);
+    t.set_command(command);
     t.set_address(address);
     t.set_data_ptr(reinterpret_cast<unsigned char*>(&value));
     t.set_data_length(4);
@@ -68,6 +56,8 @@ struct Driver : sc_core::sc_module {
     REQUIRE(t.is_response_ok());
     return value;
   }
+  void write(uint64_t address, uint32_t value) { access(tlm::TLM_WRITE_COMMAND, address, value); }
+  uint32_t read(uint64_t address) { return access(tlm::TLM_READ_COMMAND, address, 0); }
   void run() {
     const arch::HostRegisterMap& r = *registers;
     if (pmuControl != 0) write(pmuControl, 1);
@@ -84,6 +74,31 @@ struct Driver : sc_core::sc_module {
       wait(sc_core::sc_time(pmuTail / 500e6, sc_core::SC_SEC));
       write(pmuControl, 0);
     }
+  }
+};
+
+// The NPU, a memory system and the driver, wired: one elaboration.
+struct Soc {
+  npu::EthosU ethos;
+  mem::MemorySystem memory;
+  Driver driver{"driver"};
+  sc_core::sc_signal<bool> irq{"irq"};
+  Soc(const config::SystemParams& params, const mem::MemorySystemParams& memoryParams)
+      : ethos("npu", npu::NpuModuleParams::of(params)), memory("memory", memoryParams, ethos.ports.size()) {
+    for (size_t i = 0; i < ethos.ports.size(); ++i) {
+      ethos.ports[i].bind(memory.npuPorts[i]);
+    }
+    driver.apb.bind(ethos.apb);
+    driver.data.bind(memory.cpu);
+    ethos.irq.bind(irq);
+    driver.irq.bind(irq);
+    driver.registers = &params.architecture().registers;
+  }
+  // Runs to completion, then lets the NPU's thread return.
+  void run() {
+    sc_core::sc_start();
+    ethos.shutdown();
+    sc_core::sc_start();
   }
 };
 
@@ -117,25 +132,12 @@ struct Bench {
   StandardOutcome runStandard(uint64_t qbase, const std::vector<uint8_t>& memoryStream) {
     mem::MemorySystemParams memoryParams = platform::memorySystemParams(params, platform::MemoryMap::standard());
     memoryParams.storeData = true;
-    npu::EthosU npuModule("npu", npu::NpuModuleParams::of(params));
-    mem::MemorySystem memory("memory", memoryParams, npuModule.ports.size());
-    memory.load(kStreamAddress, memoryStream.data(), memoryStream.size());
-    Driver driver("driver");
-    sc_core::sc_signal<bool> irq("irq");
-    for (size_t i = 0; i < npuModule.ports.size(); ++i) {
-      npuModule.ports[i].bind(memory.npuPorts[i]);
-    }
-    driver.apb.bind(npuModule.apb);
-    driver.data.bind(memory.cpu);
-    npuModule.irq.bind(irq);
-    driver.irq.bind(irq);
-    driver.registers = &params.architecture().registers;
-    driver.qsize = static_cast<uint32_t>(memoryStream.size());
-    driver.qbase = qbase;
-    sc_core::sc_start();
-    npuModule.shutdown();
-    sc_core::sc_start();
-    return {npuModule.stats(), driver.status, npuModule.faultMessage()};
+    Soc soc(params, memoryParams);
+    soc.memory.load(kStreamAddress, memoryStream.data(), memoryStream.size());
+    soc.driver.qsize = static_cast<uint32_t>(memoryStream.size());
+    soc.driver.qbase = qbase;
+    soc.run();
+    return {soc.ethos.stats(), soc.driver.status, soc.ethos.faultMessage()};
   }
 
   // Elaborates, runs to completion, returns the NPU's statistics and the IRQ time.
@@ -147,27 +149,13 @@ struct Bench {
   // The same, with the driver enabling the PMU at `pmuControl` and disabling it `pmuTail`
   // cycles after the interrupt (pmuControl 0: it leaves the PMU alone).
   Outcome runWithPmu(uint64_t pmuControl, double pmuTail) {
-    npu::EthosU npuModule("npu", npu::NpuModuleParams::of(params));
-    mem::MemorySystem memory("memory", platform::memorySystemParams(params, platform::MemoryMap::standard()),
-                             npuModule.ports.size());
-    Driver driver("driver");
-    sc_core::sc_signal<bool> irq("irq");
-    for (size_t i = 0; i < npuModule.ports.size(); ++i) {
-      npuModule.ports[i].bind(memory.npuPorts[i]);
-    }
-    driver.apb.bind(npuModule.apb);
-    driver.data.bind(memory.cpu);
-    npuModule.irq.bind(irq);
-    driver.irq.bind(irq);
-    driver.registers = &params.architecture().registers;
-    driver.qsize = program.streamBytes();
-    driver.pmuControl = pmuControl;
-    driver.pmuTail = pmuTail;
-    npuModule.addProgram({kStreamAddress, &program});
-    sc_core::sc_start();
-    npuModule.shutdown();
-    sc_core::sc_start();
-    return {npuModule.stats(), driver.irqAt, npuModule.pmu().windows(), npuModule.pmu().counts()};
+    Soc soc(params, platform::memorySystemParams(params, platform::MemoryMap::standard()));
+    soc.driver.qsize = program.streamBytes();
+    soc.driver.pmuControl = pmuControl;
+    soc.driver.pmuTail = pmuTail;
+    soc.ethos.addProgram({kStreamAddress, &program});
+    soc.run();
+    return {soc.ethos.stats(), soc.driver.irqAt, soc.ethos.pmu().windows(), soc.ethos.pmu().counts()};
   }
 };
 
