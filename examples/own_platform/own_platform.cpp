@@ -2,8 +2,9 @@
 // npusim's Ethos-U in a platform of your own: the NPU module from the installed npusim package,
 // with this platform's memories (an array with a latency and a bandwidth each), router and host.
 // The memories take the latencies and bandwidths of the system configuration `npusim run MODEL`
-// uses by default (Vela's for the model's NPU, no timing adapters), the NPU the AXI limits of
-// that configuration, which the host's driver programs. Prints NPU_ACTIVE as the PMU's registers
+// uses by default (the Vela section the model was compiled for, or Vela's default for its NPU:
+// no timing adapters), the NPU the AXI limits of that configuration, which the host's driver
+// programs. Prints NPU_ACTIVE as the PMU's registers
 // count it and the AXI data beats the router saw on each NPU port.
 //
 //   own_platform MODEL.tflite
