@@ -324,11 +324,22 @@ void AxiPort::targetBurst(uint32_t b, uint8_t* data) {
   e.dataStart = std::min(std::max(now, a.dataStart), end);
   e.memory = a.memory;
   e.done = e.dir == Direction::Write && adapter_ != nullptr ? end + adapter_->adapter.minimumLatency(e.dir) : end;
-  queue_.schedule(e.done, *this, kDone, b);
+  // The completion is scheduled when the data is ready, as on npusim's memories (events at
+  // equal times keep the order they would have there).
+  const double ready = std::max(now, e.dataStart - a.contention);
+  if (ready > now) {
+    queue_.schedule(ready, *this, kData, b);
+  } else {
+    queue_.schedule(e.done, *this, kDone, b);
+  }
 }
 
 void AxiPort::dataReady(uint32_t b) {
   BurstEvent& e = bursts_[b].event;
+  if (target_ != nullptr) {
+    queue_.schedule(e.done, *this, kDone, b);  // timed by the target already
+    return;
+  }
   const double now = queue_.now();
   double end = 0;
   e.dataStart = memories_->memory(e.memory).occupy(e.dir, p_.lane, now, e.bytes, e.beats, &end);
