@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "models/cpu/cortex_m55.h"
 
-#include "models/npu/npu_registers.h"
+#include <stdexcept>
+#include <string>
 
 namespace npusim::cpu {
 namespace {
@@ -11,31 +12,46 @@ constexpr double kApbWriteCycles = 4;
 
 } // namespace
 
-CortexM55::CortexM55(sc_core::sc_module_name name, const CortexM55Params& params, sc_core::sc_event& npuIrq)
-    : sc_module(name), apb("apb"), axi("axi"), params_(params), npuIrq_(npuIrq),
+CortexM55::CortexM55(sc_core::sc_module_name name, const CortexM55Params& params)
+    : sc_module(name), apb("apb"), axi("axi"), npuIrq("npu_irq"), params_(params),
       npuPeriod_(sc_core::sc_time(1.0 / params.npuClockHz, sc_core::SC_SEC)),
       hostPeriod_(sc_core::sc_time(1.0 / (params.host.clockHz > 0 ? params.host.clockHz : params.npuClockHz),
                                    sc_core::SC_SEC)) {
+  if (params.npu == nullptr) {
+    throw std::logic_error("CortexM55: no NPU architecture");
+  }
   SC_THREAD(run);
 }
 
 void CortexM55::writeRegister(uint64_t address, uint32_t value, sc_core::sc_time& delay) {
   delay += hostPeriod_ * kApbWriteCycles;
-  transportRegister(address, value, delay);
+  access(tlm::TLM_WRITE_COMMAND, address, value, delay);
 }
 
-void CortexM55::writePmuControl(uint32_t value) {
+void CortexM55::writeFree(uint64_t address, uint32_t value) {
   sc_core::sc_time now = sc_core::SC_ZERO_TIME;
-  transportRegister(params_.pmuControl, value, now);
+  access(tlm::TLM_WRITE_COMMAND, address, value, now);
 }
 
-void CortexM55::transportRegister(uint64_t address, uint32_t value, sc_core::sc_time& delay) {
+uint32_t CortexM55::readFree(uint64_t address) {
+  uint32_t value = 0;
+  sc_core::sc_time now = sc_core::SC_ZERO_TIME;
+  access(tlm::TLM_READ_COMMAND, address, value, now);
+  return value;
+}
+
+void CortexM55::access(tlm::tlm_command command, uint64_t address, uint32_t& value, sc_core::sc_time& delay) {
   tlm::tlm_generic_payload trans;
-  trans.set_command(tlm::TLM_WRITE_COMMAND);
+  trans.set_command(command);
   trans.set_address(address);
   trans.set_data_ptr(reinterpret_cast<unsigned char*>(&value));
   trans.set_data_length(4);
+  trans.set_streaming_width(4);
   apb->b_transport(trans, delay);
+  if (trans.is_response_error()) {
+    throw std::logic_error("CortexM55: the NPU refused register " + std::to_string(address) + ": " +
+                           trans.get_response_string());
+  }
 }
 
 void CortexM55::dataTransfer(uint64_t address, uint64_t bytes, bool write, sc_core::sc_time& delay) {
@@ -50,6 +66,59 @@ void CortexM55::dataTransfer(uint64_t address, uint64_t bytes, bool write, sc_co
   axi->b_transport(trans, delay);
 }
 
+void CortexM55::runNpu(const HostStep& step) {
+  // The Ethos-U driver's sequence (timing doc 6.2; the core driver's ethosu_invoke and
+  // ethosu_dev_run_command_stream), with the registers of the NPU's architecture.
+  const arch::HostRegisterMap& r = params_.npu->registers;
+  const arch::PmuDesc& pmu = params_.npu->pmu;
+  const bool wide = r.addressBits > 32;
+  // 1. Driver: reserve, parse COP1, check config, power request (the first one soft-resets the
+  //    NPU: RESET, STATUS polled, PROT checked; its AXI limits stay the configured ones), cache
+  //    maintenance.
+  if (!npuReset_) {
+    writeFree(r.reset, r.resetBits.privilege.place(1));
+    while (r.statusBits.resetStatus.read(readFree(r.status)) != 0) {
+    }
+    readFree(r.prot);
+    npuReset_ = true;
+  }
+  wait(hostPeriod_ * double(params_.host.driverOverheadCycles));
+  // 2. inference_begin callback starts the PMU; program QBASE, QSIZE, QCONFIG, BASEP[i],
+  //    REGIONCFG, then CMD.start keeping the clock and power bits.
+  writeFree(pmu.controlRegister, pmu.registers.enable.place(1));
+  sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+  writeRegister(r.qbase, static_cast<uint32_t>(step.qbase), delay);
+  if (wide) writeFree(r.qbase + 4, static_cast<uint32_t>(step.qbase >> 32));
+  writeRegister(r.qsize, step.qsize, delay);
+  writeFree(r.qconfig, step.qconfig);
+  for (size_t i = 0; i < step.basep.size() && i < r.basepCount; ++i) {
+    writeRegister(r.basep + 8 * i, static_cast<uint32_t>(step.basep[i]), delay);
+    if (wide) writeFree(r.basep + 8 * i + 4, static_cast<uint32_t>(step.basep[i] >> 32));
+  }
+  writeFree(r.regioncfg, step.regioncfg);
+  const uint32_t keep = r.cmdBits.clockQ.place(1) | r.cmdBits.powerQ.place(1);
+  writeRegister(r.cmd, (readFree(r.cmd) & keep) | r.cmdBits.start.place(1), delay);
+  wait(delay);
+  // 3. Wait for the interrupt; the handler clears it and checks STATUS (an NPU_OP_IRQ before the
+  //    end of the stream is waited past), wakes the driver, whose inference_end callback stops
+  //    the PMU.
+  for (;;) {
+    if (!npuIrq.read()) {
+      wait(npuIrq.posedge_event());
+    }
+    writeFree(r.cmd, (readFree(r.cmd) & keep) | r.cmdBits.clearIrq.place(1));
+    const uint32_t status = readFree(r.status);
+    if (r.statusBits.busStatus.read(status) != 0 || r.statusBits.cmdParseError.read(status) != 0) {
+      throw std::logic_error("CortexM55: the NPU stopped with a fault (STATUS " + std::to_string(status) + ")");
+    }
+    if (r.statusBits.cmdEndReached.read(status) != 0) {
+      break;
+    }
+  }
+  wait(hostPeriod_ * double(params_.host.irqOverheadCycles));
+  writeFree(pmu.controlRegister, 0);
+}
+
 void CortexM55::run() {
   for (const HostStep& step : steps_) {
     HostRecord rec;
@@ -62,23 +131,7 @@ void CortexM55::run() {
       dataTransfer(step.dataAddress, step.writeBytes, true, delay);
       wait(delay);
     } else {
-      // 1. Driver: reserve, parse COP1, check config, power/reset (first use) and cache maintenance.
-      wait(hostPeriod_ * double(params_.host.driverOverheadCycles));
-      // 2. inference_begin callback starts the PMU; program QBASE, QSIZE, BASEP[i], then CMD.start.
-      writePmuControl(1);
-      sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-      writeRegister(npu::reg::kQbase, static_cast<uint32_t>(step.qbase), delay);
-      writeRegister(npu::reg::kQsize, step.qsize, delay);
-      for (size_t r = 0; r < step.basep.size() && r < 8; ++r) {
-        writeRegister(npu::reg::kBasep + 8 * r, static_cast<uint32_t>(step.basep[r]), delay);
-      }
-      writeRegister(npu::reg::kCmd, 1, delay);
-      wait(delay);
-      // 3. Wait for the interrupt; the ISR clears it, checks STATUS and wakes the driver, whose
-      //    inference_end callback stops the PMU.
-      wait(npuIrq_);
-      wait(hostPeriod_ * double(params_.host.irqOverheadCycles));
-      writePmuControl(0);
+      runNpu(step);
     }
     rec.end = sc_core::sc_time_stamp() / npuPeriod_;
     records_.push_back(rec);

@@ -23,13 +23,30 @@ size_t MemoryRouter::route(uint64_t address, uint64_t bytes) const {
 
 AxiPort::AxiPort(EventQueue& queue, const AxiPortParams& params, MemoryRouter& memories, PortCounters& counters,
                  AdapterSlot* adapter)
-    : queue_(queue), p_(params), memories_(memories), counters_(counters),
+    : queue_(queue), p_(params), memories_(&memories), counters_(counters),
       adapter_(adapter != nullptr && !adapter->adapter.transparent() ? adapter : nullptr) {
-  channel(Direction::Read).limit = std::max<uint32_t>(params.maxReads, 1);
-  channel(Direction::Write).limit = std::max<uint32_t>(params.maxWrites, 1);
+  setLimits(params.maxBurstBytes, params.maxReads, params.maxWrites);
   if (adapter_ != nullptr) {
     adapter_->ports.push_back(this);
   }
+}
+
+AxiPort::AxiPort(EventQueue& queue, const AxiPortParams& params, BurstTarget& target, PortCounters& counters,
+                 AdapterSlot* adapter)
+    : queue_(queue), p_(params), memories_(nullptr), target_(&target), counters_(counters),
+      adapter_(adapter != nullptr && !adapter->adapter.transparent() ? adapter : nullptr) {
+  setLimits(params.maxBurstBytes, params.maxReads, params.maxWrites);
+  if (adapter_ != nullptr) {
+    adapter_->ports.push_back(this);
+  }
+}
+
+void AxiPort::setLimits(uint32_t maxBurstBytes, uint32_t maxReads, uint32_t maxWrites) {
+  p_.maxBurstBytes = maxBurstBytes;
+  p_.maxReads = maxReads;
+  p_.maxWrites = maxWrites;
+  channel(Direction::Read).limit = std::max<uint32_t>(maxReads, 1);
+  channel(Direction::Write).limit = std::max<uint32_t>(maxWrites, 1);
 }
 
 uint32_t AxiPort::newTransfer() {
@@ -52,7 +69,8 @@ uint32_t AxiPort::newBurst() {
   return static_cast<uint32_t>(bursts_.size() - 1);
 }
 
-void AxiPort::transfer(Direction dir, double start, const TransferShape& shape, TransferSink& sink, uint64_t token) {
+void AxiPort::transfer(Direction dir, double start, const TransferShape& shape, TransferSink& sink, uint64_t token,
+                       uint8_t* data) {
   const uint32_t index = newTransfer();
   Transfer& t = transfers_[index];
   t = Transfer{};
@@ -71,6 +89,7 @@ void AxiPort::transfer(Direction dir, double start, const TransferShape& shape, 
   if (shape.pace > 0 && shape.bytes() > 0) {
     t.ready = std::max(start, shape.paceFrom + shape.pace * double(std::min<uint64_t>(t.burstBytes, shape.runBytes)));
   }
+  t.data = data;
   t.live = true;
   ++active_;
   if (shape.bytes() == 0) {
@@ -208,7 +227,7 @@ bool AxiPort::issue(Direction d) {
   const uint64_t bytes = nextBurstBytes(x);
   const uint64_t address = x.shape.address + x.run * x.stride + x.offset;
   const uint64_t beats = (address % p_.bytesPerBeat + bytes + p_.bytesPerBeat - 1) / p_.bytesPerBeat;
-  const size_t memory = memories_.route(address, bytes);
+  const size_t memory = memories_ != nullptr ? memories_->route(address, bytes) : 0;
   if (adapter_ != nullptr) {
     double retry = EventQueue::kNever;
     if (!adapter_->adapter.admit(d, now, beats, &retry)) {
@@ -240,6 +259,8 @@ bool AxiPort::issue(Direction d) {
   ++ch.inflight;
   ++x.inflight;
   if (x.shape.stream != 0) ++streamInflight_.at(streamSlot(x));
+  // The burst's bytes: the transfer's runs are packed, and its bursts go in order.
+  uint8_t* data = x.data != nullptr ? x.data + x.run * x.shape.runBytes + x.offset : nullptr;
   x.ready = now + 1;
   x.offset += bytes;
   x.issuedBytes += bytes;
@@ -263,14 +284,18 @@ bool AxiPort::issue(Direction d) {
     counters_.writeBeats += beats;
     ++counters_.writeBursts;
   }
-  const MemoryTiming& m = memories_.memory(memory);
-  const double latency = d == Direction::Read && adapter_ != nullptr
-                             ? std::max(adapter_->adapter.minimumLatency(d), m.latency(d))
-                             : m.latency(d);
-  if (latency > 0) {
-    queue_.schedule(now + latency, *this, kData, b);
+  if (target_ != nullptr) {
+    targetBurst(b, data);
   } else {
-    dataReady(b);
+    const MemoryTiming& m = memories_->memory(memory);
+    const double latency = d == Direction::Read && adapter_ != nullptr
+                               ? std::max(adapter_->adapter.minimumLatency(d), m.latency(d))
+                               : m.latency(d);
+    if (latency > 0) {
+      queue_.schedule(now + latency, *this, kData, b);
+    } else {
+      dataReady(b);
+    }
   }
   // The next burst's address may go in the next cycle, or when the best waiting burst may (a paced
   // one: once its data exists); at the limit, or with every window full, a completing burst tries.
@@ -282,11 +307,42 @@ bool AxiPort::issue(Direction d) {
   return true;
 }
 
-void AxiPort::dataReady(uint32_t b) {
+void AxiPort::targetBurst(uint32_t b, uint8_t* data) {
+  // The target answers with the end of the burst's data. A timing adapter in front of it holds
+  // read data until RLATENCY after admission (then a beat per cycle) and the write response
+  // WLATENCY after the last beat.
   BurstEvent& e = bursts_[b].event;
   const double now = queue_.now();
+  const double minLatency = e.dir == Direction::Read && adapter_ != nullptr ? adapter_->adapter.minimumLatency(e.dir) : 0;
+  const BurstAnswer a = target_->burst(e.dir, e.address, e.bytes, e.beats, data, now, p_.lane, minLatency);
+  double end = std::max(now, a.dataEnd);
+  if (minLatency > 0) {
+    end = std::max(end, now + minLatency + double(e.beats));
+  }
+  counters_.contention += a.contention;
+  e.dataEnd = end;
+  e.dataStart = std::min(std::max(now, a.dataStart), end);
+  e.memory = a.memory;
+  e.done = e.dir == Direction::Write && adapter_ != nullptr ? end + adapter_->adapter.minimumLatency(e.dir) : end;
+  // The completion is scheduled when the data is ready, as on npusim's memories (events at
+  // equal times keep the order they would have there).
+  const double ready = std::max(now, e.dataStart - a.contention);
+  if (ready > now) {
+    queue_.schedule(ready, *this, kData, b);
+  } else {
+    queue_.schedule(e.done, *this, kDone, b);
+  }
+}
+
+void AxiPort::dataReady(uint32_t b) {
+  BurstEvent& e = bursts_[b].event;
+  if (target_ != nullptr) {
+    queue_.schedule(e.done, *this, kDone, b);  // timed by the target already
+    return;
+  }
+  const double now = queue_.now();
   double end = 0;
-  e.dataStart = memories_.memory(e.memory).occupy(e.dir, p_.lane, now, e.bytes, e.beats, &end);
+  e.dataStart = memories_->memory(e.memory).occupy(e.dir, p_.lane, now, e.bytes, e.beats, &end);
   e.dataEnd = end;
   counters_.contention += e.dataStart - now;
   e.done = e.dir == Direction::Write && adapter_ != nullptr ? end + adapter_->adapter.minimumLatency(e.dir) : end;

@@ -7,6 +7,8 @@
 // one, possibly shared by a group of ports) and times its data on the memory that holds its
 // address. Every decision is taken at the event of its time (EventQueue), first come first served
 // by the time a burst could go, so the limits hold at every instant and nothing decided moves.
+// Its bursts go to npusim's memories (a MemoryRouter), or each to a BurstTarget: a TLM-2.0 target
+// the NPU reaches through its socket (models/npu), called when the burst's address is accepted.
 
 #include <array>
 #include <cstdint>
@@ -34,6 +36,7 @@ public:
   // The index of the instance holding [address, address + bytes) (std::out_of_range when none).
   size_t route(uint64_t address, uint64_t bytes) const;
   MemoryTiming& memory(size_t index) { return *ranges_.at(index).memory; }
+  uint64_t base(size_t index) const { return ranges_.at(index).base; }
   size_t size() const { return ranges_.size(); }
 
 private:
@@ -42,6 +45,30 @@ private:
     MemoryTiming* memory;
   };
   std::vector<Range> ranges_;
+};
+
+// How a BurstTarget served a burst: when its data moved (the last beat at `dataEnd`), in which of
+// npusim's memories (0 for another target's), and how long it waited for a busy data path (0
+// where the target does not say).
+struct BurstAnswer {
+  double dataStart = 0, dataEnd = 0;
+  size_t memory = 0;
+  double contention = 0;
+};
+
+// Where a port's bursts go when they are not timed on npusim's memories: one TLM-2.0 transaction
+// each (models/npu's socket target), called in time order at the burst's issue.
+class BurstTarget {
+public:
+  virtual ~BurstTarget() = default;
+  // Moves the burst of `bytes` (`beats` data beats) at `address`, accepted at `issue` (the queue's
+  // time), from or to `data` (null: the transfer carries no data); its data ends no earlier than
+  // `issue`. `lane` is the port's memory lane, `minLatency` what a timing adapter in front of the
+  // target holds read data back (0: none), for a target that can use them.
+  virtual BurstAnswer burst(Direction dir, uint64_t address, uint64_t bytes, uint64_t beats, uint8_t* data,
+                            double issue, uint32_t lane, double minLatency) = 0;
+  // The target refused a burst (an error response: a bus abort); it takes no more.
+  virtual bool refused() const = 0;
 };
 
 // A port's own link parameters (the driver's AXI_LIMIT and the bus).
@@ -80,14 +107,22 @@ public:
   // `adapter` null: no timing adapter. The port adds every burst to `counters`.
   AxiPort(EventQueue& queue, const AxiPortParams& params, MemoryRouter& memories, PortCounters& counters,
           AdapterSlot* adapter = nullptr);
+  // The same with its bursts going to `target` instead of npusim's memories.
+  AxiPort(EventQueue& queue, const AxiPortParams& params, BurstTarget& target, PortCounters& counters,
+          AdapterSlot* adapter = nullptr);
   AxiPort(const AxiPort&) = delete;
   AxiPort& operator=(const AxiPort&) = delete;
 
   // Starts a transfer of `shape` (shape.address: the bus address of its first run) whose first
   // burst may issue at `start` (>= the queue's time); calls sink.transferDone(token) when its last
   // burst completes (an empty transfer completes at `start`). Throws std::out_of_range when a
-  // burst's address is not in a memory.
-  void transfer(Direction dir, double start, const TransferShape& shape, TransferSink& sink, uint64_t token);
+  // burst's address is not in a memory. With a BurstTarget, `data` holds the transfer's bytes
+  // (its runs packed, shape.bytes() of them; null: none) until it completes.
+  void transfer(Direction dir, double start, const TransferShape& shape, TransferSink& sink, uint64_t token,
+                uint8_t* data = nullptr);
+  // The burst split and outstanding limits from now on (the driver's AXI limit registers);
+  // transfers already started keep their burst split.
+  void setLimits(uint32_t maxBurstBytes, uint32_t maxReads, uint32_t maxWrites);
   // Reports every burst to `observer` (null: none, the default).
   void setObserver(BurstObserver* observer) { observer_ = observer; }
   const AxiPortParams& params() const { return p_; }
@@ -117,6 +152,7 @@ private:
     uint64_t window = 0;           // most bursts in flight (0: no window)
     uint64_t inflight = 0;
     double ready = 0;              // when its next burst may request the address channel
+    uint8_t* data = nullptr;       // its bytes (a BurstTarget's transfers)
     bool live = false;
   };
   struct Burst {
@@ -156,9 +192,13 @@ private:
   }
   uint64_t nextBurstBytes(const Transfer& t) const;
 
+  // Times the data of a burst just issued on a BurstTarget and schedules its completion.
+  void targetBurst(uint32_t burst, uint8_t* data);
+
   EventQueue& queue_;
   AxiPortParams p_;
-  MemoryRouter& memories_;
+  MemoryRouter* memories_;   // npusim's memories, or null with a BurstTarget
+  BurstTarget* target_ = nullptr;
   PortCounters& counters_;
   AdapterSlot* adapter_;
   BurstObserver* observer_ = nullptr;

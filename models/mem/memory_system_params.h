@@ -31,6 +31,10 @@ struct MemorySystemParams {
   std::vector<MemoryInstanceParams> memories;  // disjoint address ranges
   // The Cortex-M55 data port: 64-bit, kCpuBurstBytes bursts, a few outstanding accesses.
   AxiPortParams cpu{8, kCpuBurstBytes, 4, 4, 0};
+  // The memories keep the bytes written to them and the NPU's sockets take standard TLM-2.0
+  // bursts with data; off on npusim's fast path, where the NPU times its bursts against the
+  // memories directly and moves no data.
+  bool storeData = false;
 };
 
 } // namespace npusim::mem

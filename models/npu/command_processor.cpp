@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "sim/common/error.h"
+
 namespace npusim::npu {
 
 CommandProcessor::CommandProcessor(const arch::NpuConfig& npu, mem::EventQueue& queue, Fetch& fetch,
@@ -11,10 +13,22 @@ CommandProcessor::CommandProcessor(const arch::NpuConfig& npu, mem::EventQueue& 
     : npu_(npu), queue_(queue), fetch_(fetch), kernel_(kernel), dma_(dma), stats_(stats) {}
 
 void CommandProcessor::start(const cmd::Program& program, uint64_t qbase, uint32_t invocation, Listener& listener) {
+  program_ = &program;
+  begin(qbase, program.streamBytes(), invocation, listener);
+}
+
+void CommandProcessor::startFromMemory(uint64_t qbase, uint32_t qsize, uint32_t invocation, Listener& listener) {
+  program_ = nullptr;
+  decoder_.emplace(npu_, qsize, cmd::StreamOrigin{"the command stream at QBASE " + cmd::hexText(qbase), 0});
+  decoded_.clear();
+  begin(qbase, qsize, invocation, listener);
+}
+
+void CommandProcessor::begin(uint64_t qbase, uint32_t streamBytes, uint32_t invocation, Listener& listener) {
   if (phase_ != Phase::Done) {
     throw std::logic_error("CommandProcessor: started while a stream runs");
   }
-  program_ = &program;
+  streamBytes_ = streamBytes;
   qbase_ = qbase;
   invocation_ = invocation;
   listener_ = &listener;
@@ -25,16 +39,16 @@ void CommandProcessor::start(const cmd::Program& program, uint64_t qbase, uint32
   reached_ = -1;
   fetchWait_ = 0;
   fetchRequested_ = 0;
+  stopMask_ = parsed_ = 0;
   chunkDone_.clear();
   step();
 }
 
 void CommandProcessor::request(uint32_t upTo) {
   const uint32_t chunkBytes = npu_.arch->commandFetchBytes;
-  const uint32_t streamBytes = program_->streamBytes();
-  const uint32_t want = std::min(streamBytes, upTo + npu_.arch->commandPrefetchChunks * chunkBytes);
+  const uint32_t want = std::min(streamBytes_, upTo + npu_.arch->commandPrefetchChunks * chunkBytes);
   while (fetchRequested_ < want) {
-    const uint32_t bytes = std::min(chunkBytes, streamBytes - fetchRequested_);
+    const uint32_t bytes = std::min(chunkBytes, streamBytes_ - fetchRequested_);
     // Chunks are requested one after another from the parser's time.
     const double issue = std::max(t_, queue_.now());
     chunkDone_.push_back(-1);
@@ -44,28 +58,69 @@ void CommandProcessor::request(uint32_t upTo) {
   }
 }
 
+bool CommandProcessor::arrived(uint32_t upTo, double* when) {
+  request(upTo);
+  const size_t chunk = upTo == 0 ? 0 : (upTo - 1) / npu_.arch->commandFetchBytes;
+  *when = chunkDone_.empty() ? t_ : chunkDone_.at(std::min(chunk, chunkDone_.size() - 1));
+  if (*when < 0) {
+    waiting_ = Waiting::Chunk;
+    return false;
+  }
+  return true;
+}
+
+void CommandProcessor::stop(const std::string& why, bool parseError) {
+  phase_ = Phase::Done;
+  listener_->streamStopped(started_, why, parseError);
+}
+
 void CommandProcessor::step() {
   waiting_ = Waiting::Nothing;
-  const std::vector<cmd::Command>& commands = program_->commands;
-  while (command_ < commands.size()) {
-    const cmd::Command& c = commands[command_];
+  for (;;) {
+    if (fetch_.halted()) {
+      stop("a bus abort", false);
+      return;
+    }
+    const cmd::Operation* op = nullptr;
     if (phase_ == Phase::Fetch) {
       // 1. Fetch (through the command FIFO) and parse.
-      const uint32_t upTo = c.offset + c.sizeBytes();
-      request(upTo);
-      const size_t chunk = upTo == 0 ? 0 : (upTo - 1) / npu_.arch->commandFetchBytes;
-      const double arrived = chunkDone_.at(std::min(chunk, chunkDone_.size() - 1));
-      if (arrived < 0) {
-        waiting_ = Waiting::Chunk;
-        return;
+      const cmd::Command* c = nullptr;
+      uint32_t upTo = 0;
+      double arrival = 0;
+      if (program_ != nullptr) {
+        if (command_ == program_->commands.size()) break;
+        c = &program_->commands[command_];
+        upTo = c->offset + c->sizeBytes();
+      } else {
+        if (decoder_->stopped()) break;
+        // The command's first word says its size (a cmd1's payload may lie in the next chunk).
+        const uint32_t at = decoder_->offset();
+        upTo = std::min(at + 4, streamBytes_);
+        if (at + 4 <= streamBytes_) {
+          if (!arrived(upTo, &arrival)) return;
+          upTo = std::min(at + decoder_->nextBytes(fetch_.fetched()), streamBytes_);
+        }
       }
-      const double fetched = std::max(t_, arrived);
+      if (!arrived(upTo, &arrival)) return;
+      const double fetched = std::max(t_, arrival);
       fetchWait_ += fetched - t_;
       if (observer_ != nullptr && fetched > t_) {
         observer_->commandFetchWait(t_, fetched);
       }
       t_ = fetched + npu_.arch->parseCyclesPerCommand;
-      if (!c.info->isOperation) {
+      if (program_ == nullptr) {
+        try {
+          if (const cmd::Operation* next = decoder_->next(fetch_.fetched())) {
+            decoded_.push_back(*next);
+          }
+        } catch (const InputError& e) {
+          stop(e.what(), true);
+          return;
+        }
+        c = &decoder_->command();
+      }
+      parsed_ = c->offset + c->sizeBytes();
+      if (!c->info->isOperation) {
         ++command_;
         continue;
       }
@@ -81,8 +136,12 @@ void CommandProcessor::step() {
     if (reached_ < 0) {
       reached_ = queue_.now();
     }
-    const cmd::Operation& op = program_->operations.at(operation_);
-    const DispatchRule rule = dispatchRule(npu_, op);
+    op = program_ != nullptr ? &program_->operations.at(operation_) : &decoded_.back();
+    if (op->kind == cmd::OpKind::Branch) {
+      throw std::runtime_error("the command stream at QBASE " + cmd::hexText(qbase_) + " branches at byte " +
+                               std::to_string(op->byteOffset) + ": the command processor's branches are not simulated");
+    }
+    const DispatchRule rule = dispatchRule(npu_, *op);
     for (size_t w = 0; w < rule.waitCount; ++w) {
       if (outstanding_[static_cast<size_t>(rule.waits[w].unit)] > rule.waits[w].allowed) {
         waiting_ = Waiting::Unit;
@@ -93,9 +152,9 @@ void CommandProcessor::step() {
     OperationRecord rec;
     rec.invocation = invocation_;
     rec.index = static_cast<uint32_t>(operation_);
-    rec.kind = op.kind;
-    rec.commandOffset = op.byteOffset;
-    rec.macs = op.macs();
+    rec.kind = op->kind;
+    rec.commandOffset = op->byteOffset;
+    rec.macs = op->macs();
     rec.issue = rec.start = rec.end = t_;
     rec.ccWait = t_ - reached_;
     rec.fetchWait = fetchWait_;
@@ -105,10 +164,15 @@ void CommandProcessor::step() {
     if (rule.queue) {
       ++outstanding_[static_cast<size_t>(*rule.queue)];
       if (*rule.queue == Unit::Kernel) {
-        kernel_.dispatch(op, record);
+        kernel_.dispatch(*op, record);
       } else {
-        dma_.dispatch(op.dma, record);
+        dma_.dispatch(op->dma, record);
       }
+    }
+    if (op->kind == cmd::OpKind::Irq) {
+      listener_->interrupt(op->irqMask);
+    } else if (op->kind == cmd::OpKind::Stop) {
+      stopMask_ = op->irqMask;
     }
     ++operation_;
     ++command_;

@@ -55,6 +55,21 @@ NpuCore::NpuCore(const NpuModuleParams& params, mem::MemoryRouter& memories, Pmu
     : params_(checked(params)), pmu_(pmu), kernel_(*params.hardware, queue_, *this, *this),
       dma_(queue_, *this, params.hardware->dmaChunkBytes(), *this),
       commands_(*params.hardware, queue_, *this, kernel_, dma_, stats_) {
+  build(nullptr, &memories);
+}
+
+NpuCore::NpuCore(const NpuModuleParams& params, const std::vector<mem::BurstTarget*>& targets, Pmu& pmu)
+    : params_(checked(params)), pmu_(pmu), kernel_(*params.hardware, queue_, *this, *this),
+      dma_(queue_, *this, params.hardware->dmaChunkBytes(), *this),
+      commands_(*params.hardware, queue_, *this, kernel_, dma_, stats_), movesData_(true), targets_(targets) {
+  if (targets.size() != params_.ports.size()) {
+    throw std::logic_error("NpuCore: " + std::to_string(targets.size()) + " burst targets for " +
+                           std::to_string(params_.ports.size()) + " ports");
+  }
+  build(&targets, nullptr);
+}
+
+void NpuCore::build(const std::vector<mem::BurstTarget*>* targets, mem::MemoryRouter* memories) {
   std::vector<mem::AdapterSlot*> shared;
   for (const config::TimingAdapterParams& a : params_.sharedAdapters) {
     adapters_.emplace_back(queue_, a);
@@ -69,9 +84,21 @@ NpuCore::NpuCore(const NpuModuleParams& params, mem::MemoryRouter& memories, Pmu
       adapters_.emplace_back(queue_, port.adapter);
       adapter = &adapters_.back();
     }
-    ports_.push_back(std::make_unique<mem::AxiPort>(queue_, port.link, memories,
-                                                    pmu_.port(arch::PortId{static_cast<uint8_t>(i)}), adapter));
+    mem::PortCounters& counters = pmu_.port(arch::PortId{static_cast<uint8_t>(i)});
+    if (targets != nullptr) {
+      ports_.push_back(std::make_unique<mem::AxiPort>(queue_, port.link, *targets->at(i), counters, adapter));
+    } else {
+      ports_.push_back(std::make_unique<mem::AxiPort>(queue_, port.link, *memories, counters, adapter));
+    }
   }
+  std::array<arch::AreaId, 8> areas{};
+  for (uint8_t region = 0; region < 8; ++region) {
+    areas[region] = params_.regions.area(region);
+  }
+  route(areas, params_.commandStreamArea);
+}
+
+void NpuCore::route(const std::array<arch::AreaId, 8>& regionAreas, arch::AreaId commandStreamArea) {
   // REGIONCFG and QCONFIG pick an area: one port on the U55 and U65, a group of ports on the U85
   // (transfer() gives a region's transfers to its group in turn; the command stream is fetched
   // through the group's first port).
@@ -83,9 +110,17 @@ NpuCore::NpuCore(const NpuModuleParams& params, mem::MemoryRouter& memories, Pmu
     return group;
   };
   for (uint8_t region = 0; region < 8; ++region) {
-    regionPorts_[region] = some(params_.regions.ports(region), params_.regions.area(region));
+    regionPorts_[region] = some(params_.regions.portsIn(regionAreas[region]), regionAreas[region]);
+    regionTurn_[region] %= regionPorts_[region].size();
   }
-  commandPort_ = some(params_.regions.portsIn(params_.commandStreamArea), params_.commandStreamArea).front();
+  commandPort_ = some(params_.regions.portsIn(commandStreamArea), commandStreamArea).front();
+}
+
+bool NpuCore::halted() const {
+  for (const mem::BurstTarget* t : targets_) {
+    if (t->refused()) return true;
+  }
+  return false;
 }
 
 void NpuCore::setObserver(NpuObserver* observer) {
@@ -93,17 +128,44 @@ void NpuCore::setObserver(NpuObserver* observer) {
   commands_.setObserver(observer);
 }
 
-double NpuCore::run(const cmd::Program& program, uint64_t qbase, const std::array<uint64_t, 8>& basep, double start,
-                    uint32_t invocation) {
+StreamOutcome NpuCore::run(const cmd::Program& program, uint64_t qbase, const std::array<uint64_t, 8>& basep,
+                           double start, uint32_t invocation) {
   basep_ = basep;
   queue_.advanceTo(std::max(start, queue_.now()));
   running_ = true;
+  outcome_ = StreamOutcome{};
   commands_.start(program, qbase, invocation, *this);
+  return finish(start);
+}
+
+StreamOutcome NpuCore::runFromMemory(uint64_t qbase, uint32_t qsize, const std::array<uint64_t, 8>& basep,
+                                     double start, uint32_t invocation) {
+  if (!movesData_) {
+    throw std::logic_error("NpuCore: reading a stream from memory needs ports that move data");
+  }
+  basep_ = basep;
+  queue_.advanceTo(std::max(start, queue_.now()));
+  running_ = true;
+  outcome_ = StreamOutcome{};
+  stream_.clear();
+  commands_.startFromMemory(qbase, qsize, invocation, *this);
+  return finish(start);
+}
+
+StreamOutcome NpuCore::finish(double start) {
   queue_.run();
   if (running_) {
     throw std::logic_error("NpuCore: the command stream stalled before its end");
   }
-  return end_;
+  if (!outcome_.stopped) {
+    // Stopped early: the units finished what they had (moving nothing more after a bus abort).
+    outcome_.end = std::max(start, queue_.now());
+    stats_.activeCycles.push_back(outcome_.end - start);
+    pmu_.streamDone(outcome_.end - start);
+  }
+  outcome_.stopMask = commands_.stopMask();
+  outcome_.parsed = commands_.parsed();
+  return outcome_;
 }
 
 // A region reached through several ports (the U85's SRAM or EXT port group) takes them in turn, a
@@ -118,11 +180,62 @@ void NpuCore::transfer(uint8_t region, uint64_t offset, mem::Direction dir, cons
   bytes.add(port, dir, shape.bytes());
   mem::TransferShape bus = shape;
   bus.address = basep_[region & 7] + offset;
-  ports_[port.index]->transfer(dir, start, bus, sink, token);
+  if (!movesData_) {
+    ports_[port.index]->transfer(dir, start, bus, sink, token);
+    return;
+  }
+  // The bytes: a read's land in its buffer; a write sends the DMA engine's last read, or the
+  // kernel's OFM, which the model does not compute (zeros).
+  Moving& m = moving(sink, token, dir, shape.bytes());
+  if (dir == mem::Direction::Write) {
+    if (&sink == &dma_ && dmaBytes_.size() == m.bytes.size()) {
+      std::copy(dmaBytes_.begin(), dmaBytes_.end(), m.bytes.begin());
+    } else {
+      std::fill(m.bytes.begin(), m.bytes.end(), uint8_t{0});
+    }
+  }
+  ports_[port.index]->transfer(dir, start, bus, m, 0, m.bytes.data());
 }
 
 void NpuCore::fetch(uint64_t address, uint32_t bytes, double start, mem::TransferSink& sink, uint64_t token) {
-  ports_[commandPort_.index]->transfer(mem::Direction::Read, start, {1, bytes, 0, address}, sink, token);
+  if (!movesData_) {
+    ports_[commandPort_.index]->transfer(mem::Direction::Read, start, {1, bytes, 0, address}, sink, token);
+    return;
+  }
+  Moving& m = moving(sink, token, mem::Direction::Read, bytes);
+  m.fetch = true;
+  m.streamOffset = stream_.size();
+  stream_.resize(stream_.size() + bytes);
+  ports_[commandPort_.index]->transfer(mem::Direction::Read, start, {1, bytes, 0, address}, m, 0, m.bytes.data());
+}
+
+NpuCore::Moving& NpuCore::moving(mem::TransferSink& sink, uint64_t token, mem::Direction dir, uint64_t bytes) {
+  if (freeMoving_.empty()) {
+    movingPool_.push_back(std::make_unique<Moving>());
+    freeMoving_.push_back(movingPool_.back().get());
+  }
+  Moving& m = *freeMoving_.back();
+  freeMoving_.pop_back();
+  m.core = this;
+  m.sink = &sink;
+  m.token = token;
+  m.dir = dir;
+  m.fetch = false;
+  m.bytes.resize(static_cast<size_t>(bytes));
+  return m;
+}
+
+void NpuCore::moved(Moving& m) {
+  if (m.fetch) {
+    std::copy(m.bytes.begin(), m.bytes.end(), stream_.begin() + static_cast<std::ptrdiff_t>(m.streamOffset));
+  } else if (m.dir == mem::Direction::Read && m.sink == &dma_) {
+    dmaBytes_.swap(m.bytes);
+  }
+  // The sink may start transfers: the record is free again first.
+  mem::TransferSink* sink = m.sink;
+  const uint64_t token = m.token;
+  freeMoving_.push_back(&m);
+  sink->transferDone(token);
 }
 
 void NpuCore::kernelDone(size_t record, const KernelTiming& k) {
@@ -155,7 +268,16 @@ void NpuCore::streamDone(double started, double end) {
   stats_.activeCycles.push_back(end - started);
   pmu_.streamDone(end - started);
   running_ = false;
-  end_ = end;
+  outcome_.end = end;
 }
+
+void NpuCore::streamStopped(double, const std::string& why, bool parseError) {
+  running_ = false;
+  outcome_.stopped = false;
+  outcome_.parseError = parseError;
+  outcome_.why = why;
+}
+
+void NpuCore::interrupt(uint32_t mask) { outcome_.interrupts.push_back({queue_.now(), mask}); }
 
 } // namespace npusim::npu

@@ -52,25 +52,53 @@ std::map<std::string, uint64_t> Pmu::counts() const {
   std::map<std::string, double> groups;
   for (size_t i = 0; i < ports_.size(); ++i) {
     const arch::PortDesc& desc = portDescs_.at(i);
-    const mem::PortCounters& c = ports_[i];
-    const auto portCount = [&](std::string_view suffix, double value) {
-      put(architecture_.pmuPortEventName(desc, suffix), value);
-      const std::string group = architecture_.pmuGroupEventName(desc.pmuGroup, suffix);
+    for (const PortEvent& e : portEvents()) {
+      const double value = e.value(ports_[i]);
+      put(architecture_.pmuPortEventName(desc, e.suffix), value);
+      const std::string group = architecture_.pmuGroupEventName(desc.pmuGroup, e.suffix);
       if (!group.empty()) {
         groups[group] += value;
       }
-    };
-    portCount("RD_DATA_BEAT_RECEIVED", double(c.readBeats));
-    portCount("WR_DATA_BEAT_WRITTEN", double(c.writeBeats));
-    portCount("RD_TRANS_ACCEPTED", double(c.readBursts));
-    portCount("WR_TRANS_ACCEPTED", double(c.writeBursts));
-    portCount("RD_STALL_LIMIT", c.readLimitStall);
-    portCount("WR_STALL_LIMIT", c.writeLimitStall);
+    }
   }
   for (const auto& [name, value] : groups) {
     put(name, value);
   }
   return out;
+}
+
+const std::vector<Pmu::PortEvent>& Pmu::portEvents() {
+  static const std::vector<PortEvent> events{
+      {"RD_DATA_BEAT_RECEIVED", [](const mem::PortCounters& c) { return double(c.readBeats); }},
+      {"WR_DATA_BEAT_WRITTEN", [](const mem::PortCounters& c) { return double(c.writeBeats); }},
+      {"RD_TRANS_ACCEPTED", [](const mem::PortCounters& c) { return double(c.readBursts); }},
+      {"WR_TRANS_ACCEPTED", [](const mem::PortCounters& c) { return double(c.writeBursts); }},
+      {"RD_STALL_LIMIT", [](const mem::PortCounters& c) { return c.readLimitStall; }},
+      {"WR_STALL_LIMIT", [](const mem::PortCounters& c) { return c.writeLimitStall; }},
+  };
+  return events;
+}
+
+double Pmu::eventTotal(uint32_t number, double now) const {
+  const std::string name = architecture_.pmuEventName(number, portDescs_);
+  const double active = activeBefore_ + std::max(0.0, (running_ ? now : std::min(now, lastEnd_)) - lastStart_);
+  if (name == cycle_.name) return now;
+  if (name == npuActive_.name) return active;
+  if (name == npuIdle_.name) return now - active;
+  for (const Count* c : {&macActive_, &aoActive_, &macStalledByIb_, &macStalledByWd_, &macStalledByAcc_,
+                         &ccStalledOnBlockdep_, &ccStalledOnShramReconfig_}) {
+    if (name == c->name) return c->value;
+  }
+  // A port's event, or its group's (the sum over the group's ports).
+  double total = 0;
+  for (size_t i = 0; i < ports_.size(); ++i) {
+    const arch::PortDesc& desc = portDescs_[i];
+    for (const PortEvent& e : portEvents()) {
+      if (name == architecture_.pmuPortEventName(desc, e.suffix)) return e.value(ports_[i]);
+      if (name == architecture_.pmuGroupEventName(desc.pmuGroup, e.suffix)) total += e.value(ports_[i]);
+    }
+  }
+  return total;
 }
 
 } // namespace npusim::npu

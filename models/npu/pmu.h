@@ -34,8 +34,18 @@ public:
 
   // PMCR bit 0 written at `t`: 1 opens a counting window, 0 closes the open one.
   void setEnabled(bool enabled, double t);
-  // A command stream ran for `cycles`, NPU start to the end of the stream.
-  void streamDone(double cycles) { streamActive_ += cycles; }
+  // A command stream started at `t`; the one started last ran for `cycles`, NPU start to the end
+  // of the stream (known when the NPU has run it, possibly ahead of the time).
+  void streamStarted(double t) {
+    activeBefore_ += lastEnd_ - lastStart_;
+    lastStart_ = lastEnd_ = t;
+    running_ = true;
+  }
+  void streamDone(double cycles) {
+    streamActive_ += cycles;
+    lastEnd_ = lastStart_ + cycles;
+    running_ = false;
+  }
   // A kernel operation's MAC and output-unit cycles and stalls.
   void kernelDone(const KernelTiming& k);
   // The AXI counters of NPU port `port`, which its transfers add their bursts to.
@@ -47,6 +57,11 @@ public:
   // Every counted event under its driver name, rounded once (sim/common/counts.h). CYCLE is the
   // windows' NPU_ACTIVE + NPU_IDLE.
   std::map<std::string, uint64_t> counts() const;
+  // What an event counter counting event `number` (the architecture's PMEVTYPER numbering) from
+  // time 0 holds at `now`: CYCLE and NPU_IDLE by the clock, NPU_ACTIVE by the streams run so far,
+  // the others as the units and ports have booked them (ahead of `now` while they run); 0 for an
+  // event npusim does not count. The PMU's event counter registers take differences of it.
+  double eventTotal(uint32_t number, double now) const;
 
 private:
   // An event of the architecture's table and its exact count.
@@ -55,6 +70,12 @@ private:
     double value = 0;
   };
   Count count(std::string_view event) const;
+  // The AXI events counted per port: the suffix of their names and the counter of PortCounters.
+  struct PortEvent {
+    std::string_view suffix;
+    double (*value)(const mem::PortCounters&);
+  };
+  static const std::vector<PortEvent>& portEvents();
 
   const arch::Architecture& architecture_;
   const std::vector<arch::PortDesc>& portDescs_;
@@ -64,6 +85,9 @@ private:
   bool enabled_ = false;
   double enabledAt_ = 0;
   double streamActive_ = 0;  // command streams since the window opened
+  double activeBefore_ = 0;  // the command streams before the last one
+  double lastStart_ = 0, lastEnd_ = 0;  // the last one's start and end (its end unknown while running_)
+  bool running_ = false;
   std::vector<PmuWindow> windows_;
 };
 

@@ -46,36 +46,24 @@ cpu::CpuOpDesc describeCpuOp(const io::CompiledNetwork& net, const io::Operator&
 // The host program's step for one network operator (the NPU program is bound separately).
 cpu::HostStep hostStep(const io::CompiledNetwork& net, const io::Operator& op, const config::SystemParams& params,
                        const MemoryMap& map) {
-  const config::RegionMap regions(params);
-  const uint64_t modelBase = map.of(regions.memory(arch::kConstantRegion)).base;
-  const uint64_t arenaBase = map.of(regions.memory(arch::kArenaRegion)).base;
   cpu::HostStep step;
   step.networkOp = op.index;
   if (op.kind == io::OperatorKind::Cpu) {
     step.cpuCycles = cpu::cpuOpCycles(describeCpuOp(net, op), params.host);
-    step.dataAddress = arenaBase;
+    step.dataAddress = arenaAddress(params, map);
     for (int t : op.inputs) {
       if (t >= 0 && !net.tensors[static_cast<size_t>(t)].data) step.readBytes += net.tensors[static_cast<size_t>(t)].bytes();
     }
     for (int t : op.outputs) step.writeBytes += net.tensors[static_cast<size_t>(t)].bytes();
     return step;
   }
+  DriverJob job = driverJob(net, op, params, map);
   step.npu = true;
-  step.qbase = modelBase + op.npu.commands.offset;
-  step.qsize = static_cast<uint32_t>(op.npu.commands.size);
-  auto arenaAddress = [&](int tensor) {
-    const auto& t = net.tensors[static_cast<size_t>(tensor)];
-    return arenaBase + static_cast<uint64_t>(std::max<int64_t>(t.arenaOffset.value_or(0), 0));
-  };
-  step.basep.push_back(modelBase + roundUp(op.npu.flash.offset, uint64_t{16}));
-  step.basep.push_back(arenaAddress(op.npu.scratchTensorIndex));
-  // Vela's fast scratch (region 2) is the NPU's SRAM cache: in the arena when the cache shares the
-  // arena's port (Shared_Sram, Sram_Only), else at the start of the cache memory (Dedicated_Sram).
-  step.basep.push_back(regions.area(arch::kCacheRegion) == regions.area(arch::kArenaRegion)
-                           ? arenaAddress(op.npu.scratchFastTensorIndex)
-                           : map.of(regions.memory(arch::kCacheRegion)).base);
-  for (size_t i = 4; i < op.inputs.size(); ++i) if (op.inputs[i] >= 0) step.basep.push_back(arenaAddress(op.inputs[i]));
-  for (int t : op.outputs) step.basep.push_back(arenaAddress(t));
+  step.qbase = job.qbase;
+  step.qsize = job.qsize;
+  step.basep = std::move(job.basep);
+  step.qconfig = job.qconfig;
+  step.regioncfg = job.regioncfg;
   return step;
 }
 
@@ -303,27 +291,42 @@ RunResult simulate(const io::CompiledNetwork& net, const std::vector<io::Decoded
   result.params = params;
   const double period = 1.0 / params.coreClockHz;
 
-  // 1. Elaborate: memory system, NPU, host; wire each NPU port to its link.
+  // 1. Elaborate: memory system, NPU, host; wire each NPU port to the memory system. With the
+  //    "tlm" transport the memory system keeps data and takes the NPU's bursts as standard TLM-2.0
+  //    transactions; with "fast" the NPU times its bursts against the memories itself.
+  const bool tlm = params.transport == "tlm";
   const MemoryMap& map = MemoryMap::standard();
   npu::EthosU npuModule("ethos_u", npu::NpuModuleParams::of(params));
-  mem::MemorySystem memory("memory", memorySystemParams(params, map), npuModule.ports.size());
-  const arch::Architecture& architecture = params.architecture();
-  cpu::CortexM55 host("cortex_m55", {params.coreClockHz, params.host, architecture.pmu.controlRegister}, npuModule.irq);
+  mem::MemorySystemParams memoryParams = memorySystemParams(params, map);
+  memoryParams.storeData = tlm;
+  mem::MemorySystem memory("memory", memoryParams, npuModule.ports.size());
+  cpu::CortexM55 host("cortex_m55", {params.coreClockHz, params.host, &params.architecture()});
+  sc_core::sc_signal<bool> irq("npu_irq");
   for (size_t i = 0; i < npuModule.ports.size(); ++i) {
-    npuModule.ports[i].bind(memory.npuPorts[i]);
-    npuModule.setBurstObserver(arch::PortId{static_cast<uint8_t>(i)},
-                               i < observers.ports.size() ? observers.ports[i] : nullptr);
+    const arch::PortId port{static_cast<uint8_t>(i)};
+    if (observers.binder != nullptr) {
+      observers.binder->bind(port, npuModule, memory);
+    } else {
+      npuModule.ports[i].bind(memory.npuPorts[i]);
+    }
+    npuModule.setBurstObserver(port, i < observers.ports.size() ? observers.ports[i] : nullptr);
   }
   npuModule.setObserver(observers.npu);
+  npuModule.irq.bind(irq);
+  host.npuIrq.bind(irq);
   host.apb.bind(npuModule.apb);
   host.axi.bind(memory.cpu);
 
   // 2. Place the model (command streams, flash tensor) in the constant memory and the arena in
-  //    the arena memory; build the host program with the driver's base addresses.
+  //    the arena memory; build the host program with the driver's base addresses. The fast path
+  //    hands the NPU its streams decoded; with data the NPU reads them from the model's bytes.
+  if (tlm) {
+    memory.load(modelAddress(params, map), net.bytes.data(), net.bytes.size());
+  }
   std::vector<cpu::HostStep> steps;
   for (const io::Operator& op : net.operators) {
     cpu::HostStep step = hostStep(net, op, params, map);
-    if (step.npu) {
+    if (step.npu && !tlm) {
       const auto it = std::find_if(decoded.begin(), decoded.end(),
                                    [&](const io::DecodedNpuOp& d) { return d.operatorIndex == op.index; });
       npuModule.addProgram({step.qbase, &*it});

@@ -13,6 +13,13 @@
 #include "sim/io/decoded_network.h"
 #include "models/platform/run_result.h"
 
+namespace npusim::npu {
+class EthosU;
+}
+namespace npusim::mem {
+class MemorySystem;
+}
+
 namespace npusim::platform {
 
 // The configuration `request` asks for, for the accelerator the model was compiled for (its
@@ -37,11 +44,20 @@ void checkSimulationWork(const io::CompiledNetwork& net, const std::vector<io::D
 // stream's operations to run in stream order.
 void refuseBranches(const io::CompiledNetwork& net, const std::vector<io::DecodedNpuOp>& decoded);
 
+// Connects NPU port `port` of `npu` to the memory system (the platform binds them directly
+// without one): a test puts a protocol checker between them. Called during elaboration.
+class PortBinder {
+public:
+  virtual ~PortBinder() = default;
+  virtual void bind(arch::PortId port, npu::EthosU& npu, mem::MemorySystem& memory) = 0;
+};
+
 // What a run reports as it happens (timeline traces, the invariant checker); null members see
 // nothing.
 struct RunObservers {
   npu::NpuObserver* npu = nullptr;                   // OFM blocks, command fetch waits
   std::vector<mem::BurstObserver*> ports;            // bursts of each NPU port (arch::PortId order)
+  PortBinder* binder = nullptr;                      // how the NPU's ports reach the memory system
 };
 
 // Several RunObservers as one: every event goes to each of them, in the order they were added.

@@ -9,6 +9,7 @@
 
 #include "models/mem/memory_system_params.h"
 #include "sim/config/system_params.h"
+#include "sim/io/compiled_network.h"
 
 namespace npusim::platform {
 
@@ -41,5 +42,23 @@ private:
 // the first port of the first area holding it (the first area when none does), served as one lane
 // per port used.
 mem::MemorySystemParams memorySystemParams(const config::SystemParams& params, const MemoryMap& map);
+
+// Where TFLM and the Ethos-U driver place an ethos-u operator's command stream and tensors, with
+// the model file at the start of the memory that holds the constants (modelAddress) and the tensor
+// arena at the start of the arena's memory (arenaAddress): the registers the driver programs.
+struct DriverJob {
+  uint64_t qbase = 0;                   // QBASE: the command stream's address
+  uint32_t qsize = 0;                   // QSIZE: its bytes
+  // BASEP0..: the constant tensor, the arena, the fast scratch (Vela's region 2: the NPU's SRAM
+  // cache at the start of its memory when that is not the arena's, Dedicated_Sram), then the
+  // operator's further tensors; the driver programs at most 8.
+  std::vector<uint64_t> basep;
+  uint32_t qconfig = 0, regioncfg = 0;  // QCONFIG, REGIONCFG: each region's and the stream's area
+};
+uint64_t modelAddress(const config::SystemParams& params, const MemoryMap& map);
+uint64_t arenaAddress(const config::SystemParams& params, const MemoryMap& map);
+// Contract: `op` is an ethos-u operator of `net`.
+DriverJob driverJob(const io::CompiledNetwork& net, const io::Operator& op, const config::SystemParams& params,
+                    const MemoryMap& map);
 
 } // namespace npusim::platform

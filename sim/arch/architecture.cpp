@@ -43,7 +43,99 @@ std::string Architecture::pmuGroupEventName(std::string_view group, std::string_
   return known ? event : std::string();
 }
 
+std::string Architecture::pmuEventName(uint32_t number, const std::vector<PortDesc>& portList) const {
+  for (const PmuEvent& e : pmu.events) {
+    if (e.number == number) return std::string(e.name);
+  }
+  for (const PortDesc& port : portList) {
+    for (const PmuEvent& e : pmu.portEvents) {
+      if (uint32_t{port.pmuEventBase} + e.number == number) return pmuPortEventName(port, e.name);
+    }
+  }
+  return {};
+}
+
 namespace {
+
+// The memory attribute for `area`: `preferred` (the driver's) where it reaches it, else the first.
+uint32_t attributeFor(const MemoryAttributes& a, AreaId area, uint8_t preferred) {
+  if (a.areas.at(preferred & 3) == area) {
+    return preferred & 3u;
+  }
+  for (uint32_t i = 0; i < a.areas.size(); ++i) {
+    if (a.areas[i] == area) return i;
+  }
+  throw std::logic_error("no memory attribute reaches area " + std::string(areaName(area)));
+}
+
+} // namespace
+
+uint32_t regionConfigWord(const HostRegisterMap& map, const std::array<AreaId, 8>& areas) {
+  uint32_t word = 0;
+  for (uint32_t r = 0; r < 8; ++r) {
+    word |= map.regionAttribute.place(attributeFor(map.memoryAttributes, areas[r], map.memoryAttributes.driverRegions[r]))
+            << (2 * r);
+  }
+  return word;
+}
+
+uint32_t queueConfigWord(const HostRegisterMap& map, AreaId area) {
+  return map.regionAttribute.place(attributeFor(map.memoryAttributes, area, map.memoryAttributes.driverCommandStream));
+}
+
+namespace {
+
+// The PMU registers from PMCR at `pmcr` on, the event counters from `pmevcntr` (the layout both
+// generations' interface headers give: command-stream doc 8, ethos-u85.md 6).
+PmuRegisters pmuRegisters(uint32_t pmcr, uint32_t pmevcntr) {
+  PmuRegisters r;
+  r.countEnableSet = pmcr + 0x04;
+  r.countEnableClear = pmcr + 0x08;
+  r.overflowSet = pmcr + 0x0C;
+  r.overflowClear = pmcr + 0x10;
+  r.interruptSet = pmcr + 0x14;
+  r.interruptClear = pmcr + 0x18;
+  r.cycleCounter = pmcr + 0x20;
+  r.cycleCounterConfig = pmcr + 0x28;
+  r.axiChannel = pmcr + 0x2C;
+  r.eventCounter = pmevcntr;
+  r.eventType = pmevcntr + 0x80;
+  return r;
+}
+
+// The host registers both generations place alike (command-stream doc 8; ethos-u85.md 3.6): ID,
+// STATUS, CMD, RESET, QBASE, QREAD, QCONFIG, QSIZE, PROT, CONFIG, REGIONCFG, BASEP0-7.
+HostRegisterMap hostRegisters() {
+  HostRegisterMap r;
+  r.id = 0x000;
+  r.status = 0x004;
+  r.cmd = 0x008;
+  r.reset = 0x00C;
+  r.qbase = 0x010;
+  r.qread = 0x018;
+  r.qconfig = 0x01C;
+  r.qsize = 0x020;
+  r.prot = 0x024;
+  r.config = 0x028;
+  r.regioncfg = 0x03C;
+  r.basep = 0x080;
+  return r;
+}
+
+// Architecture 1.x (U55, U65): AXI_LIMIT0-3 at 0x040, one per memory attribute, attributes 0 and
+// 1 on AXI0 and 2 and 3 on AXI1: [1:0] burst split, outstanding reads - 1 from bit 16 and writes
+// - 1 from bit 24 in fields as wide as the generation's limits need (U55 5 and 4 bits, U65 6 and
+// 5); no MEM_ATTR registers; 4 KiB of registers.
+HostRegisterMap ethosU55HostRegisters(uint32_t idValue, uint8_t readBits, uint8_t writeBits) {
+  HostRegisterMap r = hostRegisters();
+  r.idValue = idValue;
+  for (uint32_t i = 0; i < 4; ++i) {
+    r.axiLimits.push_back({0x040 + 4 * i, AreaId{static_cast<uint8_t>(i / 2)}, {0, 2}, {16, readBits}, {24, writeBits}});
+  }
+  r.memoryAttributes.areas = {AreaId{0}, AreaId{0}, AreaId{1}, AreaId{1}};
+  r.size = 0x1000;
+  return r;
+}
 
 // The U55's and U65's PMU (command-stream doc 7: the core driver's ethosu_pmu_event_type and
 // its hardware numbers; 4 event counters; PMCR at 0x180, ethos-u85.md 6). The AXI1 events are
@@ -52,6 +144,7 @@ PmuDesc ethosU55Pmu() {
   PmuDesc p;
   p.controlRegister = 0x180;
   p.eventCounters = 4;
+  p.registers = pmuRegisters(0x180, 0x300);
   p.events = {
       {"NO_EVENT", 0x00},
       {"CYCLE", 0x11},
@@ -160,6 +253,7 @@ PmuDesc ethosU85Pmu() {
   PmuDesc p;
   p.controlRegister = 0x1180;
   p.eventCounters = 8;
+  p.registers = pmuRegisters(0x1180, 0x1300);
   p.events = {
       {"NO_EVENT", 0},           {"CYCLE", 17},
       {"NPU_IDLE", 32},          {"CC_STALLED_ON_BLOCKDEP", 33},
@@ -255,6 +349,18 @@ Architecture ethosU85Description() {
   a.maxScaleStreams = 1;
   a.weightStreamOwner = "weight decoder";
   a.pmu = ethosU85Pmu();
+  // Its host registers (ethos-u85.md 1.3, 3.6): ID 2.0.0 with product major 7 (0x20007001, the
+  // driver header's); MEM_ATTR0-3 at 0x040 ([2] 0 SRAM, 1 EXT; the driver's defaults SRAM, SRAM,
+  // EXT, EXT); AXI_SRAM at 0x050 and AXI_EXT at 0x054: [5:0] outstanding reads - 1, [12:8] writes
+  // - 1, [17:16] burst split; registers up to the PMU's event types (0x1400).
+  a.registers = hostRegisters();
+  a.registers.idValue = 0x20007001;
+  a.registers.addressBits = 40;
+  a.registers.memoryAttributes.offset = 0x040;
+  a.registers.memoryAttributes.area = {2, 1};
+  a.registers.memoryAttributes.areas = {AreaId{0}, AreaId{0}, AreaId{1}, AreaId{1}};
+  a.registers.axiLimits = {{0x050, AreaId{0}, {16, 2}, {0, 6}, {8, 5}}, {0x054, AreaId{1}, {16, 2}, {0, 6}, {8, 5}}};
+  a.registers.size = 0x1400;
   a.defaultSystemConfig = "Ethos_U85_SYS_DRAM_Mid";
   a.defaultMemoryMode = "Dedicated_Sram_384KB";
   a.hostCpu = "Cortex-M85";
@@ -272,7 +378,10 @@ std::vector<Architecture> buildTable() {
   // max_outstanding_dma). Unset port limits default to the Arm FPGA/FVP U55 high-end platform's
   // timing adapters: AXI0 TA0_MAXR=8, TA0_MAXW=8; AXI1 TA1_MAXR=2, TA1_MAXW=0 (no limit, so the
   // AXI_LIMIT maximum of 16).
+  // ID registers: the driver interface headers' reset values, U55 arch 1.1.0 product major 4
+  // (0x10104201), U65 arch 1.0.6 product major 6 (0x10066001).
   Architecture u55 = ethosU55Family("Ethos-U55", 0);
+  u55.registers = ethosU55HostRegisters(0x10104201, 5, 4);
   u55.ports = {{"axi0", 64, 32, 16, 8, 8, AreaId{0}, 0x80, {}}, {"axi1", 64, 32, 16, 2, 16, AreaId{1}, 0x180, {}}};
   u55.maxWeightStreams = 1;
   u55.maxScaleStreams = 1;
@@ -285,6 +394,8 @@ std::vector<Architecture> buildTable() {
   // docs/timing-model.md); the U65-512's two cores each read their own weight and scale streams
   // (NPU_SET_PARALLEL_MODE).
   Architecture u65 = ethosU55Family("Ethos-U65", 1);
+  u65.registers = ethosU55HostRegisters(0x10066001, 6, 5);
+  u65.registers.addressBits = 40;
   u65.ports = {{"axi0", 128, 64, 32, 64, 32, AreaId{0}, 0x80, {}}, {"axi1", 128, 64, 32, 64, 32, AreaId{1}, 0x180, {}}};
   u65.maxWeightStreams = 2;
   u65.maxScaleStreams = 2;

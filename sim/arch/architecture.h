@@ -6,6 +6,7 @@
 // Every configuration of the generation (sim/arch/npu_config.h) refers to its description;
 // shared code reads a fact here instead of asking which generation it runs. Plain C++.
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -59,6 +60,35 @@ enum class WeightFormat : uint8_t { Standard, Fast };
 // the same OFM blocks and takes groups of 4 channels of each OFM micro-block.
 enum class WeightOrder : uint8_t { Bricks, DecoderGroups };
 
+// One field of a register word (the CONFIG register, a COP1 header's CONFIG word, a host or PMU
+// register): `width` bits from bit `lsb`; width 0 for a field the generation's register does not
+// have.
+struct ConfigField {
+  uint8_t lsb = 0, width = 0;
+  bool present() const { return width > 0; }
+  uint32_t read(uint32_t word) const { return present() ? (word >> lsb) & ((1u << width) - 1) : 0; }
+  uint32_t place(uint32_t value) const { return present() ? (value & ((1u << width) - 1)) << lsb : 0; }
+};
+
+// The PMU's registers other than PMCR (command-stream doc 7-8; ethos-u85.md 6), the same layout
+// from PMCR on in both generations: counter enable set/clear, overflow set/clear, overflow
+// interrupt set/clear (bits 0..eventCounters-1 the event counters, `cycleCounterBit` the cycle
+// counter), the 48-bit cycle counter (low word, high word 4 bytes on), its start/stop events, the
+// AXI channel filter, and the event counters and their event types, 4 bytes apart.
+struct PmuRegisters {
+  uint32_t countEnableSet = 0, countEnableClear = 0, overflowSet = 0, overflowClear = 0, interruptSet = 0,
+           interruptClear = 0, cycleCounter = 0, cycleCounterConfig = 0, axiChannel = 0;
+  uint32_t eventCounter = 0;                  // PMEVCNTR0
+  uint32_t eventType = 0;                     // PMEVTYPER0
+  ConfigField enable{0, 1};                   // PMCR: count
+  ConfigField resetEvents{1, 1};              // PMCR: write 1 to clear the event counters
+  ConfigField resetCycles{2, 1};              // PMCR: write 1 to clear the cycle counter
+  ConfigField counterCount{11, 5};            // PMCR: the number of event counters (read only)
+  ConfigField event{0, 10};                   // PMEVTYPER: the event number
+  uint32_t cycleCounterBit = 31;
+  uint32_t cycleCounterBits = 48;
+};
+
 // One PMU event: the driver's name and the hardware event number (PMEVTYPER).
 struct PmuEvent {
   std::string_view name;
@@ -71,20 +101,12 @@ struct PmuEvent {
 struct PmuDesc {
   uint32_t controlRegister = 0;               // register offset of PMCR, whose bit 0 enables counting
   uint32_t eventCounters = 0;                 // PMEVCNTR registers (PMCR [15:11])
+  PmuRegisters registers;                     // the other PMU registers
   std::vector<PmuEvent> events;               // events that are not per port
   std::vector<PmuEvent> portEvents;           // per-port events: suffix and offset from the port's base
   // The event counting the MAC array's cycles waiting for decoded weights (U55/U65
   // MAC_STALLED_BY_WD, U85 MAC_STALLED_BY_W).
   std::string_view macStalledByWeights = "MAC_STALLED_BY_WD";
-};
-
-// One field of the CONFIG register (a COP1 header's CONFIG word): `width` bits from bit `lsb`;
-// width 0 for a field the generation's CONFIG register does not have.
-struct ConfigField {
-  uint8_t lsb = 0, width = 0;
-  bool present() const { return width > 0; }
-  uint32_t read(uint32_t word) const { return present() ? (word >> lsb) & ((1u << width) - 1) : 0; }
-  uint32_t place(uint32_t value) const { return present() ? (value & ((1u << width) - 1)) << lsb : 0; }
 };
 
 // The CONFIG register's layout (command-stream doc 8; ethos-u85.md 2.2): which fields a
@@ -100,6 +122,62 @@ struct ConfigWordLayout {
   ConfigField product{28, 4};            // 0 U55, 1 U65, 2 U85
 };
 
+// One AXI limit register: the burst split and outstanding transactions of the ports that reach
+// `area`. 1.x: AXI_LIMIT0-3, one per memory attribute (0 and 1 on AXI0, 2 and 3 on AXI1); 2.x:
+// AXI_SRAM and AXI_EXT, one per port group (command-stream doc 8; ethos-u85.md 1.3).
+struct AxiLimitRegister {
+  uint32_t offset = 0;
+  AreaId area;
+  ConfigField maxBeats;            // burst split: 64 << value bytes (0: 64, 1: 128, 2: 256)
+  ConfigField readsM1;             // outstanding reads - 1
+  ConfigField writesM1;            // outstanding writes - 1
+};
+
+// The four memory attributes a region (REGIONCFG, 2 bits per region) or the command stream
+// (QCONFIG [1:0]) selects, and the area (port group) each reaches. 1.x: fixed, attributes 0 and 1
+// on AXI0, 2 and 3 on AXI1; 2.x: the registers MEM_ATTR0-3, whose field `area` selects the SRAM
+// (0) or the EXT (1) ports (ethos-u85.md 3.6).
+struct MemoryAttributes {
+  uint32_t offset = 0;                   // MEM_ATTR0, the others 4 bytes apart; 0: fixed by the hardware
+  ConfigField area;                      // a MEM_ATTR register's port-group field
+  std::array<AreaId, 4> areas{};         // each attribute's area: the hardware's (1.x), the driver's defaults (2.x)
+  // The driver's defaults: the attribute of each region (NPU_REGIONCFG_n) and of the command
+  // stream (NPU_QCONFIG) [D].
+  std::array<uint8_t, 8> driverRegions{3, 0, 1, 1, 1, 1, 1, 1};
+  uint8_t driverCommandStream = 2;
+};
+
+// STATUS, CMD and RESET fields (the same in both generations: command-stream doc 8; ethos-u85.md 3.6).
+struct StatusFields {
+  ConfigField running{0, 1}, irqRaised{1, 1}, busStatus{2, 1}, resetStatus{3, 1}, cmdParseError{4, 1},
+      cmdEndReached{5, 1}, faultingInterface{11, 1}, faultingChannel{12, 4}, irqHistory{16, 16};
+};
+struct CommandFields {
+  ConfigField start{0, 1}, clearIrq{1, 1}, clockQ{2, 1}, powerQ{3, 1}, stopRequest{4, 1}, clearIrqHistory{16, 16};
+};
+struct ResetFields {
+  ConfigField privilege{0, 1}, security{1, 1};   // what PROT reports after the reset
+};
+
+// The registers the Ethos-U core driver programs and reads (command-stream doc 8; ethos-u85.md
+// 3.6): their offsets, the ID register's value, the AXI limits, the memory attributes and the
+// fields of STATUS, CMD, RESET and REGIONCFG. QBASE and the base pointers are 64-bit registers,
+// low word first (BASEPn at `basep` + 8 n).
+struct HostRegisterMap {
+  uint32_t id = 0, status = 0, cmd = 0, reset = 0, qbase = 0, qread = 0, qconfig = 0, qsize = 0, prot = 0, config = 0,
+           regioncfg = 0, basep = 0;
+  uint32_t basepCount = 8;
+  uint32_t addressBits = 32;             // U55 32, U65 and U85 40: the driver writes the high words of QBASE and BASEPn
+  uint32_t idValue = 0;                  // the ID register (the driver's interface header's reset value)
+  std::vector<AxiLimitRegister> axiLimits;
+  MemoryAttributes memoryAttributes;
+  StatusFields statusBits;
+  CommandFields cmdBits;
+  ResetFields resetBits;
+  ConfigField regionAttribute{0, 2};     // REGIONCFG: region n's attribute, 2 bits at 2 n; QCONFIG [1:0]
+  uint32_t size = 0;                     // the register block's size: accesses past it are address errors
+};
+
 // One NPU generation.
 struct Architecture {
   std::string_view name;                 // "Ethos-U55"
@@ -109,6 +187,7 @@ struct Architecture {
   uint32_t velaIdWord = 0;               // the ID word Vela writes (command-stream builder)
   uint32_t commandStreamVersion = 0;     // CONFIG [7:4] the streams carry
   ConfigWordLayout configWord;           // the CONFIG register's fields
+  HostRegisterMap registers;             // the host-visible registers the driver programs
   const CommandSet* commands = nullptr;  // wire keys <-> meanings and names; null while not described
   std::vector<WeightFormat> weightFormats;
   std::vector<PortDesc> ports;           // PortId indexes this list
@@ -161,7 +240,17 @@ struct Architecture {
   // The name of port group `group`'s event `suffix` ("SRAM_RD_DATA_BEAT_RECEIVED"), or empty when
   // the PMU has no such event.
   std::string pmuGroupEventName(std::string_view group, std::string_view suffix) const;
+  // The name of the event numbered `number` (PMEVTYPER) on a configuration with the ports
+  // `ports`, or empty when it has none.
+  std::string pmuEventName(uint32_t number, const std::vector<PortDesc>& ports) const;
 };
+
+// The REGIONCFG word that sends region r to area areas[r], and the QCONFIG word that sends the
+// command stream to `area`: each on the driver's default memory attribute where that reaches the
+// area, else on the first attribute that does (the fixed attributes of 1.x, the driver's MEM_ATTR
+// values of 2.x). Contract: an attribute reaches each area (std::logic_error otherwise).
+uint32_t regionConfigWord(const HostRegisterMap& map, const std::array<AreaId, 8>& areas);
+uint32_t queueConfigWord(const HostRegisterMap& map, AreaId area);
 
 // Every described generation, U55, U65, U85.
 const std::vector<Architecture>& architectures();

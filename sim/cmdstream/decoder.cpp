@@ -5,6 +5,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "sim/cmdstream/decoder_common.h"
 #include "sim/cmdstream/decoder_u55.h"
 #include "sim/cmdstream/decoder_u85.h"
 #include "sim/common/error.h"
@@ -38,56 +39,92 @@ void failAt(const StreamOrigin& origin, uint32_t streamOffset, std::optional<uin
   throw InputError(loc, message);
 }
 
-std::vector<Command> parseCommands(const arch::CommandSet& set, const uint8_t* data, size_t size,
-                                   const StreamOrigin& origin) {
-  std::vector<Command> commands;
+namespace {
+
+// The command at byte `pos` of a stream of `size` bytes, the stream's command `index`. Throws the
+// InputError of an invalid command word, an opcode `set` lacks or a truncated cmd1.
+Command parseCommand(const arch::CommandSet& set, const uint8_t* data, size_t size, size_t pos, uint32_t index,
+                     const StreamOrigin& origin) {
+  const auto offset = static_cast<uint32_t>(pos);
+  const uint32_t word = loadWord(data + pos);
+  const auto key = static_cast<uint16_t>(word & 0xFFFF);
+  const uint32_t control = (word >> 14) & 3;
+  if (control > 1 || (word & 0x3C00) != 0) {
+    failAt(origin, offset, index, "invalid command word " + hexText(word, 8) + " (reserved control bits set)");
+  }
+  const arch::CommandInfo* info = set.find(key);
+  if (info == nullptr) {
+    failAt(origin, offset, index, std::string("unknown ") + (control ? "cmd1" : "cmd0") + " opcode " +
+                                      hexText(key & 0x3FF, 3) + " in word " + hexText(word, 8));
+  }
+  Command c;
+  c.index = index;
+  c.offset = offset;
+  c.key = key;
+  c.param = static_cast<uint16_t>(word >> 16);
+  c.info = info;
+  if (c.hasPayload()) {
+    if (pos + 8 > size) {
+      failAt(origin, offset, index, std::string("truncated: ") + "cmd1." + std::string(info->name) +
+                                        " has no payload word");
+    }
+    c.payload = loadWord(data + pos + 4);
+  }
+  return c;
+}
+
+void checkStreamLength(size_t size, const StreamOrigin& origin) {
   if (size % 4 != 0) {
     failAt(origin, static_cast<uint32_t>(size - size % 4), std::nullopt,
            "command stream length " + std::to_string(size) + " is not a multiple of 4 bytes");
   }
+}
+
+[[noreturn]] void failNoStop(const StreamOrigin& origin, size_t size, size_t commands) {
+  failAt(origin, static_cast<uint32_t>(size), static_cast<uint32_t>(commands), "command stream ends without NPU_OP_STOP");
+}
+
+// The decoder of `context.hardware`'s stream format.
+std::unique_ptr<detail::OperationDecoder> operationDecoder(const detail::DecoderContext& context) {
+  switch (context.hardware.arch->commands->format()) {
+  case arch::CommandSet::Format::EthosU55: return u55Decoder(context);
+  case arch::CommandSet::Format::EthosU85: return u85Decoder(context);
+  }
+  throw std::logic_error("operationDecoder: unknown command-set format");
+}
+
+// Contract of every decoder: its operations stay within what the architecture describes.
+void checkDecoderContract(const arch::NpuConfig& hardware, const Operation& op) {
+  const arch::Architecture& a = *hardware.arch;
+  if (op.weightStreamCount > a.maxWeightStreams || op.scaleStreamCount > a.maxScaleStreams ||
+      !a.hasWeightFormat(op.weightFormat)) {
+    throw std::logic_error("the " + std::string(a.name) + " decoder made an operation with " +
+                           std::to_string(op.weightStreamCount) + " weight and " + std::to_string(op.scaleStreamCount) +
+                           " scale streams or a weight format the " + std::string(a.name) + " lacks");
+  }
+}
+
+} // namespace
+
+std::vector<Command> parseCommands(const arch::CommandSet& set, const uint8_t* data, size_t size,
+                                   const StreamOrigin& origin) {
+  std::vector<Command> commands;
+  checkStreamLength(size, origin);
   commands.reserve(size / 6);
   size_t pos = 0;
   bool stopped = false;
   while (pos < size) {
-    const auto offset = static_cast<uint32_t>(pos);
     const auto index = static_cast<uint32_t>(commands.size());
     if (stopped) {
-      failAt(origin, offset, index, std::to_string(size - pos) + " bytes follow NPU_OP_STOP");
+      failAt(origin, static_cast<uint32_t>(pos), index, std::to_string(size - pos) + " bytes follow NPU_OP_STOP");
     }
-    const uint32_t word = loadWord(data + pos);
-    const auto key = static_cast<uint16_t>(word & 0xFFFF);
-    const uint32_t control = (word >> 14) & 3;
-    if (control > 1 || (word & 0x3C00) != 0) {
-      failAt(origin, offset, index, "invalid command word " + hexText(word, 8) + " (reserved control bits set)");
-    }
-    const arch::CommandInfo* info = set.find(key);
-    if (info == nullptr) {
-      failAt(origin, offset, index, std::string("unknown ") + (control ? "cmd1" : "cmd0") + " opcode " +
-                                        hexText(key & 0x3FF, 3) + " in word " + hexText(word, 8));
-    }
-    Command c;
-    c.index = index;
-    c.offset = offset;
-    c.key = key;
-    c.param = static_cast<uint16_t>(word >> 16);
-    c.info = info;
-    pos += 4;
-    if (c.hasPayload()) {
-      if (pos + 4 > size) {
-        failAt(origin, offset, index, std::string("truncated: ") + "cmd1." + std::string(info->name) +
-                                          " has no payload word");
-      }
-      c.payload = loadWord(data + pos);
-      pos += 4;
-    }
-    if (info->id == arch::CommandId::OpStop) {
-      stopped = true;
-    }
+    const Command c = parseCommand(set, data, size, pos, index, origin);
+    pos += c.sizeBytes();
+    stopped = c.id() == arch::CommandId::OpStop;
     commands.push_back(c);
   }
   if (!stopped) {
-    failAt(origin, static_cast<uint32_t>(size), static_cast<uint32_t>(commands.size()),
-           "command stream ends without NPU_OP_STOP");
+    failNoStop(origin, size, commands.size());
   }
   return commands;
 }
@@ -126,20 +163,15 @@ size_t Program::operationFrom(uint32_t commandIndex) const {
 
 std::vector<Operation> decodeOperations(const arch::NpuConfig& hardware, const std::vector<Command>& commands,
                                         const StreamOrigin& origin, const RegionLimits& limits) {
+  const uint32_t streamBytes = commands.empty() ? 0 : commands.back().offset + commands.back().sizeBytes();
+  const std::unique_ptr<detail::OperationDecoder> decoder =
+      operationDecoder({hardware, origin, limits, &commands, streamBytes});
   std::vector<Operation> ops;
-  switch (hardware.arch->commands->format()) {
-  case arch::CommandSet::Format::EthosU55: ops = decodeU55Operations(hardware, commands, origin, limits); break;
-  case arch::CommandSet::Format::EthosU85: ops = decodeU85Operations(hardware, commands, origin, limits); break;
-  }
-  // Contract of every decoder: its operations stay within what the architecture describes.
-  const arch::Architecture& a = *hardware.arch;
-  for (const Operation& op : ops) {
-    if (op.weightStreamCount > a.maxWeightStreams || op.scaleStreamCount > a.maxScaleStreams ||
-        !a.hasWeightFormat(op.weightFormat)) {
-      throw std::logic_error("the " + std::string(a.name) + " decoder made an operation with " +
-                             std::to_string(op.weightStreamCount) + " weight and " +
-                             std::to_string(op.scaleStreamCount) + " scale streams or a weight format the " +
-                             std::string(a.name) + " lacks");
+  ops.reserve(static_cast<size_t>(
+      std::count_if(commands.begin(), commands.end(), [](const Command& c) { return c.info->isOperation; })));
+  for (const Command& c : commands) {
+    if (decoder->step(c, ops)) {
+      checkDecoderContract(hardware, ops.back());
     }
   }
   return ops;
@@ -151,6 +183,61 @@ Program decodeProgram(const arch::NpuConfig& hardware, const uint8_t* data, size
   p.commands = parseCommands(*hardware.arch->commands, data, size, origin);
   p.operations = decodeOperations(hardware, p.commands, origin, limits);
   return p;
+}
+
+struct StreamDecoder::State {
+  const arch::NpuConfig& hardware;
+  uint32_t streamBytes;
+  StreamOrigin origin;
+  RegionLimits limits;
+  std::unique_ptr<detail::OperationDecoder> decoder;
+  Command command;
+  std::vector<Operation> operation;   // the last command's operation, if it started one
+  uint32_t offset = 0;
+  uint32_t index = 0;
+  bool stopped = false;
+};
+
+StreamDecoder::StreamDecoder(const arch::NpuConfig& hardware, uint32_t streamBytes, StreamOrigin origin,
+                             RegionLimits limits)
+    : state_(new State{hardware, streamBytes, std::move(origin), limits, nullptr, {}, {}}) {
+  state_->decoder = operationDecoder({hardware, state_->origin, state_->limits, nullptr, streamBytes});
+}
+
+StreamDecoder::~StreamDecoder() = default;
+
+uint32_t StreamDecoder::offset() const { return state_->offset; }
+
+bool StreamDecoder::stopped() const { return state_->stopped; }
+
+const Command& StreamDecoder::command() const { return state_->command; }
+
+const Operation* StreamDecoder::operation() const {
+  return state_->operation.empty() ? nullptr : &state_->operation.front();
+}
+
+uint32_t StreamDecoder::nextBytes(const uint8_t* stream) const {
+  return arch::isCmd1(static_cast<uint16_t>(loadWord(stream + state_->offset) & 0xFFFF)) ? 8 : 4;
+}
+
+const Operation* StreamDecoder::next(const uint8_t* stream) {
+  State& s = *state_;
+  if (s.stopped) {
+    throw std::logic_error("StreamDecoder::next after NPU_OP_STOP");
+  }
+  checkStreamLength(s.streamBytes, s.origin);
+  if (s.offset + 4 > s.streamBytes) {
+    failNoStop(s.origin, s.streamBytes, s.index);
+  }
+  s.command = parseCommand(*s.hardware.arch->commands, stream, s.streamBytes, s.offset, s.index, s.origin);
+  s.operation.clear();
+  if (s.decoder->step(s.command, s.operation)) {
+    checkDecoderContract(s.hardware, s.operation.front());
+  }
+  s.offset += s.command.sizeBytes();
+  ++s.index;
+  s.stopped = s.command.id() == arch::CommandId::OpStop;
+  return operation();
 }
 
 } // namespace npusim::cmd

@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -90,5 +91,38 @@ std::vector<Operation> decodeOperations(const arch::NpuConfig& hardware, const s
 // parseCommands with `hardware`'s command set, then decodeOperations.
 Program decodeProgram(const arch::NpuConfig& hardware, const uint8_t* data, size_t size, const StreamOrigin& origin,
                       const RegionLimits& limits);
+
+// Decodes a stream command by command as its bytes arrive: how the NPU's command processor reads
+// a stream from memory (models/npu). The same commands, operations and InputErrors as
+// decodeProgram, except that the stream ends at its NPU_OP_STOP (bytes after it are not read) and
+// a BRANCH's target is checked against the stream's length only, the commands after the branch
+// being unknown.
+class StreamDecoder {
+public:
+  StreamDecoder(const arch::NpuConfig& hardware, uint32_t streamBytes, StreamOrigin origin, RegionLimits limits = {});
+  ~StreamDecoder();
+  StreamDecoder(const StreamDecoder&) = delete;
+  StreamDecoder& operator=(const StreamDecoder&) = delete;
+
+  // Byte offset of the next command in the stream.
+  uint32_t offset() const;
+  // The next command's size (4, or 8 for a cmd1), from its first word in `stream` (the stream's
+  // bytes from its start, present up to offset() + 4).
+  uint32_t nextBytes(const uint8_t* stream) const;
+  // Parses and decodes the next command (its bytes present in `stream` up to offset() +
+  // nextBytes()); returns the operation it starts, or null for a register write. Throws
+  // InputError on a command parseCommands or decodeOperations refuses and on the end of the
+  // stream without NPU_OP_STOP. Contract: !stopped().
+  const Operation* next(const uint8_t* stream);
+  // The last command parsed and the operation it started (null: none).
+  const Command& command() const;
+  const Operation* operation() const;
+  // The last command was NPU_OP_STOP.
+  bool stopped() const;
+
+private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
 
 } // namespace npusim::cmd

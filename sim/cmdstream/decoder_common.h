@@ -6,11 +6,36 @@
 // decoders (decoder_u55, decoder_u85).
 
 #include <cstdint>
+#include <memory>
 #include <string>
+#include <vector>
 
 #include "sim/cmdstream/decoder.h"
 
 namespace npusim::cmd::detail {
+
+// One generation's decoder over one stream: takes its commands in order and returns the operation
+// each NPU_OP_* starts (decodeOperations runs it over a whole stream, StreamDecoder command by
+// command).
+class OperationDecoder {
+public:
+  virtual ~OperationDecoder() = default;
+  // Applies `c` to the register file; appends the operation it starts to `out` if it is an
+  // NPU_OP_* (returns whether it did).
+  virtual bool step(const Command& c, std::vector<Operation>& out) = 0;
+};
+
+// What a decoder checks an operation against: the hardware, the origin for messages, the regions'
+// sizes, and the stream (branch targets must start one of its commands; null while the stream is
+// read command by command, when only its length `streamBytes` bounds them). The referenced
+// objects outlive the decoder.
+struct DecoderContext {
+  const arch::NpuConfig& hardware;
+  const StreamOrigin& origin;
+  const RegionLimits& limits;
+  const std::vector<Command>* commands;
+  uint32_t streamBytes;
+};
 
 int32_t signed16(uint32_t v);
 

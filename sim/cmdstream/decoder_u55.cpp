@@ -219,21 +219,32 @@ void validate(const Operation& op, const RegisterFile& regs, const Command& c, c
 
 } // namespace
 
-std::vector<Operation> decodeU55Operations(const arch::NpuConfig& hardware, const std::vector<Command>& commands,
-                                           const StreamOrigin& origin, const RegionLimits& limits) {
-  std::vector<Operation> ops;
-  RegisterFile regs;
-  for (const Command& c : commands) {
+namespace {
+
+// The register file between commands; each operation's snapshot, validated.
+class U55Decoder : public detail::OperationDecoder {
+public:
+  explicit U55Decoder(const detail::DecoderContext& context) : context_(context) {}
+  bool step(const Command& c, std::vector<Operation>& out) override {
     if (!c.info->isOperation) {
-      regs.apply(c);
-      continue;
+      regs_.apply(c);
+      return false;
     }
-    Operation op = snapshotOperation(regs, c);
-    op.ublock = hardware.ofmUblock;
-    validate(op, regs, c, origin, hardware, limits);
-    ops.push_back(op);
+    Operation& op = out.emplace_back(snapshotOperation(regs_, c));
+    op.ublock = context_.hardware.ofmUblock;
+    validate(op, regs_, c, context_.origin, context_.hardware, context_.limits);
+    return true;
   }
-  return ops;
+
+private:
+  detail::DecoderContext context_;
+  RegisterFile regs_;
+};
+
+} // namespace
+
+std::unique_ptr<detail::OperationDecoder> u55Decoder(const detail::DecoderContext& context) {
+  return std::make_unique<U55Decoder>(context);
 }
 
 } // namespace npusim::cmd

@@ -3,14 +3,13 @@
 // The decoder of architecture 1.x streams (Ethos-U55, U65): the register semantics of the
 // command-stream doc, into architecture-neutral Operations. Reached through decodeOperations.
 
-#include <vector>
+#include <memory>
 
-#include "sim/cmdstream/decoder.h"
+#include "sim/cmdstream/decoder_common.h"
 
 namespace npusim::cmd {
 
-// decodeOperations for a stream in the CommandSet::Format::EthosU55 format.
-std::vector<Operation> decodeU55Operations(const arch::NpuConfig& hardware, const std::vector<Command>& commands,
-                                           const StreamOrigin& origin, const RegionLimits& limits);
+// The decoder of a stream in the CommandSet::Format::EthosU55 format.
+std::unique_ptr<detail::OperationDecoder> u55Decoder(const detail::DecoderContext& context);
 
 } // namespace npusim::cmd

@@ -109,22 +109,19 @@ std::string shapeText(const Shape3& s) {
 
 // Decodes one stream: the register file, each operation's snapshot with the encodings it uses
 // checked, and the state that spans operations (the chaining buffers the current group wrote).
-class U85Decoder {
+class U85Decoder : public detail::OperationDecoder {
 public:
-  U85Decoder(const arch::NpuConfig& hardware, const std::vector<Command>& commands, const StreamOrigin& origin,
-             const RegionLimits& limits)
-      : hw_(hardware), commands_(commands), origin_(origin), limits_(limits) {}
+  explicit U85Decoder(const detail::DecoderContext& context)
+      : hw_(context.hardware), commands_(context.commands), streamBytes_(context.streamBytes), origin_(context.origin),
+        limits_(context.limits) {}
 
-  std::vector<Operation> run() {
-    std::vector<Operation> ops;
-    for (const Command& c : commands_) {
-      if (!c.info->isOperation) {
-        regs_.apply(c);
-        continue;
-      }
-      ops.push_back(operation(c));
+  bool step(const Command& c, std::vector<Operation>& out) override {
+    if (!c.info->isOperation) {
+      regs_.apply(c);
+      return false;
     }
-    return ops;
+    out.push_back(operation(c));
+    return true;
   }
 
 private:
@@ -148,7 +145,8 @@ private:
   void branchOperation(const Command& c, Operation& op) const;
 
   const arch::NpuConfig& hw_;
-  const std::vector<Command>& commands_;
+  const std::vector<Command>* commands_;   // the whole stream, or null while it is read command by command
+  uint32_t streamBytes_;
   const StreamOrigin& origin_;
   const RegionLimits& limits_;
   RegisterFile regs_;
@@ -532,14 +530,15 @@ void U85Decoder::branchOperation(const Command& c, Operation& op) const {
   // offset in the stream, which must start a command.
   op.branch.conditional = (c.param & 1) != 0;
   op.branch.target = c.payload;
-  const Command& last = commands_.back();
-  const uint32_t streamBytes = last.offset + last.sizeBytes();
-  if (c.payload >= streamBytes) {
-    bad(c, "target byte " + hexText(c.payload) + " lies outside the " + std::to_string(streamBytes) + "-byte stream");
+  if (c.payload >= streamBytes_) {
+    bad(c, "target byte " + hexText(c.payload) + " lies outside the " + std::to_string(streamBytes_) + "-byte stream");
   }
-  const auto it = std::lower_bound(commands_.begin(), commands_.end(), c.payload,
+  if (commands_ == nullptr) {
+    return; // read command by command: the commands after this one are not known yet
+  }
+  const auto it = std::lower_bound(commands_->begin(), commands_->end(), c.payload,
                                    [](const Command& x, uint32_t o) { return x.offset < o; });
-  if (it == commands_.end() || it->offset != c.payload) {
+  if (it == commands_->end() || it->offset != c.payload) {
     const Command& inside = *std::prev(it);
     bad(c, "target byte " + hexText(c.payload) + " is not a command boundary (it lies inside " +
                std::string(inside.info->name) + " at byte " + hexText(inside.offset) + ")");
@@ -549,9 +548,8 @@ void U85Decoder::branchOperation(const Command& c, Operation& op) const {
 
 } // namespace
 
-std::vector<Operation> decodeU85Operations(const arch::NpuConfig& hardware, const std::vector<Command>& commands,
-                                           const StreamOrigin& origin, const RegionLimits& limits) {
-  return U85Decoder(hardware, commands, origin, limits).run();
+std::unique_ptr<detail::OperationDecoder> u85Decoder(const detail::DecoderContext& context) {
+  return std::make_unique<U85Decoder>(context);
 }
 
 } // namespace npusim::cmd

@@ -5,14 +5,13 @@
 // strided and indexed DMA, LUT loads, weight formats and up to four weight streams) into
 // architecture-neutral Operations. Reached through decodeOperations.
 
-#include <vector>
+#include <memory>
 
-#include "sim/cmdstream/decoder.h"
+#include "sim/cmdstream/decoder_common.h"
 
 namespace npusim::cmd {
 
-// decodeOperations for a stream in the CommandSet::Format::EthosU85 format.
-std::vector<Operation> decodeU85Operations(const arch::NpuConfig& hardware, const std::vector<Command>& commands,
-                                           const StreamOrigin& origin, const RegionLimits& limits);
+// The decoder of a stream in the CommandSet::Format::EthosU85 format.
+std::unique_ptr<detail::OperationDecoder> u85Decoder(const detail::DecoderContext& context);
 
 } // namespace npusim::cmd

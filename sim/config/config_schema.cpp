@@ -488,6 +488,11 @@ std::vector<ConfigKey> buildTable() {
   t.push_back(key("sim.cycle_limit", "cycles", "0", "stop the simulation after this many NPU cycles; 0 = no limit", "npusim",
                   [](SystemParams& p) -> FieldRef { return &p.cycleLimit; })
                   .range(0, kExactIntMax));
+  t.push_back(key("sim.transport", "", "fast",
+                  "how the NPU's ports reach the memory: fast (npusim's whole transfers, no data) or tlm (TLM-2.0 "
+                  "base-protocol bursts with data, the NPU's own AXI links, as in any platform)",
+                  "npusim", [](SystemParams& p) -> FieldRef { return &p.transport; })
+                  .oneOf({"fast", "tlm"}));
   return t;
 }
 

@@ -108,6 +108,9 @@ struct SystemParams {
   bool adapterPerArea = false;
   HostParams host;
   uint64_t cycleLimit = 0;                    // simulated-cycle limit, 0 = none
+  // How the NPU's ports reach the memory system: "fast", npusim's own transfers without data,
+  // or "tlm", TLM-2.0 base-protocol bursts with data (as in any other platform).
+  std::string transport = "fast";
   // Not configuration: what the user should know about how it was read (one sentence each,
   // e.g. vela.ini keys a section left out and the values they took); printed as warnings.
   std::vector<std::string> warnings;

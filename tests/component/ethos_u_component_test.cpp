@@ -27,37 +27,49 @@ constexpr uint64_t kStreamAddress = 0x1000'0100;  // in off-chip flash
 constexpr uint64_t kArena = 0x2000'0000;
 constexpr uint64_t kFlash = 0x1000'1000;
 
-// Programs QBASE/QSIZE/BASEP, starts the NPU and records when the interrupt arrives; with a
-// PMU control register, enables the PMU first and disables it `pmuTail` cycles after the
-// interrupt, as the driver's inference callbacks do.
+// Programs QBASE/QSIZE/BASEP (at the architecture's register offsets), starts the NPU and
+// records when the interrupt arrives, then clears it; with a PMU control register, enables the
+// PMU first and disables it `pmuTail` cycles after the interrupt, as the driver's inference
+// callbacks do.
 struct Driver : sc_core::sc_module {
   tlm_utils::simple_initiator_socket<Driver> apb{"apb"};
   tlm_utils::simple_initiator_socket<Driver> data{"data"};  // binds the memory's CPU port
-  sc_core::sc_event* irq = nullptr;
+  sc_core::sc_in<bool> irq{"irq"};
+  const arch::HostRegisterMap* registers = nullptr;
   uint32_t qsize = 0;
   uint64_t pmuControl = 0;   // 0: the driver leaves the PMU alone
   double pmuTail = 0;
   double irqAt = -1;
+  uint64_t qbase = kStreamAddress;
+  uint32_t status = 0;       // STATUS when the interrupt came
   SC_HAS_PROCESS(Driver);
   explicit Driver(sc_core::sc_module_name n) : sc_module(n) { SC_THREAD(run); }
-  void write(uint64_t address, uint32_t value) {
+  uint32_t access(tlm::tlm_command command, uint64_t address, uint32_t value) {
     tlm::tlm_generic_payload t;
-    t.set_command(tlm::TLM_WRITE_COMMAND);
+    t.set_command(command);
     t.set_address(address);
     t.set_data_ptr(reinterpret_cast<unsigned char*>(&value));
     t.set_data_length(4);
+    t.set_streaming_width(4);
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
     apb->b_transport(t, delay);
+    REQUIRE(t.is_response_ok());
+    return value;
   }
+  void write(uint64_t address, uint32_t value) { access(tlm::TLM_WRITE_COMMAND, address, value); }
+  uint32_t read(uint64_t address) { return access(tlm::TLM_READ_COMMAND, address, 0); }
   void run() {
+    const arch::HostRegisterMap& r = *registers;
     if (pmuControl != 0) write(pmuControl, 1);
-    write(npu::reg::kQbase, static_cast<uint32_t>(kStreamAddress));
-    write(npu::reg::kQsize, qsize);
-    write(npu::reg::kBasep, static_cast<uint32_t>(kFlash));
-    write(npu::reg::kBasep + 8, static_cast<uint32_t>(kArena));
-    write(npu::reg::kCmd, 1);
-    wait(*irq);
+    write(r.qbase, static_cast<uint32_t>(qbase));
+    write(r.qsize, qsize);
+    write(r.basep, static_cast<uint32_t>(kFlash));
+    write(r.basep + 8, static_cast<uint32_t>(kArena));
+    write(r.cmd, r.cmdBits.start.place(1));
+    wait(irq.posedge_event());
     irqAt = sc_core::sc_time_stamp().to_seconds() * 500e6;
+    status = read(r.status);
+    write(r.cmd, r.cmdBits.clearIrq.place(1));
     if (pmuControl != 0) {
       wait(sc_core::sc_time(pmuTail / 500e6, sc_core::SC_SEC));
       write(pmuControl, 0);
@@ -65,13 +77,39 @@ struct Driver : sc_core::sc_module {
   }
 };
 
+// The NPU, a memory system and the driver, wired: one elaboration.
+struct Soc {
+  npu::EthosU ethos;
+  mem::MemorySystem memory;
+  Driver driver{"driver"};
+  sc_core::sc_signal<bool> irq{"irq"};
+  Soc(const config::SystemParams& params, const mem::MemorySystemParams& memoryParams)
+      : ethos("npu", npu::NpuModuleParams::of(params)), memory("memory", memoryParams, ethos.ports.size()) {
+    for (size_t i = 0; i < ethos.ports.size(); ++i) {
+      ethos.ports[i].bind(memory.npuPorts[i]);
+    }
+    driver.apb.bind(ethos.apb);
+    driver.data.bind(memory.cpu);
+    ethos.irq.bind(irq);
+    driver.irq.bind(irq);
+    driver.registers = &params.architecture().registers;
+  }
+  // Runs to completion, then lets the NPU's thread return.
+  void run() {
+    sc_core::sc_start();
+    ethos.shutdown();
+    sc_core::sc_start();
+  }
+};
+
 struct Bench {
   config::SystemParams params = config::builtinPreset("Ethos_U55_High_End_Embedded", "Shared_Sram");
   cmd::Program program;
 
-  explicit Bench(const std::vector<cmd::Operation>& ops) {
+  std::vector<uint8_t> stream;
+
+  explicit Bench(const std::vector<cmd::Operation>& ops) : stream(test::encodeOps(ops)) {
     params.accelerator = "ethos-u55-128";
-    const std::vector<uint8_t> stream = test::encodeOps(ops);
     program = cmd::decodeProgram(*params.hardware(), stream.data(), stream.size(), test::testOrigin(), {});
   }
 
@@ -83,6 +121,25 @@ struct Bench {
     std::map<std::string, uint64_t> pmu;
   };
 
+  // With the NPU's standard ports and a memory system that keeps data: `memoryStream` (the
+  // stream unless given) at QBASE `qbase`, read by the NPU. Returns its statistics, STATUS at the
+  // interrupt and why it stopped early (empty: it did not).
+  struct StandardOutcome {
+    npu::NpuStats stats;
+    uint32_t status = 0;
+    std::string fault;
+  };
+  StandardOutcome runStandard(uint64_t qbase, const std::vector<uint8_t>& memoryStream) {
+    mem::MemorySystemParams memoryParams = platform::memorySystemParams(params, platform::MemoryMap::standard());
+    memoryParams.storeData = true;
+    Soc soc(params, memoryParams);
+    soc.memory.load(kStreamAddress, memoryStream.data(), memoryStream.size());
+    soc.driver.qsize = static_cast<uint32_t>(memoryStream.size());
+    soc.driver.qbase = qbase;
+    soc.run();
+    return {soc.ethos.stats(), soc.driver.status, soc.ethos.faultMessage()};
+  }
+
   // Elaborates, runs to completion, returns the NPU's statistics and the IRQ time.
   std::pair<npu::NpuStats, double> run() {
     Outcome o = runWithPmu(0, 0);
@@ -92,24 +149,13 @@ struct Bench {
   // The same, with the driver enabling the PMU at `pmuControl` and disabling it `pmuTail`
   // cycles after the interrupt (pmuControl 0: it leaves the PMU alone).
   Outcome runWithPmu(uint64_t pmuControl, double pmuTail) {
-    npu::EthosU npuModule("npu", npu::NpuModuleParams::of(params));
-    mem::MemorySystem memory("memory", platform::memorySystemParams(params, platform::MemoryMap::standard()),
-                             npuModule.ports.size());
-    Driver driver("driver");
-    for (size_t i = 0; i < npuModule.ports.size(); ++i) {
-      npuModule.ports[i].bind(memory.npuPorts[i]);
-    }
-    driver.apb.bind(npuModule.apb);
-    driver.data.bind(memory.cpu);
-    driver.irq = &npuModule.irq;
-    driver.qsize = program.streamBytes();
-    driver.pmuControl = pmuControl;
-    driver.pmuTail = pmuTail;
-    npuModule.addProgram({kStreamAddress, &program});
-    sc_core::sc_start();
-    npuModule.shutdown();
-    sc_core::sc_start();
-    return {npuModule.stats(), driver.irqAt, npuModule.pmu().windows(), npuModule.pmu().counts()};
+    Soc soc(params, platform::memorySystemParams(params, platform::MemoryMap::standard()));
+    soc.driver.qsize = program.streamBytes();
+    soc.driver.pmuControl = pmuControl;
+    soc.driver.pmuTail = pmuTail;
+    soc.ethos.addProgram({kStreamAddress, &program});
+    soc.run();
+    return {soc.ethos.stats(), soc.driver.irqAt, soc.ethos.pmu().windows(), soc.ethos.pmu().counts()};
   }
 };
 
@@ -172,4 +218,36 @@ TEST_CASE("KERNEL_WAIT 0 serialises two kernels") {
   const auto& ops = stats.operations;
   REQUIRE(ops.size() == 4);
   CHECK(ops[2].issue >= ops[0].end);
+}
+
+TEST_CASE("standard ports: the NPU reads a STOP-only stream from memory in one fetch and one parse cycle") {
+  Bench bench({});
+  const Bench::StandardOutcome o = bench.runStandard(kStreamAddress, bench.stream);
+  const arch::StatusFields& f = bench.params.architecture().registers.statusBits;
+  REQUIRE(o.stats.activeCycles.size() == 1);
+  // As on the fast path (first test case): 64-cycle flash latency + 4 bytes at 1 byte/cycle + 1.
+  CHECK(o.stats.activeCycles[0] == doctest::Approx(64 + 4 + 1));
+  CHECK(f.cmdEndReached.read(o.status) == 1);
+  CHECK(f.busStatus.read(o.status) == 0);
+  CHECK(o.fault.empty());
+}
+
+TEST_CASE("standard ports: a QBASE outside every memory is a bus abort on the command-stream channel") {
+  Bench bench({});
+  const Bench::StandardOutcome o = bench.runStandard(0xF000'0000, bench.stream);
+  const arch::StatusFields& f = bench.params.architecture().registers.statusBits;
+  CHECK(f.busStatus.read(o.status) == 1);
+  CHECK(f.faultingChannel.read(o.status) == 0);
+  CHECK(f.cmdEndReached.read(o.status) == 0);
+  CHECK(o.fault.find("address error") != std::string::npos);
+}
+
+TEST_CASE("standard ports: a stream the NPU cannot parse stops it with cmd_parse_error") {
+  Bench bench({});
+  const std::vector<uint8_t> garbage(16, 0xFF);
+  const Bench::StandardOutcome o = bench.runStandard(kStreamAddress, garbage);
+  const arch::StatusFields& f = bench.params.architecture().registers.statusBits;
+  CHECK(f.cmdParseError.read(o.status) == 1);
+  CHECK(f.cmdEndReached.read(o.status) == 0);
+  CHECK(o.fault.find("invalid command word") != std::string::npos);
 }

@@ -4,6 +4,7 @@
 // described, loadable generation.
 #include <doctest/doctest.h>
 
+#include <array>
 #include <initializer_list>
 #include <set>
 #include <stdexcept>
@@ -11,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "sim/arch/architecture.h"
 #include "sim/arch/command_set.h"
 #include "sim/arch/npu_config.h"
 
@@ -196,6 +198,87 @@ TEST_CASE("architectures: the Ethos-U85's PMU events (ethos-u85.md 6)") {
   std::vector<uint16_t> bases;
   for (const PortDesc& p : a.ports) bases.push_back(p.pmuEventBase);
   CHECK(bases == std::vector<uint16_t>{512, 528, 544, 560, 640, 656});
+}
+
+// The host registers the Ethos-U core driver programs, per generation: the offsets and fields of
+// its interface headers (command-stream doc 8; ethos-u85.md 1.3, 3.6, 6).
+TEST_CASE("register map: the driver's offsets and fields, 1.x (U55, U65) and 2.x (U85) layouts") {
+  for (const Architecture* a : {&ethosU55(), &ethosU65(), &ethosU85()}) {
+    INFO(a->name);
+    const HostRegisterMap& r = a->registers;
+    CHECK(r.id == 0x000);
+    CHECK(r.status == 0x004);
+    CHECK(r.cmd == 0x008);
+    CHECK(r.reset == 0x00C);
+    CHECK(r.qbase == 0x010);
+    CHECK(r.qread == 0x018);
+    CHECK(r.qconfig == 0x01C);
+    CHECK(r.qsize == 0x020);
+    CHECK(r.prot == 0x024);
+    CHECK(r.config == 0x028);
+    CHECK(r.regioncfg == 0x03C);
+    CHECK(r.basep == 0x080);
+    CHECK(r.basepCount == 8);
+    CHECK(r.statusBits.cmdEndReached.lsb == 5);
+    CHECK(r.cmdBits.clearIrq.lsb == 1);
+  }
+  // 1.x: AXI_LIMIT0-3 at 0x040-0x04C, two per AXI port; no MEM_ATTR; PMU at 0x180, 4 counters.
+  const HostRegisterMap& u55 = ethosU55().registers;
+  REQUIRE(u55.axiLimits.size() == 4);
+  CHECK(u55.axiLimits[3].offset == 0x04C);
+  CHECK(u55.axiLimits[1].area == AreaId{0});
+  CHECK(u55.axiLimits[2].area == AreaId{1});
+  CHECK(u55.axiLimits[0].readsM1.lsb == 16);
+  CHECK(u55.axiLimits[0].readsM1.width == 5);   // 1..32 reads
+  CHECK(ethosU65().registers.axiLimits[0].readsM1.width == 6);  // 1..64
+  CHECK(u55.memoryAttributes.offset == 0);
+  CHECK(u55.idValue == 0x10104201);
+  CHECK(ethosU55().pmu.controlRegister == 0x180);
+  CHECK(ethosU55().pmu.registers.countEnableSet == 0x184);
+  CHECK(ethosU55().pmu.registers.cycleCounter == 0x1A0);
+  CHECK(ethosU55().pmu.registers.eventCounter == 0x300);
+  CHECK(ethosU55().pmu.registers.eventType == 0x380);
+  // 2.x: MEM_ATTR0-3 at 0x040, AXI_SRAM 0x050 and AXI_EXT 0x054; PMU at 0x1180, 8 counters.
+  const HostRegisterMap& u85 = ethosU85().registers;
+  CHECK(u85.memoryAttributes.offset == 0x040);
+  CHECK(u85.memoryAttributes.area.lsb == 2);
+  REQUIRE(u85.axiLimits.size() == 2);
+  CHECK(u85.axiLimits[0].offset == 0x050);
+  CHECK(u85.axiLimits[1].offset == 0x054);
+  CHECK(u85.axiLimits[1].area == AreaId{1});
+  CHECK(u85.axiLimits[0].maxBeats.lsb == 16);
+  CHECK(u85.idValue == 0x20007001);
+  CHECK(ethosU85().pmu.controlRegister == 0x1180);
+  CHECK(ethosU85().pmu.registers.cycleCounter == 0x11A0);
+  CHECK(ethosU85().pmu.registers.eventCounter == 0x1300);
+  CHECK(ethosU85().pmu.registers.eventType == 0x1380);
+}
+
+TEST_CASE("register map: REGIONCFG and QCONFIG words keep the driver's defaults where they reach the area") {
+  // The driver's defaults (ethosu_config_u55.h): region 0 -> attribute 3 (AXI1), region 1 -> 0,
+  // regions 2-7 -> 1, the command stream -> 2: the Shared_Sram placement.
+  const std::array<AreaId, 8> sharedSram{AreaId{1}, AreaId{0}, AreaId{0}, AreaId{0},
+                                          AreaId{0}, AreaId{0}, AreaId{0}, AreaId{0}};
+  CHECK(regionConfigWord(ethosU55().registers, sharedSram) == 0x5553);
+  CHECK(queueConfigWord(ethosU55().registers, AreaId{1}) == 2);
+  // Dedicated_Sram puts the arena on AXI1: the U65 driver's default for region 1 is attribute 2.
+  std::array<AreaId, 8> dedicated = sharedSram;
+  dedicated[1] = AreaId{1};
+  CHECK(((regionConfigWord(ethosU65().registers, dedicated) >> 2) & 3) == 2);
+  // Sram_Only fetches the stream through AXI0: the first attribute on AXI0.
+  CHECK(queueConfigWord(ethosU55().registers, AreaId{0}) == 0);
+  // U85: attributes 0 and 1 are the driver's SRAM MEM_ATTRs, 2 and 3 its EXT ones.
+  CHECK(regionConfigWord(ethosU85().registers, sharedSram) == 0x5553);
+}
+
+TEST_CASE("PMU event numbers name events, per-port ones by the configuration's ports") {
+  const Architecture& a = ethosU55();
+  CHECK(a.pmuEventName(0x23, a.ports) == "NPU_ACTIVE");
+  CHECK(a.pmuEventName(0x82, a.ports) == "AXI0_RD_DATA_BEAT_RECEIVED");
+  CHECK(a.pmuEventName(0x187, a.ports) == "AXI1_WR_DATA_BEAT_WRITTEN");
+  CHECK(a.pmuEventName(0x3FF, a.ports).empty());
+  CHECK(ethosU85().pmuEventName(130, ethosU85().ports) == "SRAM_RD_DATA_BEAT_RECEIVED");
+  CHECK(ethosU85().pmuEventName(640 + 7, ethosU85().ports) == "EXT0_WR_DATA_BEAT_WRITTEN");
 }
 
 } // namespace npusim::arch
