@@ -8,7 +8,7 @@
 // accepted, not when its data is ready, and a write can be ready before a read that came earlier
 // but is booked after it: there the two agree within 0.5% on most models, and with the DRAM's
 // reads and writes on separate paths byte for byte again (rnnoise, whose DRAM writes make the
-// largest difference, +4.8% on the U85-512).
+// largest difference, +5.1% on the U85-512).
 
 #include <doctest/doctest.h>
 
