@@ -192,64 +192,56 @@ TEST_CASE("AxiPort: the transfers of one stream go one after another, independen
   CHECK(firstDataOfSecond(5) == 4);
 }
 
-TEST_CASE("AxiPort: a stream's window counts the bursts of all its transfers in flight") {
+// Two read transfers of 8 bursts (64 bytes, addresses 0 and 512) in stream 3, each with a
+// window of its own or sharing the stream's 256-byte window, through a port with `outstanding`
+// reads and writes on a memory of 8 B/cycle and 100 cycles latency. The bursts, by issue time
+// (stable), and both transfers' ends.
+struct TwoTransfers {
+  std::vector<mem::BurstEvent> byIssue;
+  double olderDone = 0, youngerDone = 0;
+};
+TwoTransfers twoStreamTransfers(bool ownWindow, uint32_t outstanding) {
   test::PortBench b;
   b.addMemory({8.0, 100, 100});
-  b.addPort({8, 64, 32, 32, 0});
+  b.addPort({8, 64, outstanding, outstanding, 0});
   BurstLog log;
   b.port(0).setObserver(&log);
-  // Two transfers of 8 bursts in one stream through a 256-byte window (4 bursts): never more than
-  // 4 of the 16 in flight.
   mem::TransferShape s{1, 512, 256};
   s.stream = 3;
-  b.submit(0, mem::Direction::Read, 0, s);
+  s.ownWindow = ownWindow;
+  const size_t older = b.submit(0, mem::Direction::Read, 0, s);
   s.address = 512;
-  b.submit(0, mem::Direction::Read, 0, s);
+  const size_t younger = b.submit(0, mem::Direction::Read, 0, s);
   b.run();
-  REQUIRE(log.bursts.size() == 16);
-  CHECK(maxInFlight(log.bursts, mem::Direction::Read) == 4);
+  TwoTransfers t{log.bursts, b.done(older), b.done(younger)};
+  std::stable_sort(t.byIssue.begin(), t.byIssue.end(), [](const auto& x, const auto& y) { return x.issue < y.issue; });
+  return t;
+}
+
+TEST_CASE("AxiPort: a stream's window counts the bursts of all its transfers in flight") {
+  // Two transfers of 8 bursts in one stream through a 256-byte window (4 bursts): never more than
+  // 4 of the 16 in flight.
+  const TwoTransfers t = twoStreamTransfers(false, 32);
+  REQUIRE(t.byIssue.size() == 16);
+  CHECK(maxInFlight(t.byIssue, mem::Direction::Read) == 4);
 }
 
 TEST_CASE("AxiPort: with windows of their own, a stream's transfers each keep their window, the older served first") {
   // Two transfers of 8 bursts in one stream, each through its own 256-byte window (4 bursts), on a
   // port that allows 32 in flight: 8 in flight at once (4 each); the older's bursts are issued
   // first while it may, so its last burst is issued before the younger's last.
-  test::PortBench b;
-  b.addMemory({8.0, 100, 100});
-  b.addPort({8, 64, 32, 32, 0});
-  BurstLog log;
-  b.port(0).setObserver(&log);
-  mem::TransferShape s{1, 512, 256};
-  s.stream = 3;
-  s.ownWindow = true;
-  const size_t older = b.submit(0, mem::Direction::Read, 0, s);
-  s.address = 512;
-  const size_t younger = b.submit(0, mem::Direction::Read, 0, s);
-  b.run();
-  REQUIRE(log.bursts.size() == 16);
-  CHECK(maxInFlight(log.bursts, mem::Direction::Read) == 8);
+  const TwoTransfers t = twoStreamTransfers(true, 32);
+  REQUIRE(t.byIssue.size() == 16);
+  CHECK(maxInFlight(t.byIssue, mem::Direction::Read) == 8);
   // The first four addresses are the older transfer's (0..255), the next four the younger's.
-  std::vector<mem::BurstEvent> byIssue = log.bursts;
-  std::stable_sort(byIssue.begin(), byIssue.end(), [](const auto& x, const auto& y) { return x.issue < y.issue; });
-  for (size_t k = 0; k < 4; ++k) CHECK(byIssue[k].address < 512);
-  for (size_t k = 4; k < 8; ++k) CHECK(byIssue[k].address >= 512);
-  CHECK(b.done(older) <= b.done(younger));
+  for (size_t k = 0; k < 4; ++k) CHECK(t.byIssue[k].address < 512);
+  for (size_t k = 4; k < 8; ++k) CHECK(t.byIssue[k].address >= 512);
+  CHECK(t.olderDone <= t.youngerDone);
   // With one limit of 2 outstanding reads on the port, the window never binds: the older transfer
   // goes first entirely, as one FIFO would.
-  test::PortBench one;
-  one.addMemory({8.0, 100, 100});
-  one.addPort({8, 64, 2, 2, 0});
-  BurstLog log1;
-  one.port(0).setObserver(&log1);
-  s.address = 0;
-  one.submit(0, mem::Direction::Read, 0, s);
-  s.address = 512;
-  one.submit(0, mem::Direction::Read, 0, s);
-  one.run();
-  std::vector<mem::BurstEvent> issued = log1.bursts;
-  std::stable_sort(issued.begin(), issued.end(), [](const auto& x, const auto& y) { return x.issue < y.issue; });
-  REQUIRE(issued.size() == 16);
-  for (size_t k = 0; k < 8; ++k) CHECK(issued[k].address < 512);
+  const TwoTransfers fifo = twoStreamTransfers(true, 2);
+  REQUIRE(fifo.byIssue.size() == 16);
+  for (size_t k = 0; k < 8; ++k) CHECK(fifo.byIssue[k].address < 512);
 }
 
 TEST_CASE("AxiPort: a paced transfer's bursts go only once the unit has produced their bytes") {
