@@ -1,16 +1,21 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: Apache-2.0
-"""Every measured Ethos-U55/U65 FVP point of fixtures/fvp/points.csv against npusim.
+"""Every measured FVP point of fixtures/fvp/points.csv against npusim.
 
-For each point measured with the Corstone-300 timing adapters on (the `formal` rows of the
-mps4 sweep and the himax rows), runs `npusim run` with `--system-config Corstone_300_FVP
+For each Ethos-U55/U65 point measured with the Corstone-300 timing adapters on (the `formal` rows
+of the mps4 sweep and the himax rows), runs `npusim run` with `--system-config Corstone_300_FVP
 --memory-mode <the compile's mode>` (himax's `My_Mem_Mode_Parent` is Shared_Sram: constants on
 AXI1, arena on AXI0) and prints the NPU_ACTIVE error and every AXI beat-count error, then the
-mean |error| per NPU and per accelerator. Optional columns: npusim on Vela's section for the
-compile (`--vela-section`) and Vela 5.0.0's estimate from the summary CSV beside the model.
+mean |error| and the worst point per NPU and per accelerator. With `--u85`, the Ethos-U85's
+formal FVP rows instead, on `Corstone_320_FVP` (the SRAM and EXT beat counts where a run of the
+same compile gives them; the MPS4 board's formal runs of the same files as a column of `--md`).
+Optional columns: npusim on Vela's section for the compile (`--vela-section`), Vela 5.0.0's
+estimate from the summary CSV beside the model, and the same platform run with another npusim
+binary (`--before`, e.g. an older build, for before/after tables).
 
-    scripts/fvp_points.py [--npusim build/npusim] [--fixtures ../shared/fixtures] [-j 2]
-                          [--vela-section] [--mlek] [--csv OUT.csv] [--set key=value ...]
+    scripts/fvp_points.py [--npusim build/npusim] [--before OLD/npusim] [--fixtures ../shared/fixtures]
+                          [-j 2] [--u85] [--vela-section] [--mlek] [--md] [--brief] [--csv OUT.csv]
+                          [--set key=value ...]
 """
 
 import argparse
@@ -24,22 +29,46 @@ import sys
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
 
-BEATS = [("axi0_rd_beats", "AXI0_RD_DATA_BEAT_RECEIVED"), ("axi0_wr_beats", "AXI0_WR_DATA_BEAT_WRITTEN"),
-         ("axi1_rd_beats", "AXI1_RD_DATA_BEAT_RECEIVED")]
+# Per NPU family: the accelerators' prefixes, the platform preset they were measured on, and the
+# beat counts of points.csv with their PMU events.
+FAMILIES = {
+    "u55": (("ethos-u55", "ethos-u65"), "Corstone_300_FVP",
+            [("axi0_rd_beats", "AXI0_RD_DATA_BEAT_RECEIVED"), ("axi0_wr_beats", "AXI0_WR_DATA_BEAT_WRITTEN"),
+             ("axi1_rd_beats", "AXI1_RD_DATA_BEAT_RECEIVED")]),
+    "u85": (("ethos-u85",), "Corstone_320_FVP",
+            [("sram_rd_beats", "SRAM_RD_DATA_BEAT_RECEIVED"), ("sram_wr_beats", "SRAM_WR_DATA_BEAT_WRITTEN"),
+             ("ext_rd_beats", "EXT_RD_DATA_BEAT_RECEIVED"), ("ext_wr_beats", "EXT_WR_DATA_BEAT_WRITTEN")]),
+}
 
 
-def points(fixtures):
-    """The U55/U65 rows measured with the timing adapters on, one per model and accelerator."""
-    path = os.path.join(fixtures, "fvp", "points.csv")
-    rows = []
-    with open(path, newline="") as f:
-        for r in csv.DictReader(f):
-            if r["timing_adapter"] != "ON" or not r["accelerator"].startswith(("ethos-u55", "ethos-u65")):
-                continue
-            if r["source"] == "mps4" and not r["run"].startswith("formal"):
-                continue  # probes repeat a formal row
-            rows.append(r)
+def read_points(fixtures):
+    with open(os.path.join(fixtures, "fvp", "points.csv"), newline="") as f:
+        return [r for r in csv.DictReader(f) if r["timing_adapter"] == "ON"]
+
+
+def points(fixtures, prefixes, beats):
+    """The FVP rows of these accelerators measured with the timing adapters on, one per model and
+    accelerator. Another FVP run of the same compile (a probe or qualification run, which repeats a
+    formal row's cycles) adds the beat counts its formal row lacks."""
+    rows, others = [], []
+    for r in read_points(fixtures):
+        if r["target"] != "FVP" or not r["accelerator"].startswith(prefixes):
+            continue
+        (others if r["source"] == "mps4" and not r["run"].startswith("formal") else rows).append(r)
+    for o in others:
+        for r in rows:
+            if r["file"] == o["file"]:
+                r.update({col: o[col] for col, _ in beats if not r[col] and o[col]})
     return rows
+
+
+def board_runs(fixtures):
+    """The MPS4 board's formal runs, NPU_ACTIVE per compiled file."""
+    runs = {}
+    for r in read_points(fixtures):
+        if r["target"] == "board" and r["run"].startswith("formal") and r["npu_active"]:
+            runs.setdefault(r["file"], []).append(int(r["npu_active"]))
+    return runs
 
 
 def mlek_points(fixtures):
@@ -91,17 +120,35 @@ def pct(got, ref):
     return 100.0 * (got - ref) / ref
 
 
+def mean_abs(errors):
+    return sum(abs(e) for e in errors) / len(errors)
+
+
+def group_key(group):
+    """Groups in the order of the NPU, then its MAC count; the kit points last."""
+    digits = re.findall(r"\d+$", group)
+    return (group.startswith("kit"), group.rstrip("0123456789"), int(digits[0]) if digits else 0)
+
+
+def family_label(group):
+    return group[:9].replace("ethos-u", "Ethos-U")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--npusim", default="build/npusim")
+    ap.add_argument("--before", help="another npusim binary (an older build): its platform run as a column")
+    ap.add_argument("--before-label", default="before", help="that column's name (default: before)")
     ap.add_argument("--fixtures", default=os.environ.get("NPUSIM_FIXTURES", "../shared/fixtures"))
     ap.add_argument("-j", type=int, default=2)
+    ap.add_argument("--u85", action="store_true", help="the Ethos-U85 points on Corstone_320_FVP instead of the "
+                    "Ethos-U55/U65 ones on Corstone_300_FVP")
     ap.add_argument("--vela-section", action="store_true", help="also run on Vela's section of each compile")
     ap.add_argument("--csv", help="write the table as CSV")
     ap.add_argument("--set", action="append", default=[], help="extra --set key=value for every platform run")
     ap.add_argument("--mlek", action="store_true", help="also the three kit points of fixtures/mlek (kept apart in the means)")
     ap.add_argument("--md", action="store_true", help="a Markdown table (docs/validation.md): FVP, npusim on the "
-                    "platform and on Vela's section, Vela's estimates, mean |error| per accelerator")
+                    "platform and on Vela's section, Vela's estimates, mean |error| and worst point per accelerator")
     ap.add_argument("--vela310", help="a directory of Vela 3.10 compiles of the same networks (a folder per compile whose "
                     "name holds the model and the accelerator, with Vela's summary CSV): adds Vela 3.10's estimate")
     ap.add_argument("--brief", action="store_true", help="one line: each point's NPU_ACTIVE error, then the means")
@@ -110,15 +157,20 @@ def main():
 
     if opts.md:
         opts.vela_section = True
-    rows = points(opts.fixtures) + (mlek_points(opts.fixtures) if opts.mlek else [])
+    if opts.u85 and (opts.mlek or opts.vela310):
+        ap.error("--mlek and --vela310 are Ethos-U55 points and columns, not --u85 ones")
+    prefixes, platform, beats = FAMILIES["u85" if opts.u85 else "u55"]
+    rows = points(opts.fixtures, prefixes, beats) + (mlek_points(opts.fixtures) if opts.mlek else [])
     rows = [r for r in rows if opts.filter in r["model"] + " " + r["accelerator"]]
+    board = board_runs(opts.fixtures) if opts.u85 else {}
     fvp_dir = os.path.join(opts.fixtures, "fvp")
 
     def job(r):
         model = os.path.join(fvp_dir, r["file"])  # an absolute `file` (mlek rows) stays as it is
-        extra = [a for s in opts.set for a in ("--set", s)]
-        res = {"platform": run(opts.npusim, model, ["--system-config", "Corstone_300_FVP", "--memory-mode",
-                                                   memory_mode(r)] + extra)}
+        args = ["--system-config", platform, "--memory-mode", memory_mode(r)] + [a for s in opts.set for a in ("--set", s)]
+        res = {"platform": run(opts.npusim, model, args)}
+        if opts.before:
+            res["before"] = run(opts.before, model, args)
         if opts.vela_section:
             if r["source"] == "himax":
                 sec = ["--vela-ini", os.path.join(fvp_dir, "himax", "himax_vela.ini"), "--system-config", "My_Sys_Cfg",
@@ -135,111 +187,136 @@ def main():
     with ThreadPoolExecutor(max_workers=opts.j) as pool:
         results = list(pool.map(job, rows))
 
-    header = ["model", "accelerator", "FVP active", "npusim", "err%"] + [b[1][:7] + " err%" for b in BEATS]
+    # The columns of NPU_ACTIVE: (key of the result, short name, Markdown header).
+    columns = [("platform", "npusim", f"npusim `{platform}`")]
+    if opts.before:
+        columns.append(("before", opts.before_label, f"npusim {opts.before_label}"))
     if opts.vela_section:
-        header += ["section", "err%"]
-    header += ["Vela est", "err%"]
-    table = []
+        columns.append(("section", "section", "npusim on Vela's section"))
+    columns.append(("vela", "Vela est", "Vela's estimate (the compile's)"))
+    if opts.vela310:
+        columns.append(("vela310", "Vela 3.10", "Vela 3.10"))
+
     errors = []
-    errs = {}
-    worst_beat = 0.0
+
+    def active(res, key):
+        v = res.get(key)
+        if isinstance(v, dict):
+            if "error" in v:
+                errors.append(f"{key}: {v['error']}")
+                return None
+            return v["pmu"]["NPU_ACTIVE"]
+        return v
+
+    # Per point: the FVP's count, each column's count (None: none), the beat-count errors of the platform run.
+    table = []
     for r, res in zip(rows, results):
         fvp = float(r["npu_active"])
-        line = [r["model"][:40], r["accelerator"], int(fvp)]
-        p = res["platform"]
-        if "error" in p:
-            errors.append(f"{r['model']} {r['accelerator']}: {p['error']}")
-            continue
-        got = p["pmu"]["NPU_ACTIVE"]
-        e = pct(got, fvp)
-        errs.setdefault(r["accelerator"] if r["source"] != "mlek" else "mlek", []).append(e)
-        line += [got, f"{e:+.1f}"]
-        for col, event in BEATS:
-            if r[col]:
-                be = pct(p["pmu"][event], float(r[col]))
-                worst_beat = max(worst_beat, abs(be))
-                line.append(f"{be:+.1f}")
-            else:
-                line.append("")
-        if opts.vela_section:
-            s = res["section"]
-            if "error" in s:
-                line += ["ERROR", s["error"][:40]]
-            else:
-                line += [s["pmu"]["NPU_ACTIVE"], f"{pct(s['pmu']['NPU_ACTIVE'], fvp):+.1f}"]
-        v = res["vela"]
-        line += [int(v), f"{pct(v, fvp):+.1f}"] if v else ["", ""]
-        table.append(line)
+        cells = [active(res, key) for key, _, _ in columns]
+        beat_errors = []
+        for col, event in beats:
+            p = res["platform"]
+            beat_errors.append(pct(p["pmu"][event], float(r[col])) if r.get(col) and "error" not in p else None)
+        group = r["accelerator"] if r["source"] != "mlek" else "kit points (ethos-u55-128)"
+        table.append((r, group, fvp, cells, beat_errors))
+    for e in errors:
+        print("ERROR", e, file=sys.stderr)
+
+    # |error| per group and per NPU family (the kit points apart), and each family's worst point, per column.
+    sums, fams, worst = {}, {}, {}
+    for r, group, fvp, cells, _ in table:
+        for i, v in enumerate(cells):
+            if v is None:
+                continue
+            e = pct(v, fvp)
+            sums.setdefault(group, [[] for _ in columns])[i].append(e)
+            if not group.startswith("kit"):
+                fam = family_label(group)
+                fams.setdefault(fam, [[] for _ in columns])[i].append(e)
+                w = worst.setdefault(fam, [None for _ in columns])
+                if w[i] is None or abs(e) > abs(w[i][0]):
+                    w[i] = (e, r["model"], r["accelerator"])
+    worst_beat = max((abs(b) for *_, bs in table for b in bs if b is not None), default=0.0)
+
+    def mean_cell(c, n, bold=False):
+        if not c:
+            return "–"
+        text = f"{mean_abs(c):.1f}%"
+        return (f"**{text}**" if bold else text) + (f" ({len(c)})" if len(c) != n else "")
 
     if opts.md:
-        print("| model | accelerator | FVP NPU_ACTIVE | npusim `Corstone_300_FVP` | | npusim on Vela's section | | "
-              "Vela's estimate (the compile's) | |" + (" Vela 3.10 | |" if opts.vela310 else ""))
-        print("|---|---|--:|--:|--:|--:|--:|--:|--:|" + ("--:|--:|" if opts.vela310 else ""))
-        sums = {}
-        for r, res in zip(rows, results):
-            fvp = float(r["npu_active"])
-            cells = []
-            for key in ("platform", "section"):
-                v = res[key]["pmu"]["NPU_ACTIVE"] if "error" not in res[key] else None
-                cells.append(v)
-            cells.append(res["vela"])
-            if opts.vela310:
-                cells.append(res.get("vela310"))
-            group = r["accelerator"] if r["source"] != "mlek" else "kit points (ethos-u55-128)"
+        print("| model | accelerator | FVP NPU_ACTIVE | " + " | ".join(f"{h} | " for _, _, h in columns) + "|"
+              + (" FPGA (B1, B2, B3) |" if opts.u85 else ""))
+        print("|---|---|--:|" + "--:|--:|" * len(columns) + ("---|" if opts.u85 else ""))
+        for r, group, fvp, cells, _ in table:
             line = f"| {r['model'][:40]} | {r['accelerator']} | {int(fvp):,} |"
-            for i, v in enumerate(cells):
-                if v is None:
-                    line += " – | |"
-                    continue
-                e = pct(v, fvp)
-                sums.setdefault(group, [[] for _ in cells])[i].append(abs(e))
-                line += f" {int(v):,} | {e:+.1f}% |"
+            for v in cells:
+                line += " – | |" if v is None else f" {int(v):,} | {pct(v, fvp):+.1f}% |"
+            if opts.u85:
+                line += " " + ", ".join(f"{v:,}" for v in board.get(r["file"], [])) + " |"
             print(line)
         print()
-        print("| mean \\|error\\| | points | npusim `Corstone_300_FVP` | npusim on Vela's section | Vela's estimate |"
-              + (" Vela 3.10 |" if opts.vela310 else ""))
-        print("|---|--:|--:|--:|--:|" + ("--:|" if opts.vela310 else ""))
-        fam = {}
-        for group, cols in sorted(sums.items()):
-            n = len(cols[0])
-            print(f"| {group} | {n} | " + " | ".join((f"{sum(c) / len(c):.1f}%" + (f" ({len(c)})" if len(c) != n else ""))
-                                                    if c else "–" for c in cols) + " |")
-            if not group.startswith("kit"):
-                for i, c in enumerate(cols):
-                    fam.setdefault(group[:9], [[] for _ in cols])[i].extend(c)
-        for group, cols in sorted(fam.items()):
-            n = len(cols[0])
-            print(f"| **{group.replace('ethos-', 'Ethos-').upper().replace('ETHOS', 'Ethos')}** | {n} | "
-                  + " | ".join((f"**{sum(c) / len(c):.1f}%**" + (f" ({len(c)})" if len(c) != n else "")) if c else "–"
-                               for c in cols) + " |")
+        print("| mean \\|error\\| | points | " + " | ".join(h for _, _, h in columns) + " |")
+        print("|---|--:|" + "--:|" * len(columns))
+        for group in sorted(sums, key=group_key):
+            n = max(len(c) for c in sums[group])
+            print(f"| {group} | {n} | " + " | ".join(mean_cell(c, n) for c in sums[group]) + " |")
+        for fam, cols in sorted(fams.items()):
+            n = max(len(c) for c in cols)
+            print(f"| **{fam}** | {n} | " + " | ".join(mean_cell(c, n, bold=True) for c in cols) + " |")
+        print()
+        print("| worst point | " + " | ".join(h for _, _, h in columns) + " |")
+        print("|---|" + "---|" * len(columns))
+        for fam, ws in sorted(worst.items()):
+            print(f"| {fam} | " + " | ".join(f"{w[1][:40]} {w[2].replace('ethos-', '')} {w[0]:+.1f}%" if w else "–"
+                                            for w in ws) + " |")
+        if any(b is not None for *_, bs in table for b in bs):
+            print()
+            print(f"Worst beat-count error (`{platform}`): {worst_beat:.2f}%")
         return 0
     if opts.brief:
         short = {"kws_micronet_m": "kws", "vww4_128_128_INT8": "vww4", "rnnoise_INT8": "rnn",
                  "person_int8_model_vela_mac64": "person", "yolo_fastest_256_pcqat": "yolof", "yolov8n_pose_192": "yolov8"}
-        cells = [f"{short.get(t[0], t[0][:8])}/{t[1].replace('ethos-', '')} {t[4]}" for t in table]
-        means = [f"{acc.replace('ethos-', '')} {sum(abs(x) for x in es) / len(es):.2f}" for acc, es in sorted(errs.items())]
-        print("; ".join(cells) + (" | ERRORS " + str(len(errors)) if errors else ""))
-        print("  mean |err|: " + "; ".join(means) + f" | worst beat {worst_beat:.2f}%")
+        points_text = [f"{short.get(r['model'], r['model'][:8])}/{r['accelerator'].replace('ethos-', '')} "
+                       + (f"{pct(cells[0], fvp):+.1f}" if cells[0] is not None else "ERROR")
+                       for r, _, fvp, cells, _ in table]
+        print("; ".join(points_text) + (" | ERRORS " + str(len(errors)) if errors else ""))
+        for i, (_, name, _) in enumerate(columns[:2 if opts.before else 1]):
+            means = [f"{g.replace('ethos-', '')} {mean_abs(sums[g][i]):.2f}" for g in sorted(sums, key=group_key)
+                     if sums[g][i]]
+            print(f"  mean |err| {name}: " + "; ".join(means) + (f" | worst beat {worst_beat:.2f}%" if i == 0 else ""))
         return 0
-    widths = [max(len(str(x)) for x in col) for col in zip(*([header] + table))]
-    for t in [header] + table:
+
+    header = ["model", "accelerator", "FVP active"]
+    for _, name, _ in columns:
+        header += [name, "err%"]
+    header[5:5] = [b[1][:7] + " err%" for b in beats]
+    lines = []
+    for r, group, fvp, cells, beat_errors in table:
+        line = [r["model"][:40], r["accelerator"], int(fvp)]
+        for v in cells:
+            line += [int(v), f"{pct(v, fvp):+.1f}"] if v is not None else ["", ""]
+        line[5:5] = [f"{b:+.1f}" if b is not None else "" for b in beat_errors]
+        lines.append(line)
+    widths = [max(len(str(x)) for x in col) for col in zip(*([header] + lines))]
+    for t in [header] + lines:
         print("  ".join(str(x).rjust(w) if i > 1 else str(x).ljust(w) for i, (x, w) in enumerate(zip(t, widths))))
-    for e in errors:
-        print("ERROR", e)
     print()
-    by_npu = {}
-    for acc, es in sorted(errs.items()):
-        print(f"{acc:14s} mean |err| {sum(abs(x) for x in es) / len(es):5.2f}%  worst {max(es, key=abs):+6.1f}%  ({len(es)} points)")
-        if acc != "mlek":
-            by_npu.setdefault(acc[:9], []).extend(es)
-    for npu, es in sorted(by_npu.items()):
-        print(f"{npu:14s} mean |err| {sum(abs(x) for x in es) / len(es):5.2f}%  worst {max(es, key=abs):+6.1f}%  ({len(es)} points)")
-    print(f"worst AXI beat-count error {worst_beat:.2f}%")
+    for i, (_, name, _) in enumerate(columns[:2 if opts.before else 1]):
+        for group in sorted(sums, key=group_key):
+            es = sums[group][i]
+            if es:
+                print(f"{name:9s} {group:14s} mean |err| {mean_abs(es):5.2f}%  worst {max(es, key=abs):+6.1f}%  ({len(es)} points)")
+        for fam, cols in sorted(fams.items()):
+            es = cols[i]
+            if es:
+                print(f"{name:9s} {fam:14s} mean |err| {mean_abs(es):5.2f}%  worst {max(es, key=abs):+6.1f}%  ({len(es)} points)")
+    print(f"worst {platform} beat-count error {worst_beat:.2f}%")
     if opts.csv:
         with open(opts.csv, "w", newline="") as f:
             w = csv.writer(f)
             w.writerow(header)
-            w.writerows(table)
+            w.writerows(lines)
     return 0
 
 
