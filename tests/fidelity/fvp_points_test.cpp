@@ -147,7 +147,7 @@ TEST_CASE("FVP points: every Ethos-U65 point of fixtures/fvp/points.csv on Corst
   checkFamily("ethos-u65", Bounds{"Corstone_300_FVP", kActiveTolerance, 0.045});
 }
 
-// The Ethos-U85's first model is not calibrated (issue 21 is open: target +-5%, mean 3%): its
+// The Ethos-U85 model is not calibrated (issue 21 is open: target +-5%, mean 3%): its
 // points are held to the bounds of the model as it stands (docs/validation.md has every point and
 // the mechanisms still missing), so that a change that moves them the wrong way fails.
 TEST_CASE("FVP points: every Ethos-U85 point of fixtures/fvp/points.csv on Corstone_320_FVP") {
