@@ -29,6 +29,8 @@ import sys
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
 
+from fvp_options import add_run_options
+
 # Per NPU family: the accelerators' prefixes, the platform preset they were measured on, and the
 # beat counts of points.csv with their PMU events.
 FAMILIES = {
@@ -136,11 +138,7 @@ def family_label(group):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--npusim", default="build/npusim")
-    ap.add_argument("--before", help="another npusim binary (an older build): its platform run as a column")
-    ap.add_argument("--before-label", default="before", help="that column's name (default: before)")
-    ap.add_argument("--fixtures", default=os.environ.get("NPUSIM_FIXTURES", "../shared/fixtures"))
-    ap.add_argument("-j", type=int, default=2)
+    add_run_options(ap, "another npusim binary (an older build): its platform run as a column")
     ap.add_argument("--u85", action="store_true", help="the Ethos-U85 points on Corstone_320_FVP instead of the "
                     "Ethos-U55/U65 ones on Corstone_300_FVP")
     ap.add_argument("--vela-section", action="store_true", help="also run on Vela's section of each compile")

@@ -32,6 +32,8 @@ import sys
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
 
+from fvp_options import add_run_options
+
 BOUNDARY, QUANTUM, BEATS, BEAT_FLOOR = 0.05, 1000, 0.05, 1000  # issue 30's targets, as the test applies them
 PLATFORM = "Corstone_320_FVP"
 
@@ -89,11 +91,7 @@ def vela_by_type(comparison, launches, layers):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--npusim", default="build/npusim")
-    ap.add_argument("--before", help="another npusim binary (an older build): the same runs as columns")
-    ap.add_argument("--before-label", default="before", help="that column's name (default: before)")
-    ap.add_argument("--fixtures", default=os.environ.get("NPUSIM_FIXTURES", "../shared/fixtures"))
-    ap.add_argument("-j", type=int, default=2)
+    add_run_options(ap, "another npusim binary (an older build): the same runs as columns")
     opts = ap.parse_args()
 
     folder = os.path.join(opts.fixtures, "fvp-perop")

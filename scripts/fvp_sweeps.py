@@ -34,6 +34,8 @@ import sys
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
 
+from fvp_options import add_run_options
+
 QUANTUM = 1000          # the FVP's NPU_TOTAL scheduling quantum (fvp-perop/README.md)
 LEVEL, CHANGE, SMALL_CHANGE = 0.05, 0.15, 0.01  # issue 32's bounds, as the test applies them
 REGISTER = re.compile(r"^\s*(SRAM|EXT)_(MAXR|MAXW|MAXRW|RLATENCY|WLATENCY|PULSE_ON|PULSE_OFF|BWCAP)=(\d+)")
@@ -73,9 +75,7 @@ def is_base(row):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--npusim", default="build/npusim")
-    ap.add_argument("--fixtures", default=os.environ.get("NPUSIM_FIXTURES", "../shared/fixtures"))
-    ap.add_argument("-j", type=int, default=2)
+    add_run_options(ap)
     ap.add_argument("--filter", default="", help="only rows whose accelerator or model contains this text")
     opts = ap.parse_args()
 
