@@ -71,8 +71,9 @@ OpType streamType(const cmd::Operation& op) {
       throw std::logic_error("an Ethos-U85 elementwise mode in an estimated stream");
     }
     return OpType::Add;
-  case cmd::OpKind::Resize: case cmd::OpKind::Branch:
-    throw std::logic_error("an Ethos-U85 operation in an estimated stream");
+  case cmd::OpKind::Resize: return OpType::Resize;
+  case cmd::OpKind::Branch:
+    throw std::logic_error("a BRANCH in an estimated stream");
   case cmd::OpKind::DmaStart: case cmd::OpKind::DmaWait: case cmd::OpKind::KernelWait: case cmd::OpKind::Stop:
   case cmd::OpKind::Irq: case cmd::OpKind::PmuMask:
     break;

@@ -97,6 +97,34 @@ TEST_CASE("every compiled fixture model simulates to completion, keeping the mod
   CHECK(u85 == (fs::is_directory(*root / "vela-u85") ? 94u : 0u));
 }
 
+TEST_CASE("every compiled fixture model is estimated, with or without Vela's files beside it") {
+  // Without a debug database (fvp/vela5's U85 compiles) each kernel operation's type comes from
+  // the stream, a U85 RESIZE included; every model yields one row per estimated operation.
+  const auto root = npusim::test::fixturesDirOrSkip();
+  if (!root) return;
+  const auto models = compiledModels(*root);
+  CHECK(models.size() > 100);
+  npusim::test::TempDir tmp;
+  size_t withoutDatabase = 0, resizes = 0;
+  for (const fs::path& model : models) {
+    const auto json = tmp.path() / "estimate.json";
+    const auto r = npusim::test::runNpusim({"estimate", model.string(), "--json", json.string()});
+    INFO(model.string() << ": " << r.err);
+    REQUIRE(r.exitCode == 0);
+    const auto j = nlohmann::json::parse(npusim::test::readText(json));
+    CHECK(j.at("totals").at("cycles_total").get<double>() > 0);
+    if (!j.at("rows_from_debug_db").get<bool>()) {
+      ++withoutDatabase;
+      for (const auto& layer : j.at("subgraphs").at(0).at("layers")) {
+        resizes += layer.at("nng_operator") == "Resize" ? 1 : 0;
+      }
+    }
+  }
+  CHECK(withoutDatabase > 0);
+  // fvp/vela5's yolo-fastest compiles for the U85-256 and -512: one RESIZE each.
+  CHECK(resizes == (fs::is_directory(*root / "fvp" / "vela5" / "yolo-fastest_192_face_v4") ? 2u : resizes));
+}
+
 TEST_CASE("two runs give byte-identical JSON and CSV") {
   const auto root = npusim::test::fixturesDirOrSkip();
   npusim::test::TempDir tmp;
