@@ -108,9 +108,14 @@ void AxiPort::transfer(Direction dir, double start, const TransferShape& shape, 
 void AxiPort::arrive(uint32_t index) {
   const Transfer& t = transfers_[index];
   Channel& ch = channel(t.dir);
-  const auto at = std::upper_bound(ch.waiting.begin(), ch.waiting.end(), t.order,
-                                   [this](uint64_t order, uint32_t w) { return order < transfers_[w].order; });
-  ch.waiting.insert(at, index);
+  if (constrained(t)) {
+    const auto at = std::upper_bound(ch.waiting.begin(), ch.waiting.end(), t.order,
+                                     [this](uint64_t order, uint32_t w) { return order < transfers_[w].order; });
+    ch.waiting.insert(at, index);
+  } else {
+    ch.free.emplace(t.ready, t.order, index);
+  }
+  ++version_;
   scheduleTry(t.dir, std::max(queue_.now(), ch.addrFree));
 }
 
@@ -163,9 +168,9 @@ void AdapterSlot::onEvent(uint32_t, uint64_t) {
 
 double AxiPort::waitingForAdapter(Direction d) {
   const Channel& ch = channel(d);
-  const size_t i = best(d);
-  if (i == ch.waiting.size() || ch.inflight >= ch.limit) return EventQueue::kNever;
-  const double ready = std::max(transfers_[ch.waiting[i]].ready, ch.addrFree);
+  const uint32_t i = best(d);
+  if (i == kNone || ch.inflight >= ch.limit) return EventQueue::kNever;
+  const double ready = std::max(transfers_[i].ready, ch.addrFree);
   return ready <= queue_.now() ? ready : EventQueue::kNever;
 }
 
@@ -178,15 +183,22 @@ void AxiPort::tryIssue(Direction d) {
   issue(d);
 }
 
-size_t AxiPort::best(Direction d) const {
+uint32_t AxiPort::best(Direction d) const {
   // The waiting transfer whose next burst could go first (ties: the older transfer); one whose
   // window is full waits for bursts to complete, and a stream's transfers go oldest first
-  // (`waiting` is in submission order, so the first of each stream met is its oldest).
+  // (`waiting` is in submission order, so the first of each stream met is its oldest). The
+  // unconstrained transfers' best is the first of their set.
   const Channel& ch = channel(d);
-  size_t best = ch.waiting.size();
+  if (ch.bestVersion == version_) return ch.bestTransfer;
+  uint32_t best = kNone;
+  double bestReady = EventQueue::kNever;
+  uint64_t bestOrder = UINT64_MAX;
+  if (!ch.free.empty()) {
+    std::tie(bestReady, bestOrder, best) = *ch.free.begin();
+  }
   uint64_t seenStreams = 0;
-  for (size_t i = 0; i < ch.waiting.size(); ++i) {
-    const Transfer& t = transfers_[ch.waiting[i]];
+  for (const uint32_t i : ch.waiting) {
+    const Transfer& t = transfers_[i];
     const bool full = t.window > 0 && inflight(t) >= t.window;
     if (t.shape.stream != 0) {
       const uint64_t bit = uint64_t{1} << (t.shape.stream % 64);
@@ -197,19 +209,24 @@ size_t AxiPort::best(Direction d) const {
       if (younger) continue;
     }
     if (full) continue;
-    if (best == ch.waiting.size() || t.ready < transfers_[ch.waiting[best]].ready) best = i;
+    if (best == kNone || t.ready < bestReady || (t.ready == bestReady && t.order < bestOrder)) {
+      best = i;
+      bestReady = t.ready;
+      bestOrder = t.order;
+    }
   }
+  ch.bestVersion = version_;
+  ch.bestTransfer = best;
   return best;
 }
 
 bool AxiPort::issue(Direction d) {
   Channel& ch = channel(d);
   const double now = queue_.now();
-  const size_t best = this->best(d);
-  if (best == ch.waiting.size()) {
+  const uint32_t index = best(d);
+  if (index == kNone) {
     return false;
   }
-  const uint32_t index = ch.waiting[best];
   Transfer& x = transfers_[index];
   const double ready = std::max(x.ready, ch.addrFree);
   if (ready > now) {
@@ -256,11 +273,14 @@ bool AxiPort::issue(Direction d) {
   burst.transfer = index;
   burst.event = BurstEvent{d, address, bytes, beats, ready, now, 0, 0, 0, memory};
   ch.addrFree = now + 1;
+  ++version_;
   ++ch.inflight;
   ++x.inflight;
   if (x.shape.stream != 0) ++streamInflight_.at(streamSlot(x));
   // The burst's bytes: the transfer's runs are packed, and its bursts go in order.
   uint8_t* data = x.data != nullptr ? x.data + x.run * x.shape.runBytes + x.offset : nullptr;
+  const bool unconstrained = !constrained(x);
+  if (unconstrained) ch.free.erase({x.ready, x.order, index});
   x.ready = now + 1;
   x.offset += bytes;
   x.issuedBytes += bytes;
@@ -272,8 +292,10 @@ bool AxiPort::issue(Direction d) {
     // The next burst's data exists once the unit has produced everything up to its end.
     x.ready = std::max(x.ready, x.shape.paceFrom + x.shape.pace * double(x.issuedBytes + nextBurstBytes(x)));
   }
-  if (!hasBurst(x)) {
-    ch.waiting.erase(ch.waiting.begin() + static_cast<std::ptrdiff_t>(best));
+  if (unconstrained && hasBurst(x)) {
+    ch.free.emplace(x.ready, x.order, index);
+  } else if (!unconstrained && !hasBurst(x)) {
+    ch.waiting.erase(std::find(ch.waiting.begin(), ch.waiting.end(), index));
   }
   if (d == Direction::Read) {
     counters_.readBytes += bytes;
@@ -299,9 +321,9 @@ bool AxiPort::issue(Direction d) {
   }
   // The next burst's address may go in the next cycle, or when the best waiting burst may (a paced
   // one: once its data exists); at the limit, or with every window full, a completing burst tries.
-  if (!ch.waiting.empty() && ch.inflight < ch.limit) {
-    if (const size_t next = this->best(d); next < ch.waiting.size()) {
-      scheduleTry(d, std::max(now + 1, transfers_[ch.waiting[next]].ready));
+  if (!ch.idle() && ch.inflight < ch.limit) {
+    if (const uint32_t next = best(d); next != kNone) {
+      scheduleTry(d, std::max(now + 1, transfers_[next].ready));
     }
   }
   return true;
@@ -355,6 +377,7 @@ void AxiPort::complete(uint32_t b) {
   freeBursts_.push_back(b);
   Channel& ch = channel(e.dir);
   --ch.inflight;
+  ++version_;
   Transfer& x = transfers_[index];
   --x.inflight;
   if (x.shape.stream != 0) --streamInflight_.at(streamSlot(x));
@@ -367,13 +390,13 @@ void AxiPort::complete(uint32_t b) {
     // The group's arbitration takes the bursts that could go by now; one of this channel that may
     // go later (a paced write, a stream's window just reopened) tries then.
     if (ch.inflight < ch.limit && ch.tryAt == EventQueue::kNever) {
-      const size_t i = best(e.dir);
-      if (i < ch.waiting.size()) {
-        const double ready = std::max(transfers_[ch.waiting[i]].ready, ch.addrFree);
+      const uint32_t i = best(e.dir);
+      if (i != kNone) {
+        const double ready = std::max(transfers_[i].ready, ch.addrFree);
         if (ready > queue_.now()) scheduleTry(e.dir, ready);
       }
     }
-  } else if (!ch.waiting.empty() && ch.tryAt != queue_.now()) {
+  } else if (!ch.idle() && ch.tryAt != queue_.now()) {
     issue(e.dir);
   }
   if (!hasBurst(x) && x.inflight == 0) {

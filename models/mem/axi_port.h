@@ -12,6 +12,8 @@
 
 #include <array>
 #include <cstdint>
+#include <set>
+#include <tuple>
 #include <vector>
 
 #include "models/mem/event_queue.h"
@@ -163,11 +165,22 @@ private:
     uint32_t limit = 1;
     uint32_t inflight = 0;
     double addrFree = 0;                 // the address channel's next free cycle
-    std::vector<uint32_t> waiting;       // started transfers with bursts to issue, in submission order
+    // Started transfers with bursts to issue: those in a stream or with a window (which may have
+    // to wait for others) in submission order, the rest by (ready time, submission order).
+    std::vector<uint32_t> waiting;
+    std::set<std::tuple<double, uint64_t, uint32_t>> free;
     double tryAt = EventQueue::kNever;   // an issue attempt scheduled then
     Block block = Block::None;           // why the channel could not issue, since `blockedAt`
     double blockedAt = 0;
+    // best()'s answer while the port's state is at `bestVersion` (a group's arbitration asks
+    // every port each time one of them issues).
+    mutable uint64_t bestVersion = UINT64_MAX;
+    mutable uint32_t bestTransfer = kNone;
+    bool idle() const { return waiting.empty() && free.empty(); }
   };
+  static constexpr uint32_t kNone = UINT32_MAX;
+  // Whether a transfer may have to wait for others (its stream's older ones, its window).
+  static bool constrained(const Transfer& t) { return t.shape.stream != 0 || t.window > 0; }
   Channel& channel(Direction d) { return channels_[static_cast<size_t>(d)]; }
   const Channel& channel(Direction d) const { return channels_[static_cast<size_t>(d)]; }
   void scheduleTry(Direction d, double t);
@@ -175,9 +188,9 @@ private:
   void arrive(uint32_t index);
   // The attempt scheduled for now: issue() unless an earlier attempt superseded it.
   void tryIssue(Direction d);
-  // The waiting transfer whose next burst goes first (an index into the channel's waiting list),
-  // or the list's size when none may go.
-  size_t best(Direction d) const;
+  // The waiting transfer whose next burst goes first (an index into transfers_), kNone when none
+  // may go.
+  uint32_t best(Direction d) const;
   void dataReady(uint32_t burst);
   void complete(uint32_t burst);
   uint32_t newTransfer();
@@ -203,6 +216,7 @@ private:
   AdapterSlot* adapter_;
   BurstObserver* observer_ = nullptr;
   Channel channels_[2];
+  uint64_t version_ = 0;  // changes whenever a waiting list, a transfer's progress or a count in flight does
   std::vector<Transfer> transfers_;
   std::vector<uint32_t> freeTransfers_;
   std::vector<Burst> bursts_;
