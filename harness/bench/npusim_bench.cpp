@@ -29,10 +29,12 @@ fs::path fixturesDir() {
   return env != nullptr ? fs::path(env) : fs::path(NPUSIM_FIXTURES_DEFAULT);
 }
 
-// A benchmark workload: a fixture model path relative to the fixtures dir ("" = demo network).
+// A benchmark workload: a fixture model path relative to the fixtures dir ("" = demo network),
+// and the system config to run it on (nullptr: the one `run` resolves for the model).
 struct Workload {
   const char* name;
   const char* relativePath;
+  const char* systemConfig = nullptr;
 };
 
 constexpr Workload kWorkloads[] = {
@@ -43,6 +45,12 @@ constexpr Workload kWorkloads[] = {
     {"mobilenet_v2/u55-128",
      "vela/mobilenet_v2_quantized_1x3x224x224/ethos-u55-128_Ethos_U55_High_End_Embedded_Shared_Sram/"
      "mobilenet_v2_quantized_1x3x224x224_vela.tflite"},
+    // The U85's port groups behind the Corstone-320's shared timing adapters (many paced writes
+    // waiting at once).
+    {"mobilenet_v2/u85-256/Corstone_320_FVP",
+     "vela-u85/mobilenet_v2_quantized_1x3x224x224/ethos-u85-256_Ethos_U85_SYS_DRAM_Mid_Dedicated_Sram_384KB/"
+     "mobilenet_v2_quantized_1x3x224x224_vela.tflite",
+     "Corstone_320_FVP"},
 };
 
 // Resolves a workload to a model path ("" for the demo); false when its fixture is absent.
@@ -56,10 +64,12 @@ bool resolve(const Workload& w, std::string* model) {
   return fs::exists(p);
 }
 
-// Runs `npusim run MODEL --json OUT` and returns (exit status, peak RSS in KiB of the child).
-std::pair<int, long> runProcess(const std::string& model, const std::string& json) {
+// Runs `npusim run MODEL [--system-config S] --json OUT` and returns (exit status, peak RSS in KiB
+// of the child).
+std::pair<int, long> runProcess(const std::string& model, const char* systemConfig, const std::string& json) {
   std::vector<std::string> args{NPUSIM_BINARY, "run"};
   if (!model.empty()) args.push_back(model);
+  if (systemConfig != nullptr) args.insert(args.end(), {"--system-config", systemConfig});
   args.insert(args.end(), {"--json", json});
   npusim::process::PoolOptions options;
   options.captureStdout = false;
@@ -78,7 +88,7 @@ void simulateProcess(benchmark::State& state, const Workload& w) {
   double cycles = 0;
   long rss = 0;
   for (auto _ : state) {
-    const auto [status, maxRss] = runProcess(model, json);
+    const auto [status, maxRss] = runProcess(model, w.systemConfig, json);
     if (status != 0) {
       state.SkipWithError("npusim run failed");
       return;
