@@ -280,7 +280,9 @@ bool AxiPort::issue(Direction d) {
   // The burst's bytes: the transfer's runs are packed, and its bursts go in order.
   uint8_t* data = x.data != nullptr ? x.data + x.run * x.shape.runBytes + x.offset : nullptr;
   const bool unconstrained = !constrained(x);
-  if (unconstrained) ch.free.erase({x.ready, x.order, index});
+  // An unconstrained transfer leaves the ordered set while it changes (its node kept for reuse).
+  decltype(ch.free)::node_type node;
+  if (unconstrained) node = ch.free.extract({x.ready, x.order, index});
   x.ready = now + 1;
   x.offset += bytes;
   x.issuedBytes += bytes;
@@ -293,7 +295,8 @@ bool AxiPort::issue(Direction d) {
     x.ready = std::max(x.ready, x.shape.paceFrom + x.shape.pace * double(x.issuedBytes + nextBurstBytes(x)));
   }
   if (unconstrained && hasBurst(x)) {
-    ch.free.emplace(x.ready, x.order, index);
+    node.value() = {x.ready, x.order, index};
+    ch.free.insert(std::move(node));
   } else if (!unconstrained && !hasBurst(x)) {
     ch.waiting.erase(std::find(ch.waiting.begin(), ch.waiting.end(), index));
   }
