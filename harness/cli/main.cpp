@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // npusim command line: subcommands parse their options, call the libraries and print.
 
+#include <algorithm>
 #include <iostream>
 
 #include <CLI/CLI.hpp>
@@ -19,16 +20,22 @@ namespace npusim::cli {
 namespace {
 
 // The first word that is not an option names the subcommand; CLI11 would call an unknown one a
-// missing subcommand. Returns the error line's message for an unknown one, else "".
+// missing subcommand. Returns the error line's message for an unknown one or for none at all
+// (no argument), else "".
 std::string unknownSubcommand(const CLI::App& app, int argc, char** argv) {
+  std::vector<std::string_view> names;
+  for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) {
+    names.push_back(sub->get_name());
+  }
+  if (argc <= 1) {
+    std::string list;
+    for (const std::string_view name : names) list += (list.empty() ? "" : ", ") + std::string(name);
+    return "a subcommand is required (" + list + "); npusim --help says what each does";
+  }
   for (int i = 1; i < argc; ++i) {
     const std::string word = argv[i];
     if (word.empty() || word[0] == '-') continue;
-    std::vector<std::string_view> names;
-    for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) {
-      if (sub->get_name() == word) return "";
-      names.push_back(sub->get_name());
-    }
+    if (std::find(names.begin(), names.end(), word) != names.end()) return "";
     const std::string nearest = nearestName(word, names, 3);
     return "unknown subcommand '" + word + "'" + (nearest.empty() ? "" : " (did you mean '" + nearest + "'?)") +
            "; npusim --help lists them";

@@ -119,9 +119,15 @@ TEST_CASE("cli: an enum error lists the allowed values in words, a system-config
                     "(did you mean 'Ethos_U55_High_End_Embedded'?)");
 }
 
-TEST_CASE("cli: an unknown subcommand is named, with the nearest one") {
+TEST_CASE("cli: an unknown subcommand is named with the nearest one, and a missing one lists them") {
   test::checkOneErrorLine(test::runNpusim({"frobnicate"}), "unknown subcommand 'frobnicate'; npusim --help lists them");
   test::checkOneErrorLine(test::runNpusim({"rnu", "model.tflite"}), "unknown subcommand 'rnu' (did you mean 'run'?)");
+  // None at all: the subcommands are listed.
+  const test::ProcessResult none = test::runNpusim({});
+  test::checkOneErrorLine(none, "a subcommand is required (");
+  for (const char* name : {"inspect", "run", "estimate", "compare", "sweep", "regress", "probe"}) {
+    CHECK(none.err.find(name) != std::string::npos);
+  }
 }
 
 TEST_CASE("cli: an option that would be dropped is refused: --trace-detail without --trace, -j without --tree") {
