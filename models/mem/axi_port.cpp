@@ -23,17 +23,15 @@ size_t MemoryRouter::route(uint64_t address, uint64_t bytes) const {
 
 AxiPort::AxiPort(EventQueue& queue, const AxiPortParams& params, MemoryRouter& memories, PortCounters& counters,
                  AdapterSlot* adapter)
-    : queue_(queue), p_(params), memories_(&memories), counters_(counters),
-      adapter_(adapter != nullptr && !adapter->adapter.transparent() ? adapter : nullptr) {
-  setLimits(params.maxBurstBytes, params.maxReads, params.maxWrites);
-  if (adapter_ != nullptr) {
-    adapter_->ports.push_back(this);
-  }
-}
+    : AxiPort(queue, params, &memories, nullptr, counters, adapter) {}
 
 AxiPort::AxiPort(EventQueue& queue, const AxiPortParams& params, BurstTarget& target, PortCounters& counters,
                  AdapterSlot* adapter)
-    : queue_(queue), p_(params), memories_(nullptr), target_(&target), counters_(counters),
+    : AxiPort(queue, params, nullptr, &target, counters, adapter) {}
+
+AxiPort::AxiPort(EventQueue& queue, const AxiPortParams& params, MemoryRouter* memories, BurstTarget* target,
+                 PortCounters& counters, AdapterSlot* adapter)
+    : queue_(queue), p_(params), memories_(memories), target_(target), counters_(counters),
       adapter_(adapter != nullptr && !adapter->adapter.transparent() ? adapter : nullptr) {
   setLimits(params.maxBurstBytes, params.maxReads, params.maxWrites);
   if (adapter_ != nullptr) {

@@ -179,6 +179,9 @@ private:
     bool idle() const { return waiting.empty() && free.empty(); }
   };
   static constexpr uint32_t kNone = UINT32_MAX;
+  // The public constructors' shared part: bursts to `memories` or, when null, to `target`.
+  AxiPort(EventQueue& queue, const AxiPortParams& params, MemoryRouter* memories, BurstTarget* target,
+          PortCounters& counters, AdapterSlot* adapter);
   // Whether a transfer may have to wait for others (its stream's older ones, its window).
   static bool constrained(const Transfer& t) { return t.shape.stream != 0 || t.window > 0; }
   Channel& channel(Direction d) { return channels_[static_cast<size_t>(d)]; }

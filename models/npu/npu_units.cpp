@@ -2,6 +2,7 @@
 #include "models/npu/npu_units.h"
 
 #include <algorithm>
+#include <initializer_list>
 #include <stdexcept>
 
 namespace npusim::npu {
@@ -134,22 +135,18 @@ bool KernelUnit::fetchWeights(uint64_t g) {
       if (bytes == 0) return;
       const uint64_t start = stream.base + chunkStart(offset);
       const uint64_t first = streamed ? std::min<uint64_t>(bytes, kWeightWordBytes) : 0;
-      if (first > 0) {
-        ++s.weightFirstPending;
-        mem::TransferShape head{1, first, window};
-        head.stream = id;
-        head.ownWindow = npu_.arch->weightWindowPerBuffer;
-        transport_.transfer(stream.region, start, mem::Direction::Read, head, s.wFetch, o.timing.bytes, *this,
-                            token(Token::WeightsFirst, wOp_, g));
-      }
-      if (bytes > first) {
-        ++s.weightPending;
-        mem::TransferShape rest{1, bytes - first, window};
-        rest.stream = id;
-        rest.ownWindow = npu_.arch->weightWindowPerBuffer;
-        transport_.transfer(stream.region, start + first, mem::Direction::Read, rest, s.wFetch, o.timing.bytes, *this,
-                            token(Token::Weights, wOp_, g));
-      }
+      // One read of the stream's bytes [from, to) of the slice.
+      const auto read = [&](uint64_t from, uint64_t to, Token kind, uint32_t& pending) {
+        if (to <= from) return;
+        ++pending;
+        mem::TransferShape shape{1, to - from, window};
+        shape.stream = id;
+        shape.ownWindow = npu_.arch->weightWindowPerBuffer;
+        transport_.transfer(stream.region, start + from, mem::Direction::Read, shape, s.wFetch, o.timing.bytes, *this,
+                            token(kind, wOp_, g));
+      };
+      read(0, first, Token::WeightsFirst, s.weightFirstPending);
+      read(first, bytes, Token::Weights, s.weightPending);
       offset = (offset + bytes) % std::max<uint64_t>(stream.length, 1);
     };
     fetchSlice(op.scales[i], s.work.scaleBytes[i], 0, o.scaleOffset[i], kScaleStream + uint32_t(i), false);
@@ -352,33 +349,17 @@ void KernelUnit::transferDone(uint64_t tok) {
   const uint64_t op = (tok >> 32) & ((uint64_t{1} << 28) - 1);
   const uint64_t low = tok & 0xffff'ffffu;
   const double now = queue_.now();
+  // A read of block `low` is in: the times it moves on (the last such read's), one fewer pending.
+  const auto in = [&](std::initializer_list<double*> times, uint32_t& pending) {
+    for (double* t : times) *t = std::max(*t, now);
+    --pending;
+  };
+  BlockRun& s = ring_[low % ring_.size()];
   switch (kind) {
-  case Token::Ifm: {
-    BlockRun& s = ring_[low % ring_.size()];
-    s.ifmDone = std::max(s.ifmDone, now);
-    --s.ifmPending;
-    break;
-  }
-  case Token::Weights: {
-    BlockRun& s = ring_[low % ring_.size()];
-    s.weightDone = std::max(s.weightDone, now);
-    --s.weightPending;
-    break;
-  }
-  case Token::IfmFirst: {
-    BlockRun& s = ring_[low % ring_.size()];
-    s.ifmFirst = std::max(s.ifmFirst, now);
-    s.ifmDone = std::max(s.ifmDone, now);
-    --s.ifmFirstPending;
-    break;
-  }
-  case Token::WeightsFirst: {
-    BlockRun& s = ring_[low % ring_.size()];
-    s.weightFirst = std::max(s.weightFirst, now);
-    s.weightDone = std::max(s.weightDone, now);
-    --s.weightFirstPending;
-    break;
-  }
+  case Token::Ifm: in({&s.ifmDone}, s.ifmPending); break;
+  case Token::Weights: in({&s.weightDone}, s.weightPending); break;
+  case Token::IfmFirst: in({&s.ifmFirst, &s.ifmDone}, s.ifmFirstPending); break;
+  case Token::WeightsFirst: in({&s.weightFirst, &s.weightDone}, s.weightFirstPending); break;
   case Token::Ofm: written(op, low); break;
   }
   advance();
