@@ -111,7 +111,7 @@ void AxiPort::arrive(uint32_t index) {
                                      [this](uint64_t order, uint32_t w) { return order < transfers_[w].order; });
     ch.waiting.insert(at, index);
   } else {
-    ch.free.emplace(t.ready, t.order, index);
+    ch.free.insert({t.ready, t.order, index});
   }
   ++version_;
   scheduleTry(t.dir, std::max(queue_.now(), ch.addrFree));
@@ -192,7 +192,10 @@ uint32_t AxiPort::best(Direction d) const {
   double bestReady = EventQueue::kNever;
   uint64_t bestOrder = UINT64_MAX;
   if (!ch.free.empty()) {
-    std::tie(bestReady, bestOrder, best) = *ch.free.begin();
+    const FreeEntry& first = *ch.free.begin();
+    best = first.transfer;
+    bestReady = first.ready;
+    bestOrder = first.order;
   }
   uint64_t seenStreams = 0;
   for (const uint32_t i : ch.waiting) {
@@ -278,9 +281,11 @@ bool AxiPort::issue(Direction d) {
   // The burst's bytes: the transfer's runs are packed, and its bursts go in order.
   uint8_t* data = x.data != nullptr ? x.data + x.run * x.shape.runBytes + x.offset : nullptr;
   const bool unconstrained = !constrained(x);
-  // An unconstrained transfer leaves the ordered set while it changes (its node kept for reuse).
-  decltype(ch.free)::node_type node;
-  if (unconstrained) node = ch.free.extract({x.ready, x.order, index});
+  // An unconstrained transfer's entry (usually the first: the best of its set).
+  auto entry = ch.free.end();
+  if (unconstrained) {
+    entry = ch.free.begin()->transfer == index ? ch.free.begin() : ch.free.find({x.ready, x.order, index});
+  }
   x.ready = now + 1;
   x.offset += bytes;
   x.issuedBytes += bytes;
@@ -292,10 +297,17 @@ bool AxiPort::issue(Direction d) {
     // The next burst's data exists once the unit has produced everything up to its end.
     x.ready = std::max(x.ready, x.shape.paceFrom + x.shape.pace * double(x.issuedBytes + nextBurstBytes(x)));
   }
-  if (unconstrained && hasBurst(x)) {
-    node.value() = {x.ready, x.order, index};
-    ch.free.insert(std::move(node));
-  } else if (!unconstrained && !hasBurst(x)) {
+  if (unconstrained && !hasBurst(x)) {
+    ch.free.erase(entry);
+  } else if (unconstrained) {
+    if (const auto next = std::next(entry); next == ch.free.end() || FreeEntry{x.ready, x.order, index} < *next) {
+      entry->ready = x.ready;  // still before the next entry: in place
+    } else {
+      auto node = ch.free.extract(entry);
+      node.value().ready = x.ready;
+      ch.free.insert(std::move(node));
+    }
+  } else if (!hasBurst(x)) {
     ch.waiting.erase(std::find(ch.waiting.begin(), ch.waiting.end(), index));
   }
   if (d == Direction::Read) {

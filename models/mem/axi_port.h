@@ -13,7 +13,6 @@
 #include <array>
 #include <cstdint>
 #include <set>
-#include <tuple>
 #include <vector>
 
 #include "models/mem/event_queue.h"
@@ -161,6 +160,16 @@ private:
     uint32_t transfer = 0;
     BurstEvent event;
   };
+  // An unconstrained transfer's place among its channel's: by the time its next burst may go, then
+  // by submission. `ready` only grows; while the transfer stays before the next entry it is updated
+  // in place (the set's order is unchanged), which spares the set a removal and an insertion at
+  // most of the bursts a transfer issues.
+  struct FreeEntry {
+    mutable double ready;
+    uint64_t order;
+    uint32_t transfer;
+    bool operator<(const FreeEntry& o) const { return ready < o.ready || (ready == o.ready && order < o.order); }
+  };
   struct Channel {
     uint32_t limit = 1;
     uint32_t inflight = 0;
@@ -168,7 +177,7 @@ private:
     // Started transfers with bursts to issue: those in a stream or with a window (which may have
     // to wait for others) in submission order, the rest by (ready time, submission order).
     std::vector<uint32_t> waiting;
-    std::set<std::tuple<double, uint64_t, uint32_t>> free;
+    std::set<FreeEntry> free;
     double tryAt = EventQueue::kNever;   // an issue attempt scheduled then
     Block block = Block::None;           // why the channel could not issue, since `blockedAt`
     double blockedAt = 0;
