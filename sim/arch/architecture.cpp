@@ -318,7 +318,8 @@ PmuDesc ethosU85Pmu() {
 // bits and writes - 1 in 5 (at most 64 and 32); the defaults are the driver's (SRAM 12 reads and
 // 16 writes, EXT 64 and 32). Queues: Vela's wait model (2 kernel operations, 4 DMAs). The DMA
 // buffer and the weight streams' windows are each configuration's read buffers (NpuConfig); the
-// command fetch and parse sizes keep the U55's values (no U85 figure found).
+// command fetch size and parse rate keep the U55's values (no U85 figure found), the command
+// prefetch is the FVP's (below).
 Architecture ethosU85Description() {
   Architecture a;
   a.name = "Ethos-U85";
@@ -337,6 +338,10 @@ Architecture ethosU85Description() {
              {"ext0", 128, 64, 32, 64, 32, AreaId{1}, 640, "EXT"},    {"ext1", 128, 64, 32, 64, 32, AreaId{1}, 656, "EXT"}};
   a.buffers = BufferModel::InternalBuffers;
   a.costRules = CostRules::Ethos2x;
+  // The command FIFO requests the stream one 64-byte chunk ahead of the parser, not the U55's
+  // two: inferred from the Corstone-320 FVP's EXT read-latency sweeps and per-launch records of
+  // rnnoise (fvp-perop; docs/timing-model.md), no public figure.
+  a.commandPrefetchChunks = 1;
   a.macStreamsWeights = true;
   a.weightWindowPerBuffer = false;
   // Standard: inferred from the Corstone-320 FVP at zero EXT latency (fvp-perop sweeps;

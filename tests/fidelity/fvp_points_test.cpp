@@ -151,5 +151,5 @@ TEST_CASE("FVP points: every Ethos-U65 point of fixtures/fvp/points.csv on Corst
 // points are held to the bounds of the model as it stands (docs/validation.md has every point and
 // the mechanisms still missing), so that a change that moves them the wrong way fails.
 TEST_CASE("FVP points: every Ethos-U85 point of fixtures/fvp/points.csv on Corstone_320_FVP") {
-  checkFamily("ethos-u85", Bounds{"Corstone_320_FVP", 0.40, 0.15});
+  checkFamily("ethos-u85", Bounds{"Corstone_320_FVP", 0.25, 0.10});
 }

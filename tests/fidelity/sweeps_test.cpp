@@ -7,7 +7,8 @@
 // row of the same compile measured with the profile's values (the row the study marks "base").
 // Issue 32's bounds hold for the U55 and U65: level within 5%, change within 15% of the FVP's; the
 // rows the model does not reach are listed in kOpen with the reason. The U85's rows are held to the
-// model as it stands (issue 30 is open), so that a change that moves them the wrong way fails.
+// model as it stands (issue 30 is open: its worst level is 32%), so that a change that moves them
+// the wrong way fails; kOpenChange lists the change it does not follow, with the reason.
 
 #include <doctest/doctest.h>
 
@@ -38,16 +39,18 @@ struct Bounds {
   double sensitivity;  // |simulated change - FVP change| / |FVP change|
 };
 constexpr Bounds kIssue32{0.05, 0.15};
-constexpr Bounds kU85AsItStands{0.45, 0.75};
+constexpr Bounds kU85AsItStands{0.35, 0.75};
 
-// Rows held to a wider level bound: accelerator, model, the changes column, the bound, why.
+// A row held to a wider bound than its accelerator's: accelerator, model, the changes column, the
+// bound, why.
 struct OpenRow {
   const char* accelerator;
   const char* model;
   const char* changes;  // a prefix of the row's changes
-  double level;
+  double bound;         // kOpen: the level's; kOpenChange: the change's (a share of the FVP's)
   const char* reason;
 };
+// Rows held to a wider level bound.
 constexpr OpenRow kOpen[] = {
     {"ethos-u55-256", "kws_micronet_m", "SRAM_BWCAP=", 0.10,
      "kws on the U55-256: the SRAM-bound share follows the sweep, the level is 7% high (fvp_points_test)"},
@@ -55,12 +58,22 @@ constexpr OpenRow kOpen[] = {
      "kws on the U65-512: the SRAM-bound share follows the sweep, the level is 8% high (fvp_points_test)"},
 };
 
-const OpenRow* openRow(const npusim::test::CsvRow& r) {
-  for (const OpenRow& o : kOpen) {
-    if (r["accelerator"] == o.accelerator && r["model"] == o.model && r["changes"].rfind(o.changes, 0) == 0) return &o;
+// Rows whose change from the base row is held to a wider bound.
+constexpr OpenRow kOpenChange[] = {
+    {"ethos-u85-256", "rnnoise_INT8", "EXT_PULSE_ON=2000;EXT_PULSE_OFF=500", 1.0,
+     "the command stream's fetch, one 64-byte chunk ahead of the parser, is a chain of EXT round trips that "
+     "meets the pulse's closed window at the same phase with 4000/1000 and 2000/500 (no change; the FVP "
+     "-4.2%): the pulse's phase at the inference's start is not known (docs/timing-model.md)"},
+};
+
+const OpenRow* openRow(const npusim::test::CsvRow& r, const OpenRow* first, const OpenRow* last) {
+  for (const OpenRow* o = first; o != last; ++o) {
+    if (r["accelerator"] == o->accelerator && r["model"] == o->model && r["changes"].rfind(o->changes, 0) == 0) return o;
   }
   return nullptr;
 }
+
+const OpenRow* openRow(const npusim::test::CsvRow& r) { return openRow(r, std::begin(kOpen), std::end(kOpen)); }
 
 // The adapter registers a row changes, as (group, register, value): SRAM_BWCAP=2000 -> ("SRAM",
 // "bwcap", 2000). A row without any names the kit's profile. EXT_MAXR is a 6-bit field: the
@@ -182,7 +195,7 @@ void checkSweeps(const std::string& prefix, const Bounds& bounds) {
     REQUIRE(sims[i].exitCode == 0);
     const auto [fvp, sim, quantum] = counts(i);
     const OpenRow* open = openRow(r);
-    const double level = open ? open->level : bounds.level;
+    const double level = open ? open->bound : bounds.level;
     INFO("simulated " << sim << ", FVP " << fvp << " (" << 100 * (sim - fvp) / fvp << "%)"
                       << (open ? std::string(", open: ") + open->reason : ""));
     CHECK(std::abs(sim - fvp) <= level * fvp + quantum);
@@ -198,9 +211,12 @@ void checkSweeps(const std::string& prefix, const Bounds& bounds) {
     if (base == rows.size()) continue; // a single measurement of its compile (P1A): its level only
     const auto [fvpBase, simBase, quantumBase] = counts(base);
     const double fvpChange = fvp - fvpBase, simChange = sim - simBase;
-    INFO("change from the base row [" << rows[base]["changes"] << "]: simulated " << simChange << ", FVP " << fvpChange);
+    const OpenRow* openChange = openRow(r, std::begin(kOpenChange), std::end(kOpenChange));
+    const double sensitivity = openChange ? openChange->bound : bounds.sensitivity;
+    INFO("change from the base row [" << rows[base]["changes"] << "]: simulated " << simChange << ", FVP " << fvpChange
+                                      << (openChange ? std::string(", open: ") + openChange->reason : ""));
     CHECK(std::abs(simChange - fvpChange) <=
-          std::max(bounds.sensitivity * std::abs(fvpChange), kSmallChange * fvpBase) + quantum + quantumBase);
+          std::max(sensitivity * std::abs(fvpChange), kSmallChange * fvpBase) + quantum + quantumBase);
     ++sensitivities;
   }
   MESSAGE(prefix << ": " << rows.size() << " rows, mean |level error| " << 100 * sumLevel / double(rows.size())
