@@ -238,7 +238,11 @@ double blockMacCycles2x(const arch::NpuConfig& npu, const MacBlock& b) {
 //   convolutions: the IFM depth walked in 8-channel slices of its real depth, not in whole IFM depth
 //     blocks of 64 (a 140-channel IFM is 18 slices, not 3 x 8);
 //   2:4 sparse weights: no faster than dense (the FVP, and the MPS4 board within its ±12%, time
-//     the sparse first convolutions of kws at the dense rate).
+//     the sparse first convolutions of kws at the dense rate);
+//   part-kernel-first convolutions: a step takes four kernel taps (two for a 16-bit IFM) of
+//     8-channel slices of the IFM block, the taps of all its slices packed together, not Vela's
+//     taps rounded up to four in every slice (a 1x1 kernel over a 16-channel IFM block is one
+//     step, not two: vww4's and yolo-fastest's 1x1 part-kernel-first convolutions on the U85-256).
 int64_t subKernelArrayCycles(const MacBlock& b, int64_t uwh, int64_t uc, int64_t weightCycles, int64_t elements,
                              int64_t slices) {
   const int64_t bits = b.ifmBits;
@@ -251,8 +255,9 @@ int64_t subKernelArrayCycles(const MacBlock& b, int64_t uwh, int64_t uc, int64_t
     return std::max(weightCycles * 8 / std::max<int64_t>(8, b.ifmBlockDepth), uwh) * slices * elements * uc *
            std::max<int64_t>(1, bits / 8);
   case MacTraversal::PartKernelFirst: {
-    const int64_t steps = (elements + (bits == 16 ? 1 : 3)) / (bits == 16 ? 2 : 4);
-    return std::max(weightCycles, 4 * uwh) * steps * uc * ((int64_t{b.ifmBlockDepth} + 7) / 8) * b.ifmDepthBlocks;
+    const int64_t tapsPerStep = bits == 16 ? 2 : 4;
+    const int64_t steps = (elements * ((int64_t{b.ifmBlockDepth} + 7) / 8) + tapsPerStep - 1) / tapsPerStep;
+    return std::max(weightCycles, 4 * uwh) * steps * uc * b.ifmDepthBlocks;
   }
   }
   return 0;

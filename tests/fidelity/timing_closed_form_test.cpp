@@ -105,6 +105,29 @@ TEST_CASE("the simulated 1.x MAC array lays its micro-block's positions out to c
   CHECK(npu::simulatedBlockMacCycles(u32, npu::macBlockOf(u32, op, {5, 5, 32}), 64) == doctest::Approx(2 * 8 * 100));
 }
 
+TEST_CASE("the simulated U85 MAC array packs a part-kernel-first convolution's taps over the IFM block's slices") {
+  // vww4's 1x1 part-kernel-first convolutions on the U85-256: IFM 16x16x32, OFM block 4x16x32 in
+  // micro-blocks of 1x4x8, IFM block depth 16 (two 8-channel slices), two IFM depth blocks.
+  const arch::NpuConfig& u256 = test::u85(256);
+  cmd::Operation op = pointwiseConv();
+  op.ifm = test::featureMap(0, {16, 16, 32}, cmd::DataFormat::Nhcwb16);
+  op.ofm = test::featureMap(8192, {16, 16, 96}, cmd::DataFormat::Nhcwb16);
+  op.ofmBlock = {4, 16, 32};
+  op.ublock = {1, 4, 8};
+  op.kernel.partKernelFirst = true;
+  const npu::MacBlock b = npu::macBlockOf(u256, op, {4, 16, 32});
+  REQUIRE(b.ifmBlockDepth == 16);
+  REQUIRE(b.ifmDepthBlocks == 2);
+  // Per step max(4 x 8, 4 x 16 micro-blocks) = 64 cycles, 4 micro-block depths; the tap of both
+  // slices in one step of four taps (Vela's estimate rounds each slice's tap up to four: two).
+  CHECK(npu::simulatedBlockMacCycles(u256, b, 32) == doctest::Approx(64 * 1 * 4 * 2));
+  CHECK(npu::blockMacCycles(u256, b) >= npu::simulatedBlockMacCycles(u256, b, 32));
+  // A 3x3 kernel: 9 taps x 2 slices = 18 in 5 steps (Vela's: 3 per slice, 6).
+  op.kernel.width = op.kernel.height = 3;
+  CHECK(npu::simulatedBlockMacCycles(u256, npu::macBlockOf(u256, op, {4, 16, 32}), 32) ==
+        doctest::Approx(64 * 5 * 4 * 2));
+}
+
 TEST_CASE("compute-bound convolution takes its MAC time plus pipeline fill and drain") {
   const arch::NpuConfig& arch = test::u55(128);
   cmd::Operation op = pointwiseConv();
