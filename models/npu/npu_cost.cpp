@@ -239,10 +239,11 @@ double blockMacCycles2x(const arch::NpuConfig& npu, const MacBlock& b) {
 //     blocks of 64 (a 140-channel IFM is 18 slices, not 3 x 8);
 //   2:4 sparse weights: no faster than dense (the FVP, and the MPS4 board within its ±12%, time
 //     the sparse first convolutions of kws at the dense rate);
-//   part-kernel-first convolutions: a step takes four kernel taps (two for a 16-bit IFM) of
-//     8-channel slices of the IFM block, the taps of all its slices packed together, not Vela's
-//     taps rounded up to four in every slice (a 1x1 kernel over a 16-channel IFM block is one
-//     step, not two: vww4's and yolo-fastest's 1x1 part-kernel-first convolutions on the U85-256).
+//   part-kernel-first convolutions: the kernel taps of all the IFM block's 8-channel slices packed
+//     together, a quarter of a step each (half for a 16-bit IFM), at least one step; not Vela's
+//     taps rounded up to four in every slice. A 1x1 kernel over a 16-channel IFM block is one step,
+//     not two (vww4's and yolo-fastest's 1x1 part-kernel-first convolutions on the U85-256), and
+//     a 3x3 kernel over a one-channel IFM 2.25 steps, not 3 (ad_medium's first convolutions).
 int64_t subKernelArrayCycles(const MacBlock& b, int64_t uwh, int64_t uc, int64_t weightCycles, int64_t elements,
                              int64_t slices) {
   const int64_t bits = b.ifmBits;
@@ -255,9 +256,10 @@ int64_t subKernelArrayCycles(const MacBlock& b, int64_t uwh, int64_t uc, int64_t
     return std::max(weightCycles * 8 / std::max<int64_t>(8, b.ifmBlockDepth), uwh) * slices * elements * uc *
            std::max<int64_t>(1, bits / 8);
   case MacTraversal::PartKernelFirst: {
+    // A step's cycles per tap, each packed tap of every slice one of them, at least one step.
     const int64_t tapsPerStep = bits == 16 ? 2 : 4;
-    const int64_t steps = (elements * ((int64_t{b.ifmBlockDepth} + 7) / 8) + tapsPerStep - 1) / tapsPerStep;
-    return std::max(weightCycles, 4 * uwh) * steps * uc * b.ifmDepthBlocks;
+    const int64_t taps = std::max(tapsPerStep, elements * ((int64_t{b.ifmBlockDepth} + 7) / 8));
+    return std::max(weightCycles, 4 * uwh) * taps / tapsPerStep * uc * b.ifmDepthBlocks;
   }
   }
   return 0;

@@ -105,7 +105,7 @@ TEST_CASE("the simulated 1.x MAC array lays its micro-block's positions out to c
   CHECK(npu::simulatedBlockMacCycles(u32, npu::macBlockOf(u32, op, {5, 5, 32}), 64) == doctest::Approx(2 * 8 * 100));
 }
 
-TEST_CASE("the simulated U85 MAC array packs a part-kernel-first convolution's taps over the IFM block's slices") {
+TEST_CASE("the simulated U85 MAC array packs a part-kernel-first convolution's taps over the IFM block's slices, a quarter step each") {
   // vww4's 1x1 part-kernel-first convolutions on the U85-256: IFM 16x16x32, OFM block 4x16x32 in
   // micro-blocks of 1x4x8, IFM block depth 16 (two 8-channel slices), two IFM depth blocks.
   const arch::NpuConfig& u256 = test::u85(256);
@@ -122,10 +122,17 @@ TEST_CASE("the simulated U85 MAC array packs a part-kernel-first convolution's t
   // slices in one step of four taps (Vela's estimate rounds each slice's tap up to four: two).
   CHECK(npu::simulatedBlockMacCycles(u256, b, 32) == doctest::Approx(64 * 1 * 4 * 2));
   CHECK(npu::blockMacCycles(u256, b) >= npu::simulatedBlockMacCycles(u256, b, 32));
-  // A 3x3 kernel: 9 taps x 2 slices = 18 in 5 steps (Vela's: 3 per slice, 6).
+  // A 3x3 kernel: 9 taps x 2 slices = 18 quarter steps (Vela's: 3 steps per slice, 6).
   op.kernel.width = op.kernel.height = 3;
   CHECK(npu::simulatedBlockMacCycles(u256, npu::macBlockOf(u256, op, {4, 16, 32}), 32) ==
-        doctest::Approx(64 * 5 * 4 * 2));
+        doctest::Approx(64 * 18 / 4 * 4 * 2));
+  // ad_medium's first convolution: 3x3 over a one-channel IFM (one slice), OFM block 8x16x16 in
+  // 1x4x8 micro-blocks: 9 quarter steps of max(32, 4 x 32) cycles, 2 micro-block depths (Vela: 3 steps).
+  op.ifm = test::featureMap(0, {32, 32, 1}, cmd::DataFormat::Nhwc);
+  op.ofm = test::featureMap(8192, {32, 32, 176}, cmd::DataFormat::Nhcwb16);
+  const npu::MacBlock first = npu::macBlockOf(u256, op, {8, 16, 16});
+  REQUIRE(first.ifmDepthBlocks == 1);
+  CHECK(npu::simulatedBlockMacCycles(u256, first, 1) == doctest::Approx(128 * 9 / 4 * 2));
 }
 
 TEST_CASE("compute-bound convolution takes its MAC time plus pipeline fill and drain") {
