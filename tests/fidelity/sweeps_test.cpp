@@ -7,7 +7,7 @@
 // row of the same compile measured with the profile's values (the row the study marks "base").
 // Issue 32's bounds hold for the U55 and U65: level within 5%, change within 15% of the FVP's; the
 // rows the model does not reach are listed in kOpen with the reason. The U85's rows are held to the
-// model as it stands (issue 30 is open: its worst level is 32%), so that a change that moves them
+// model as it stands (issue 30 is open: its worst level is 28%), so that a change that moves them
 // the wrong way fails; kOpenChange lists the change it does not follow, with the reason.
 
 #include <doctest/doctest.h>
@@ -39,7 +39,7 @@ struct Bounds {
   double sensitivity;  // |simulated change - FVP change| / |FVP change|
 };
 constexpr Bounds kIssue32{0.05, 0.15};
-constexpr Bounds kU85AsItStands{0.35, 0.75};
+constexpr Bounds kU85AsItStands{0.30, 0.75};
 
 // A row held to a wider bound than its accelerator's: accelerator, model, the changes column, the
 // bound, why.
