@@ -66,14 +66,14 @@ constexpr OpenRow kOpenChange[] = {
      "-4.2%): the pulse's phase at the inference's start is not known (docs/timing-model.md)"},
 };
 
-const OpenRow* openRow(const npusim::test::CsvRow& r, const OpenRow* first, const OpenRow* last) {
-  for (const OpenRow* o = first; o != last; ++o) {
-    if (r["accelerator"] == o->accelerator && r["model"] == o->model && r["changes"].rfind(o->changes, 0) == 0) return o;
+// The entry of `rows` (kOpen or kOpenChange) that names row `r`, null when none does.
+template <size_t N>
+const OpenRow* openRow(const npusim::test::CsvRow& r, const OpenRow (&rows)[N]) {
+  for (const OpenRow& o : rows) {
+    if (r["accelerator"] == o.accelerator && r["model"] == o.model && r["changes"].rfind(o.changes, 0) == 0) return &o;
   }
   return nullptr;
 }
-
-const OpenRow* openRow(const npusim::test::CsvRow& r) { return openRow(r, std::begin(kOpen), std::end(kOpen)); }
 
 // The adapter registers a row changes, as (group, register, value): SRAM_BWCAP=2000 -> ("SRAM",
 // "bwcap", 2000). A row without any names the kit's profile. EXT_MAXR is a 6-bit field: the
@@ -194,7 +194,7 @@ void checkSweeps(const std::string& prefix, const Bounds& bounds) {
     INFO(sims[i].err);
     REQUIRE(sims[i].exitCode == 0);
     const auto [fvp, sim, quantum] = counts(i);
-    const OpenRow* open = openRow(r);
+    const OpenRow* open = openRow(r, kOpen);
     const double level = open ? open->bound : bounds.level;
     INFO("simulated " << sim << ", FVP " << fvp << " (" << 100 * (sim - fvp) / fvp << "%)"
                       << (open ? std::string(", open: ") + open->reason : ""));
@@ -211,7 +211,7 @@ void checkSweeps(const std::string& prefix, const Bounds& bounds) {
     if (base == rows.size()) continue; // a single measurement of its compile (P1A): its level only
     const auto [fvpBase, simBase, quantumBase] = counts(base);
     const double fvpChange = fvp - fvpBase, simChange = sim - simBase;
-    const OpenRow* openChange = openRow(r, std::begin(kOpenChange), std::end(kOpenChange));
+    const OpenRow* openChange = openRow(r, kOpenChange);
     const double sensitivity = openChange ? openChange->bound : bounds.sensitivity;
     INFO("change from the base row [" << rows[base]["changes"] << "]: simulated " << simChange << ", FVP " << fvpChange
                                       << (openChange ? std::string(", open: ") + openChange->reason : ""));
