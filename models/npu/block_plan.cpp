@@ -7,6 +7,15 @@
 #include "sim/common/int_math.h"
 
 namespace npusim::npu {
+
+namespace {
+
+// Channels the IB stores an IFM window's elements in: 16-channel bricks, as the NHCWB16 format
+// stores them (assumed; ethos-u85.md gives the IB's size, not its layout).
+constexpr uint32_t kIbDepthGranule = 16;
+
+} // namespace
+
 uint64_t IfmReads::bytes() const {
   uint64_t total = 0;
   for (size_t i = 0; i < count; ++i) {
@@ -191,13 +200,6 @@ BlockWork BlockPlan::block(uint64_t index) const {
     const bool perChannelDepth = op_.kind != cmd::OpKind::Conv &&
                                  !(op_.kind == cmd::OpKind::Pool && op_.poolMode == cmd::PoolMode::ReduceSum);
     const uint32_t channels = perChannelDepth ? w.extent.depth : op_.ifm.shape.depth;
-    // The IFM buffer holds the last IFM blocks fetched (npu_.arch->ifmBufferBlocks: the double buffer).
-    // A convolution with one sub-kernel whose IFM depth is at most that many IFM depth blocks
-    // fetches the same blocks for every depth block of an (x, y) position: the next depth block
-    // (depth fastest) finds them all still there. Kernels split into sub-kernels fetch again
-    // (docs/timing-model.md has the beat counts that decide both).
-    const bool reusesIfm = op_.kind == cmd::OpKind::Conv && z > 0 && subKernels_ == 1 &&
-                           ifmDepthBlocks_ <= npu_.arch->ifmBufferBlocks;
     // Each sub-kernel (at most subKernelMax taps a side) reads its own window: the rows of every row group
     // for each column group's width.
     const cmd::Kernel& k = op_.kernel;
@@ -211,11 +213,31 @@ BlockWork BlockPlan::block(uint64_t index) const {
                      std::min(sub, k.height - tap), op_.ifm.shape.height, &lowest);
       from.height = tap == 0 ? lowest : from.height;
     }
-    for (uint32_t tap = 0; tap < k.width && !reusesIfm && ifmInMemory; tap += sub) {
+    // The IFM buffer still holds what the previous depth block of the (x, y) position fetched
+    // (depth fastest), so a convolution with one sub-kernel fetches at its second and later depth
+    // blocks only what did not fit there: with a SHRAM, whose IFM area holds the last
+    // npu_.arch->ifmBufferBlocks IFM depth blocks (the double buffer), all of the window or, with
+    // more IFM depth blocks, none of it; with internal buffers, the IB's bytes of it (the window's
+    // rows beyond them are fetched again). Kernels split into sub-kernels fetch again
+    // (docs/timing-model.md has the beat counts that decide each).
+    uint64_t fetchRows = rows;
+    if (op_.kind == cmd::OpKind::Conv && z > 0 && subKernels_ == 1) {
+      if (npu_.buffers.ifm == 0) {
+        fetchRows = ifmDepthBlocks_ <= npu_.arch->ifmBufferBlocks ? 0 : rows;
+      } else {
+        uint32_t left = 0;
+        const uint64_t cols = window(w.origin.width, w.extent.width, k.strideX, k.dilationX, pad.left, 0, k.width,
+                                     op_.ifm.shape.width, &left);
+        const uint64_t bytes = rows * cols * roundUp(op_.ifm.shape.depth, kIbDepthGranule) * op_.ifm.elementBytes();
+        const uint64_t held = std::min<uint64_t>(bytes, npu_.buffers.ifm);
+        fetchRows = bytes == 0 ? 0 : ceilDiv(rows * (bytes - held), bytes);
+      }
+    }
+    for (uint32_t tap = 0; tap < k.width && fetchRows > 0 && ifmInMemory; tap += sub) {
       const uint32_t cols = window(w.origin.width, w.extent.width, k.strideX, k.dilationX, pad.left, tap,
                                    std::min(sub, k.width - tap), op_.ifm.shape.width, &from.width);
-      w.ifm.add(featureMapRead(op_.ifm, static_cast<uint32_t>(std::min<uint64_t>(rows, UINT32_MAX)), cols, channels,
-                               from));
+      w.ifm.add(featureMapRead(op_.ifm, static_cast<uint32_t>(std::min<uint64_t>(fetchRows, UINT32_MAX)), cols,
+                               channels, from));
     }
     if (op_.weightsFromIfm2 && cmd::inMemory(op_.ifm2.storage)) {
       // A matrix product's weights are its IFM2 (U85): the block's channels of it, every row.

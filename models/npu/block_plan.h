@@ -42,10 +42,11 @@ struct BlockWork {
 // Traffic rules (what is re-read per block; docs/timing-model.md has the evidence from the
 // FVP's beat counts): the IFM window each block needs (its output rows and columns times the
 // stride plus the sub-kernel's span, without the padding outside the IFM) is fetched for every
-// OFM block and sub-kernel, over the full IFM depth for convolutions, except where the IFM
-// buffer still holds it (a convolution with one sub-kernel and no more IFM depth blocks than the
-// buffer holds, at the second and later depth blocks of a position); the weight-stream chunk and the scale slice of
-// a depth block are fetched with every block.
+// OFM block and sub-kernel, over the full IFM depth for convolutions, except what the IFM
+// buffer still holds at the second and later depth blocks of a position (a convolution with one
+// sub-kernel: with a SHRAM, all of the window if it has no more IFM depth blocks than the buffer
+// holds; with internal buffers, the IB's bytes of it); the weight-stream chunk and the scale
+// slice of a depth block are fetched with every block.
 class BlockPlan {
 public:
   BlockPlan(const arch::NpuConfig& npu, const cmd::Operation& op);

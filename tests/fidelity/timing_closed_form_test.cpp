@@ -8,6 +8,7 @@
 
 #include "models/mem/memory_timing.h"
 #include "support/timing_bench.h"
+#include "models/npu/block_plan.h"
 #include "models/npu/npu_cost.h"
 #include "models/npu/npu_units.h"
 #include "support/hardware.h"
@@ -289,6 +290,35 @@ TEST_CASE("IFM reads: blocks the IFM double buffer still holds are not fetched a
   // A kernel wider than 8 (two sub-kernels, one IFM block) fetches its windows at every depth block.
   const uint64_t once = axi0Reads(32, 32, 10);
   CHECK(axi0Reads(32, 128, 10) == 4 * once);
+}
+
+TEST_CASE("IFM reads on internal buffers: the next depth block fetches again only the window's bytes beyond the IB") {
+  // U85-512 (IB 16 KiB, ethos-u85.md 1.1), 1x1 convolutions in 4x16x64 OFM blocks: one (x, y)
+  // position per 4 OFM rows, 16 columns, and four depth blocks of 64 of a 256-channel OFM.
+  const arch::NpuConfig& u512 = test::u85(512);
+  REQUIRE(u512.buffers.ifm == 16 * 1024);
+  const auto ifmBytes = [&](uint32_t ifmDepth) {
+    cmd::Operation op = pointwiseConv();
+    op.ifm = test::featureMap(0, {4, 16, ifmDepth}, cmd::DataFormat::Nhcwb16);
+    op.ofm = test::featureMap(1 << 20, {4, 16, 256}, cmd::DataFormat::Nhcwb16);
+    op.ofmBlock = {4, 16, 64};
+    op.ublock = {2, 2, 16};
+    const npu::BlockPlan plan(u512, op);
+    REQUIRE(plan.blockCount() == 4);
+    std::array<uint64_t, 4> bytes{};
+    for (uint64_t b = 0; b < 4; ++b) bytes[b] = plan.block(b).ifm.bytes();
+    return bytes;
+  };
+  // 192 channels: a 4x16x192 = 12 KiB window fits the IB, fetched once for the four depth blocks.
+  const uint64_t window192 = 4 * 16 * 192;
+  CHECK(ifmBytes(192) == std::array<uint64_t, 4>{window192, 0, 0, 0});
+  // 288 channels: 18 KiB, of which 16 KiB stay; the rows holding the other 2 KiB (a ninth of the
+  // window: one of the four rows) are fetched again at each later depth block.
+  const uint64_t row288 = 16 * 288;
+  CHECK(ifmBytes(288) == std::array<uint64_t, 4>{4 * row288, row288, row288, row288});
+  // 1024 channels: 64 KiB, four times the IB: three of the four rows again, every depth block.
+  const uint64_t row1024 = 16 * 1024;
+  CHECK(ifmBytes(1024) == std::array<uint64_t, 4>{4 * row1024, 3 * row1024, 3 * row1024, 3 * row1024});
 }
 
 TEST_CASE("output cycles per element follow Vela's tables (first matching rule)") {
