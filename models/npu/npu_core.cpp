@@ -53,14 +53,14 @@ const NpuModuleParams& checked(const NpuModuleParams& params) {
 
 NpuCore::NpuCore(const NpuModuleParams& params, mem::MemoryRouter& memories, Pmu& pmu)
     : params_(checked(params)), pmu_(pmu), kernel_(*params.hardware, queue_, *this, *this),
-      dma_(queue_, *this, params.hardware->dmaChunkBytes(), *this),
+      dma_(queue_, *this, params.hardware->dmaChunkBytes(), *this, params.hardware->dmaStepBytes()),
       commands_(*params.hardware, queue_, *this, kernel_, dma_, stats_) {
   build(nullptr, &memories);
 }
 
 NpuCore::NpuCore(const NpuModuleParams& params, const std::vector<mem::BurstTarget*>& targets, Pmu& pmu)
     : params_(checked(params)), pmu_(pmu), kernel_(*params.hardware, queue_, *this, *this),
-      dma_(queue_, *this, params.hardware->dmaChunkBytes(), *this),
+      dma_(queue_, *this, params.hardware->dmaChunkBytes(), *this, params.hardware->dmaStepBytes()),
       commands_(*params.hardware, queue_, *this, kernel_, dma_, stats_), movesData_(true), targets_(targets) {
   if (targets.size() != params_.ports.size()) {
     throw std::logic_error("NpuCore: " + std::to_string(targets.size()) + " burst targets for " +

@@ -379,6 +379,7 @@ void DmaUnit::startJob() {
   timing_.start = std::max(job.issue, busyUntil_);
   bufferFree_ = timing_.start;
   z_ = y_ = offset_ = 0;
+  cursorDone_ = false;
   // Start at the job's time (an event: the caller is the command processor dispatching).
   queue_.schedule(std::max(bufferFree_, queue_.now()), *this);
 }
@@ -387,12 +388,43 @@ void DmaUnit::onEvent(uint32_t, uint64_t) { nextStep(); }
 
 void DmaUnit::nextStep() {
   const cmd::DmaTransfer& dma = *jobs_.front().dma;
-  // Rows of a 2-D or 3-D DMA (U85) shorter than the buffer share it; longer rows, and a 1-D DMA,
-  // go through it a buffer at a time. (Gathered and scattered rows are taken at the strides: the
-  // index list is not read.)
+  // Rows of a 2-D or 3-D DMA (U85) shorter than a step share it; longer rows, and a 1-D DMA, go
+  // through the buffer a step at a time. (Gathered and scattered rows are taken at the strides:
+  // the index list is not read.)
   const uint64_t rowsY = dma.dimensions >= 2 ? dma.sizes[0] : 1, rowsZ = dma.dimensions >= 3 ? dma.sizes[1] : 1;
-  const uint64_t rowsPerStep = dma.length > 0 && dma.length < chunk_ ? chunk_ / dma.length : 1;
-  if (dma.length == 0 || z_ >= rowsZ) {
+  const uint64_t stepBytes = std::max<uint32_t>(1, step_);
+  const uint64_t rowsPerStep = dma.length > 0 && dma.length < stepBytes ? stepBytes / dma.length : 1;
+  cursorDone_ = cursorDone_ || dma.length == 0 || z_ >= rowsZ;
+  while (!cursorDone_ && steps_.size() < slots_) {
+    // One step: `rows` rows of `bytes` from byte `offset` of row (y, z), read into a free part of
+    // the buffer, then written out.
+    Step step;
+    if (rowsPerStep > 1) {
+      step.rows = std::min(rowsPerStep, rowsY - y_);
+      step.bytes = dma.length;
+    } else {
+      step.bytes = std::min<uint64_t>(stepBytes, dma.length - offset_);
+    }
+    const uint64_t src = dma.src + z_ * dma.srcStrides[1] + y_ * dma.srcStrides[0] + offset_;
+    step.dst = dma.dst + z_ * dma.dstStrides[1] + y_ * dma.dstStrides[0] + offset_;
+    // Advance the cursor past this step.
+    if (rowsPerStep > 1) {
+      y_ += step.rows;
+    } else if ((offset_ += step.bytes) >= dma.length) {
+      offset_ = 0;
+      ++y_;
+    }
+    if (y_ >= rowsY) {
+      y_ = 0;
+      ++z_;
+    }
+    cursorDone_ = z_ >= rowsZ;
+    step.index = nextIndex_++;
+    steps_.push_back(step);
+    transport_.transfer(dma.srcRegion, src, mem::Direction::Read, {step.rows, step.bytes, 0, 0, dma.srcStrides[0]},
+                        std::max(bufferFree_, queue_.now()), timing_.bytes, *this, step.index << 1);
+  }
+  if (cursorDone_ && steps_.empty()) {
     busyUntil_ = bufferFree_;
     timing_.end = bufferFree_;
     const Job job = jobs_.front();
@@ -403,45 +435,26 @@ void DmaUnit::nextStep() {
       startJob();
     }
     listener_.dmaDone(job.record, timing);
-    return;
   }
-  // One buffer's worth: `rows` rows of `bytes` from byte `offset` of row (y, z), read, then written.
-  uint64_t rows = 1, bytes = 0;
-  if (rowsPerStep > 1) {
-    rows = std::min(rowsPerStep, rowsY - y_);
-    bytes = dma.length;
-  } else {
-    bytes = std::min<uint64_t>(chunk_, dma.length - offset_);
-  }
-  const uint64_t src = dma.src + z_ * dma.srcStrides[1] + y_ * dma.srcStrides[0] + offset_;
-  stepDst_ = dma.dst + z_ * dma.dstStrides[1] + y_ * dma.dstStrides[0] + offset_;
-  stepRows_ = rows;
-  stepBytes_ = bytes;
-  // Advance the cursor past this step.
-  if (rowsPerStep > 1) {
-    y_ += rows;
-  } else if ((offset_ += bytes) >= dma.length) {
-    offset_ = 0;
-    ++y_;
-  }
-  if (y_ >= rowsY) {
-    y_ = 0;
-    ++z_;
-  }
-  transport_.transfer(dma.srcRegion, src, mem::Direction::Read, {rows, bytes, 0, 0, dma.srcStrides[0]},
-                      std::max(bufferFree_, queue_.now()), timing_.bytes, *this, 0);
 }
 
 void DmaUnit::transferDone(uint64_t token) {
   const cmd::DmaTransfer& dma = *jobs_.front().dma;
   const double now = queue_.now();
-  if (token == 0 && !dma.dstInternal) {
-    // The chunk is in the buffer: write it out.
-    transport_.transfer(dma.dstRegion, stepDst_, mem::Direction::Write, {stepRows_, stepBytes_, 0, 0, dma.dstStrides[0]},
-                        now, timing_.bytes, *this, 1);
+  const uint64_t index = token >> 1;
+  const auto it = std::find_if(steps_.begin(), steps_.end(), [index](const Step& s) { return s.index == index; });
+  if (it == steps_.end()) {
+    throw std::logic_error("DmaUnit: a transfer of no step in the buffer");
+  }
+  if ((token & 1) == 0 && !dma.dstInternal) {
+    // The step's data is in the buffer: write it out.
+    transport_.transfer(dma.dstRegion, it->dst, mem::Direction::Write, {it->rows, it->bytes, 0, 0, dma.dstStrides[0]},
+                        now, timing_.bytes, *this, (index << 1) | 1);
     return;
   }
-  bufferFree_ = now;
+  // Written out (or, into the NPU's internal memory, read): its part of the buffer is free.
+  steps_.erase(it);
+  bufferFree_ = std::max(bufferFree_, now);
   nextStep();
 }
 

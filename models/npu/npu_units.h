@@ -5,6 +5,7 @@
 // run on an EventQueue and start their AXI traffic through an NpuTransport, which tells them
 // when each transfer has completed; times are NPU cycles.
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <deque>
@@ -176,13 +177,18 @@ private:
   std::deque<PendingEvent> pendingEvents_;
 };
 
-// The DMA engine: one transfer at a time, through one buffer of `chunkBytes` (NpuConfig): a
-// chunk is read into it, then written out, and the next chunk's read waits for this chunk's write
-// (docs/timing-model.md has the evidence). SHRAM destinations (LUT loads) take no AXI write.
+// The DMA engine: one transfer at a time, through one buffer of `chunkBytes` (NpuConfig) taken
+// in steps of `stepBytes`: a step is read into a free part of the buffer, then written out, and
+// the part is free again once written. With one step the buffer's size, the next read waits for
+// the previous write (U55, U65); with smaller steps the buffer streams (U85). docs/timing-model.md
+// has the evidence. SHRAM destinations (LUT loads) take no AXI write.
 class DmaUnit : public mem::TransferSink, public mem::EventTarget {
 public:
-  DmaUnit(mem::EventQueue& queue, NpuTransport& transport, uint32_t chunkBytes, UnitListener& listener)
-      : queue_(queue), transport_(transport), listener_(listener), chunk_(chunkBytes) {}
+  DmaUnit(mem::EventQueue& queue, NpuTransport& transport, uint32_t chunkBytes, UnitListener& listener,
+          uint32_t stepBytes = 0)
+      : queue_(queue), transport_(transport), listener_(listener),
+        step_(stepBytes > 0 && stepBytes < chunkBytes ? stepBytes : chunkBytes),
+        slots_(std::max<uint32_t>(1, chunkBytes / std::max<uint32_t>(1, step_))) {}
   // Queues `dma`, dispatched at the queue's time. Contract: `dma` outlives its run.
   void dispatch(const cmd::DmaTransfer& dma, size_t record);
   bool idle() const { return jobs_.empty(); }
@@ -202,13 +208,20 @@ private:
   mem::EventQueue& queue_;
   NpuTransport& transport_;
   UnitListener& listener_;
-  uint32_t chunk_;
+  uint32_t step_;   // bytes read per step
+  uint32_t slots_;  // steps the buffer holds
+  // A step: a part of the buffer read and not yet written out.
+  struct Step {
+    uint64_t index = 0, dst = 0, rows = 1, bytes = 0;
+  };
   std::deque<Job> jobs_;
   bool running_ = false;
   DmaTiming timing_;
   double bufferFree_ = 0, busyUntil_ = 0;
   uint64_t z_ = 0, y_ = 0, offset_ = 0;   // the next step
-  uint64_t stepDst_ = 0, stepRows_ = 0, stepBytes_ = 0;
+  bool cursorDone_ = false;               // every step of the job issued
+  uint64_t nextIndex_ = 0;
+  std::deque<Step> steps_;
 };
 
 } // namespace npusim::npu

@@ -22,11 +22,11 @@ WorkBound operationWork(const arch::NpuConfig& npu, const cmd::Operation& op, co
   WorkBound w;
   if (op.kind == cmd::OpKind::DmaStart) {
     // Rows of `length` bytes (one for a 1-D DMA), each read and (unless into the NPU's internal
-    // memory) written in pieces of at most the DMA buffer's size; the rows of a 2-D or 3-D DMA
+    // memory) written in pieces of at most the DMA engine's step; the rows of a 2-D or 3-D DMA
     // may start off a burst boundary, one more burst each.
     const cmd::DmaTransfer& d = op.dma;
     const double rowsY = d.dimensions >= 2 ? d.sizes[0] : 1, rowsZ = d.dimensions >= 3 ? d.sizes[1] : 1;
-    const double chunk = npu.dmaChunkBytes();
+    const double chunk = npu.dmaStepBytes();
     const double perRow = std::ceil(double(d.length) / chunk) *
                               std::ceil(std::min(double(d.length), chunk) / burst.maxBurstBytes) +
                           (d.dimensions > 1 ? 1 : 0);

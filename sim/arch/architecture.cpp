@@ -342,6 +342,11 @@ Architecture ethosU85Description() {
   // two: inferred from the Corstone-320 FVP's EXT read-latency sweeps and per-launch records of
   // rnnoise (fvp-perop; docs/timing-model.md), no public figure.
   a.commandPrefetchChunks = 1;
+  // The DMA engine's buffer is the memory-to-memory channel's read buffer (NpuConfig: Vela's RB,
+  // the bytes a channel keeps in flight, ethos-u85.md 5.6), so it streams: a read of one
+  // 256-byte burst (the AXI maximum, ethos-u85.md 1.3) whenever that much of it is free
+  // (fvp-perop records and points; docs/timing-model.md).
+  a.dmaStreamBytes = 256;
   a.macStreamsWeights = true;
   a.weightWindowPerBuffer = false;
   // Standard: inferred from the Corstone-320 FVP at zero EXT latency (fvp-perop sweeps;

@@ -210,6 +210,9 @@ struct Architecture {
   uint32_t commandPrefetchChunks = 2;    // fetch chunks the command FIFO requests ahead of the parser
   double parseCyclesPerCommand = 1;      // one command word decoded per cycle
   uint32_t dmaChunkBytes = 256;          // DMA engine buffer: bytes read, then written, per step
+  // A DMA engine whose buffer streams (U85) reads this many bytes whenever that much of the buffer
+  // is free and writes each out when it arrives; 0: the whole buffer is read, then written.
+  uint32_t dmaStreamBytes = 0;
   uint32_t weightWindowBytes = 1024;     // one core's weight stream: bytes requested ahead of the decoder
   // Whether the MAC array starts an OFM block on its first weights and takes the rest as they come
   // (U85: the weight decoders stream into the array), or waits for the block's weights to be in the

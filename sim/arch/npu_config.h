@@ -5,6 +5,7 @@
 // read. Each entry refers to its generation's Architecture for what all its configurations
 // share. No other file writes an NPU hardware constant. Plain C++.
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <string>
@@ -88,6 +89,10 @@ struct NpuConfig {
   // the memory-to-memory channel's read buffer (U85).
   uint32_t dmaChunkBytes() const {
     return readBuffers.mem2mem > 0 ? readBuffers.mem2mem * ReadBuffers::kWordBytes : arch->dmaChunkBytes;
+  }
+  // Bytes the DMA engine reads per step: the whole buffer, or the streamed piece of it.
+  uint32_t dmaStepBytes() const {
+    return arch->dmaStreamBytes > 0 ? std::min(arch->dmaStreamBytes, dmaChunkBytes()) : dmaChunkBytes();
   }
   // Bytes of one weight stream requested ahead of its decoder: the architecture's FIFO per core
   // (U55, U65), or the weight channel's read buffer shared by the weight decoders (U85).

@@ -77,6 +77,33 @@ TEST_CASE("DMA flash -> SRAM: each chunk's flash read (latency + bytes at flash 
   CHECK(timing.bytes.write(arch::PortId{0}) == 4096);
 }
 
+TEST_CASE("DMA through a streaming buffer: a burst-sized read whenever that much of the buffer is free") {
+  // A 2 KiB buffer, 16 KiB from a 500-cycle memory (16 B/cycle, 256-byte bursts, no outstanding
+  // limit) to SRAM (32 cycles, 8 B/cycle). Read whole, then written, a buffer costs the read's
+  // latency and data, then the write's; in 256-byte steps, eight reads are in flight and each
+  // step's write follows its own read, so a step is free again after one read latency, its data
+  // and its write: the buffer moves in about that time (within 6%: the reads of a round share the
+  // source's data path).
+  const double readLatency = 500, writeLatency = 32, source = 16, sink = 8;
+  const uint64_t length = 16384, buffer = 2048, step = 256;
+  const auto run = [&](uint32_t stepBytes) {
+    test::UnitBench units(test::u85(512), {sink, writeLatency, writeLatency}, {source, readLatency, readLatency},
+                          {16, 256, 64, 64, 0}, {16, 256, 64, 64, 0}, buffer, stepBytes);
+    cmd::DmaTransfer t;
+    t.srcRegion = 0;
+    t.dstRegion = 1;
+    t.length = length;
+    const npu::DmaTiming timing = units.runDma(t);
+    CHECK(timing.bytes.read(arch::PortId{1}) == length);
+    CHECK(timing.bytes.write(arch::PortId{0}) == length);
+    return timing.end - timing.start;
+  };
+  const double buffers = double(length) / buffer;
+  CHECK(run(0) == doctest::Approx(buffers * (readLatency + buffer / source + writeLatency + buffer / sink)).epsilon(0.01));
+  const double streamed = run(step);
+  CHECK(streamed == doctest::Approx(buffers * (readLatency + step / source + writeLatency + step / sink)).epsilon(0.06));
+}
+
 TEST_CASE("MAC cycles follow the micro-block formula per clipped block") {
   const arch::NpuConfig& arch = test::u55(128);
   const cmd::Operation op = pointwiseConv();

@@ -47,8 +47,9 @@ double PortBench::transfer(size_t port, mem::Direction dir, double start, const 
 }
 
 UnitBench::UnitBench(const arch::NpuConfig& npu, const PortBench::Memory& sram, const PortBench::Memory& flash,
-                     const mem::AxiPortParams& axi0, const mem::AxiPortParams& axi1, uint32_t dmaChunkBytes)
-    : kernel_(npu, ports_.queue(), *this, *this), dma_(ports_.queue(), *this, dmaChunkBytes, *this) {
+                     const mem::AxiPortParams& axi0, const mem::AxiPortParams& axi1, uint32_t dmaChunkBytes,
+                     uint32_t dmaStepBytes)
+    : kernel_(npu, ports_.queue(), *this, *this), dma_(ports_.queue(), *this, dmaChunkBytes, *this, dmaStepBytes) {
   ports_.addMemory(sram);
   ports_.addMemory(flash);
   ports_.addPort(axi0);

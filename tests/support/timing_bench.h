@@ -66,7 +66,8 @@ public:
     uint64_t end;
   };
   UnitBench(const arch::NpuConfig& npu, const PortBench::Memory& sram, const PortBench::Memory& flash,
-            const mem::AxiPortParams& axi0, const mem::AxiPortParams& axi1, uint32_t dmaChunkBytes = 256);
+            const mem::AxiPortParams& axi0, const mem::AxiPortParams& axi1, uint32_t dmaChunkBytes = 256,
+            uint32_t dmaStepBytes = 0);
 
   // Dispatches `op` at the queue's time (or at `at`, moving the clock there first), runs until
   // the units are idle and returns its timing.
