@@ -26,7 +26,7 @@ constexpr double kBoundary = 0.05, kQuantum = 1000, kTypeTarget = 0.10, kBeats =
 // Where the model stands (regression bounds): the share of record boundaries and of beat counts
 // within their targets over all cells, each cell's whole run, and each operation type's cycles
 // summed over the cells.
-constexpr double kHeldBoundaryShare = 0.60, kHeldBeatShare = 0.28, kHeldTotal = 0.20, kHeldType = 0.15;
+constexpr double kHeldBoundaryShare = 0.65, kHeldBeatShare = 0.28, kHeldTotal = 0.20, kHeldType = 0.15;
 
 } // namespace
 
