@@ -151,7 +151,7 @@ bool KernelUnit::fetchWeights(uint64_t g) {
     };
     fetchSlice(op.scales[i], s.work.scaleBytes[i], 0, o.scaleOffset[i], kScaleStream + uint32_t(i), false);
     fetchSlice(op.weights[i], s.work.weightBytes[i], npu_.weightWindowBytes(), o.weightOffset[i],
-               kWeightStream + uint32_t(i), npu_.arch->macStreamsWeights);
+               kWeightStream + (npu_.arch->weightStreamsInOrder ? 0u : uint32_t(i)), npu_.arch->macStreamsWeights);
   }
   return true;
 }

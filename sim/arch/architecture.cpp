@@ -237,6 +237,7 @@ Architecture ethosU55Family(std::string_view name, uint32_t product) {
   a.parseCyclesPerCommand = 1;
   a.dmaChunkBytes = 256;
   a.weightWindowBytes = 1024;
+  a.weightStreamsInOrder = true;
   a.ifmBufferBlocks = 2;
   a.subKernelMax = 8;
   a.ifmUblockDepth = 8;

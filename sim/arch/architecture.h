@@ -214,6 +214,10 @@ struct Architecture {
   // is free and writes each out when it arrives; 0: the whole buffer is read, then written.
   uint32_t dmaStreamBytes = 0;
   uint32_t weightWindowBytes = 1024;     // one core's weight stream: bytes requested ahead of the decoder
+  // Whether the cores' weight streams are fetched as one stream, each block's slices in stream
+  // order (U55/U65: one weight-fetch path, the U65-512's second core's slice after the first's),
+  // or each weight decoder reads its own stream beside the others (U85).
+  bool weightStreamsInOrder = false;
   // Whether the MAC array starts an OFM block on its first weights and takes the rest as they come
   // (U85: the weight decoders stream into the array), or waits for the block's weights to be in the
   // weight buffer (U55, U65). docs/timing-model.md has the FVP evidence for each.

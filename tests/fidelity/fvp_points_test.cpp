@@ -43,10 +43,7 @@ constexpr OpenPoint kOpen[] = {
      "the SRAM-bound share matches the SRAM_BWCAP sweep; the rest (MAC work, weight DMAs from DDR) is "
      "7% slower than the FVP's and no sweep splits it (docs/validation.md)"},
     {"kws_micronet_m", "ethos-u65-512", "npu_active", 0.10,
-     "as on the U55-256: the SRAM_BWCAP sweep's sensitivity matches, the level is 8% high"},
-    {"rnnoise_INT8", "ethos-u65-512", "npu_active", 0.10,
-     "the two cores' weight streams (a window per weight buffer, 1 KiB each) are faster under the DDR "
-     "adapter than the FVP's; the U65-256's single stream matches (-2%)"},
+     "as on the U55-256: the SRAM_BWCAP sweep's sensitivity matches, the level is 7% high"},
 };
 
 const OpenPoint* openPoint(const std::string& model, const std::string& accelerator, const std::string& count) {
@@ -141,10 +138,10 @@ void checkFamily(const std::string& prefix, const Bounds& bounds = {}) {
 
 TEST_CASE("FVP points: every Ethos-U55 point of fixtures/fvp/points.csv on Corstone_300_FVP") { checkFamily("ethos-u55"); }
 
-// The U65's mean is held to the model as it stands (issue 32's 3% is not met: the U65-512's points,
+// The U65's mean is held to the model as it stands (issue 32's 3% is not met: kws on the U65-512,
 // kOpen), so that a change that moves it the wrong way fails.
 TEST_CASE("FVP points: every Ethos-U65 point of fixtures/fvp/points.csv on Corstone_300_FVP") {
-  checkFamily("ethos-u65", Bounds{"Corstone_300_FVP", kActiveTolerance, 0.045});
+  checkFamily("ethos-u65", Bounds{"Corstone_300_FVP", kActiveTolerance, 0.035});
 }
 
 // The Ethos-U85 model is not calibrated (issue 21 is open: target +-5%, mean 3%): its
