@@ -18,8 +18,9 @@ constexpr size_t kTail = 8;
 uint64_t chunkStart(uint64_t offset) { return offset / 16 * 16; }
 
 // The in-order streams of the units' reads (mem::TransferShape::stream): each weight decoder's
-// weight stream and each core's scale stream.
-constexpr uint32_t kWeightStream = 1, kScaleStream = 1 + cmd::kMaxWeightStreams;
+// weight stream, each core's scale stream and the kernels' IFM reads.
+constexpr uint32_t kWeightStream = 1, kScaleStream = 1 + cmd::kMaxWeightStreams,
+                   kIfmStream = kScaleStream + cmd::kMaxWeightStreams;
 
 // What a weight decoder needs of its stream to start: one 16-byte word (the streams are padded to
 // 16 bytes).
@@ -177,7 +178,9 @@ bool KernelUnit::fetchIfm(uint64_t g) {
   s.ifmDone = s.ifmFirst = s.fetch;
   // An elementwise operation's output unit works on its inputs as they come (there are no
   // accumulators to complete): the first word of each input is its own transfer, so that it can
-  // start then. Kernels hand their IFM block to the MAC array whole (the double-buffered IFM buffer).
+  // start then. Kernels hand their IFM block to the MAC array whole (the double-buffered IFM
+  // buffer), and fetch the blocks' IFM windows one after another, in block order: a block's reads
+  // go once the previous block's have all been requested (docs/timing-model.md has the evidence).
   const bool streams = op.kind == cmd::OpKind::Elementwise;
   const auto read = [&](uint8_t region, const mem::TransferShape& shape) {
     if (shape.bytes() == 0) return;
@@ -199,6 +202,7 @@ bool KernelUnit::fetchIfm(uint64_t g) {
                           token(Token::IfmFirst, fOp_, g));
     }
     if (rest.bytes() == 0) return;
+    if (!streams) rest.stream = kIfmStream;
     ++s.ifmPending;
     transport_.transfer(region, rest.address, mem::Direction::Read, rest, s.fetch, o.timing.bytes, *this,
                         token(Token::Ifm, fOp_, g));

@@ -39,11 +39,8 @@ struct OpenPoint {
 constexpr OpenPoint kOpen[] = {
     {"vww4_128_128_INT8", "ethos-u55-32", "npu_active", 0.10,
      "advanced-scaled ADDs slower on the FVP than the output table's O5 (docs/validation.md)"},
-    {"kws_micronet_m", "ethos-u55-256", "npu_active", 0.10,
-     "the SRAM-bound share matches the SRAM_BWCAP sweep; the rest (MAC work, weight DMAs from DDR) is "
-     "7% slower than the FVP's and no sweep splits it (docs/validation.md)"},
-    {"kws_micronet_m", "ethos-u65-512", "npu_active", 0.10,
-     "as on the U55-256: the SRAM_BWCAP sweep's sensitivity matches, the level is 7% high"},
+    {"yolo_fastest_256_pcqat", "ethos-u55-64", "npu_active", 0.10,
+     "as vww4 on the U55-32: advanced-scaled ADDs are a large share of its time (docs/validation.md)"},
 };
 
 const OpenPoint* openPoint(const std::string& model, const std::string& accelerator, const std::string& count) {
@@ -138,11 +135,7 @@ void checkFamily(const std::string& prefix, const Bounds& bounds = {}) {
 
 TEST_CASE("FVP points: every Ethos-U55 point of fixtures/fvp/points.csv on Corstone_300_FVP") { checkFamily("ethos-u55"); }
 
-// The U65's mean is held to the model as it stands (issue 32's 3% is not met: kws on the U65-512,
-// kOpen), so that a change that moves it the wrong way fails.
-TEST_CASE("FVP points: every Ethos-U65 point of fixtures/fvp/points.csv on Corstone_300_FVP") {
-  checkFamily("ethos-u65", Bounds{"Corstone_300_FVP", kActiveTolerance, 0.035});
-}
+TEST_CASE("FVP points: every Ethos-U65 point of fixtures/fvp/points.csv on Corstone_300_FVP") { checkFamily("ethos-u65"); }
 
 // The Ethos-U85 model is not calibrated (issue 21 is open: target +-5%, mean 3%): its
 // points are held to the bounds of the model as it stands (docs/validation.md has every point and

@@ -5,8 +5,8 @@
 // Two checks per row: its level (NPU_ACTIVE where the row gives it, else NPU_TOTAL, which the FVP
 // quantises to about 1,000 cycles: fvp-perop/README.md) and its sensitivity, the change from the
 // row of the same compile measured with the profile's values (the row the study marks "base").
-// Issue 32's bounds hold for the U55 and U65: level within 5%, change within 15% of the FVP's; the
-// rows the model does not reach are listed in kOpen with the reason. The U85's rows are held to the
+// Issue 32's bounds hold for the U55 and U65: level within 5%, change within 15% of the FVP's,
+// every row. The U85's rows are held to the
 // model as it stands (issue 30 is open: its worst level is 28%), so that a change that moves them
 // the wrong way fails; kOpenChange lists the change it does not follow, with the reason.
 
@@ -47,17 +47,9 @@ struct OpenRow {
   const char* accelerator;
   const char* model;
   const char* changes;  // a prefix of the row's changes
-  double bound;         // kOpen: the level's; kOpenChange: the change's (a share of the FVP's)
+  double bound;         // the change's bound (a share of the FVP's)
   const char* reason;
 };
-// Rows held to a wider level bound.
-constexpr OpenRow kOpen[] = {
-    {"ethos-u55-256", "kws_micronet_m", "SRAM_BWCAP=", 0.10,
-     "kws on the U55-256: the SRAM-bound share follows the sweep, the level is 7% high (fvp_points_test)"},
-    {"ethos-u65-512", "kws_micronet_m", "SRAM_BWCAP=", 0.10,
-     "kws on the U65-512: the SRAM-bound share follows the sweep, the level is 7% high (fvp_points_test)"},
-};
-
 // Rows whose change from the base row is held to a wider bound.
 constexpr OpenRow kOpenChange[] = {
     {"ethos-u85-256", "rnnoise_INT8", "EXT_PULSE_ON=2000;EXT_PULSE_OFF=500", 1.0,
@@ -66,7 +58,7 @@ constexpr OpenRow kOpenChange[] = {
      "-4.2%): the pulse's phase at the inference's start is not known (docs/timing-model.md)"},
 };
 
-// The entry of `rows` (kOpen or kOpenChange) that names row `r`, null when none does.
+// The entry of `rows` that names row `r`, null when none does.
 template <size_t N>
 const OpenRow* openRow(const npusim::test::CsvRow& r, const OpenRow (&rows)[N]) {
   for (const OpenRow& o : rows) {
@@ -194,11 +186,8 @@ void checkSweeps(const std::string& prefix, const Bounds& bounds) {
     INFO(sims[i].err);
     REQUIRE(sims[i].exitCode == 0);
     const auto [fvp, sim, quantum] = counts(i);
-    const OpenRow* open = openRow(r, kOpen);
-    const double level = open ? open->bound : bounds.level;
-    INFO("simulated " << sim << ", FVP " << fvp << " (" << 100 * (sim - fvp) / fvp << "%)"
-                      << (open ? std::string(", open: ") + open->reason : ""));
-    CHECK(std::abs(sim - fvp) <= level * fvp + quantum);
+    INFO("simulated " << sim << ", FVP " << fvp << " (" << 100 * (sim - fvp) / fvp << "%)");
+    CHECK(std::abs(sim - fvp) <= bounds.level * fvp + quantum);
     sumLevel += std::abs(sim - fvp) / fvp;
     withinLevel += std::abs(sim - fvp) <= bounds.level * fvp + quantum ? 1 : 0;
     // The change from the compile's base row (the same group's, else another group's).
