@@ -220,23 +220,21 @@ BlockWork BlockPlan::block(uint64_t index) const {
     // more IFM depth blocks, none of it; with internal buffers, the IB's bytes of it (the window's
     // rows beyond them are fetched again). Kernels split into sub-kernels fetch again
     // (docs/timing-model.md has the beat counts that decide each).
-    uint64_t fetchRows = rows;
-    if (op_.kind == cmd::OpKind::Conv && z > 0 && subKernels_ == 1) {
-      if (npu_.buffers.ifm == 0) {
-        fetchRows = ifmDepthBlocks_ <= npu_.arch->ifmBufferBlocks ? 0 : rows;
-      } else {
-        uint32_t left = 0;
-        const uint64_t cols = window(w.origin.width, w.extent.width, k.strideX, k.dilationX, pad.left, 0, k.width,
-                                     op_.ifm.shape.width, &left);
-        const uint64_t bytes = rows * cols * roundUp(op_.ifm.shape.depth, kIbDepthGranule) * op_.ifm.elementBytes();
-        const uint64_t held = std::min<uint64_t>(bytes, npu_.buffers.ifm);
-        fetchRows = bytes == 0 ? 0 : ceilDiv(rows * (bytes - held), bytes);
-      }
-    }
-    for (uint32_t tap = 0; tap < k.width && fetchRows > 0 && ifmInMemory; tap += sub) {
+    const bool sameWindow = op_.kind == cmd::OpKind::Conv && z > 0 && subKernels_ == 1;
+    // The rows of a window `cols` wide that this block fetches.
+    const auto rowsToFetch = [&](uint64_t cols) -> uint64_t {
+      if (!sameWindow) return rows;
+      if (npu_.buffers.ifm == 0) return ifmDepthBlocks_ <= npu_.arch->ifmBufferBlocks ? 0 : rows;
+      const uint64_t bytes = rows * cols * roundUp(op_.ifm.shape.depth, kIbDepthGranule) * op_.ifm.elementBytes();
+      const uint64_t held = std::min<uint64_t>(bytes, npu_.buffers.ifm);
+      return bytes == 0 ? 0 : ceilDiv(rows * (bytes - held), bytes);
+    };
+    for (uint32_t tap = 0; tap < k.width && ifmInMemory; tap += sub) {
       const uint32_t cols = window(w.origin.width, w.extent.width, k.strideX, k.dilationX, pad.left, tap,
                                    std::min(sub, k.width - tap), op_.ifm.shape.width, &from.width);
-      w.ifm.add(featureMapRead(op_.ifm, static_cast<uint32_t>(std::min<uint64_t>(fetchRows, UINT32_MAX)), cols,
+      const uint64_t fetched = rowsToFetch(cols);
+      if (fetched == 0) continue;
+      w.ifm.add(featureMapRead(op_.ifm, static_cast<uint32_t>(std::min<uint64_t>(fetched, UINT32_MAX)), cols,
                                channels, from));
     }
     if (op_.weightsFromIfm2 && cmd::inMemory(op_.ifm2.storage)) {

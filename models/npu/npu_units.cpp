@@ -396,8 +396,7 @@ void DmaUnit::nextStep() {
   // through the buffer a step at a time. (Gathered and scattered rows are taken at the strides:
   // the index list is not read.)
   const uint64_t rowsY = dma.dimensions >= 2 ? dma.sizes[0] : 1, rowsZ = dma.dimensions >= 3 ? dma.sizes[1] : 1;
-  const uint64_t stepBytes = std::max<uint32_t>(1, step_);
-  const uint64_t rowsPerStep = dma.length > 0 && dma.length < stepBytes ? stepBytes / dma.length : 1;
+  const uint64_t rowsPerStep = dma.length > 0 && dma.length < step_ ? step_ / dma.length : 1;
   cursorDone_ = cursorDone_ || dma.length == 0 || z_ >= rowsZ;
   while (!cursorDone_ && steps_.size() < slots_) {
     // One step: `rows` rows of `bytes` from byte `offset` of row (y, z), read into a free part of
@@ -407,7 +406,7 @@ void DmaUnit::nextStep() {
       step.rows = std::min(rowsPerStep, rowsY - y_);
       step.bytes = dma.length;
     } else {
-      step.bytes = std::min<uint64_t>(stepBytes, dma.length - offset_);
+      step.bytes = std::min<uint64_t>(step_, dma.length - offset_);
     }
     const uint64_t src = dma.src + z_ * dma.srcStrides[1] + y_ * dma.srcStrides[0] + offset_;
     step.dst = dma.dst + z_ * dma.dstStrides[1] + y_ * dma.dstStrides[0] + offset_;

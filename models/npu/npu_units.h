@@ -187,8 +187,8 @@ public:
   DmaUnit(mem::EventQueue& queue, NpuTransport& transport, uint32_t chunkBytes, UnitListener& listener,
           uint32_t stepBytes = 0)
       : queue_(queue), transport_(transport), listener_(listener),
-        step_(stepBytes > 0 && stepBytes < chunkBytes ? stepBytes : chunkBytes),
-        slots_(std::max<uint32_t>(1, chunkBytes / std::max<uint32_t>(1, step_))) {}
+        step_(std::max<uint32_t>(1, stepBytes > 0 && stepBytes < chunkBytes ? stepBytes : chunkBytes)),
+        slots_(std::max<uint32_t>(1, chunkBytes / step_)) {}
   // Queues `dma`, dispatched at the queue's time. Contract: `dma` outlives its run.
   void dispatch(const cmd::DmaTransfer& dma, size_t record);
   bool idle() const { return jobs_.empty(); }
@@ -208,7 +208,7 @@ private:
   mem::EventQueue& queue_;
   NpuTransport& transport_;
   UnitListener& listener_;
-  uint32_t step_;   // bytes read per step
+  uint32_t step_;   // bytes read per step (at least 1)
   uint32_t slots_;  // steps the buffer holds
   // A step: a part of the buffer read and not yet written out.
   struct Step {

@@ -58,10 +58,9 @@ constexpr OpenRow kOpenChange[] = {
      "-4.2%): the pulse's phase at the inference's start is not known (docs/timing-model.md)"},
 };
 
-// The entry of `rows` that names row `r`, null when none does.
-template <size_t N>
-const OpenRow* openRow(const npusim::test::CsvRow& r, const OpenRow (&rows)[N]) {
-  for (const OpenRow& o : rows) {
+// The kOpenChange entry that names row `r`, null when none does.
+const OpenRow* openChange(const npusim::test::CsvRow& r) {
+  for (const OpenRow& o : kOpenChange) {
     if (r["accelerator"] == o.accelerator && r["model"] == o.model && r["changes"].rfind(o.changes, 0) == 0) return &o;
   }
   return nullptr;
@@ -200,10 +199,10 @@ void checkSweeps(const std::string& prefix, const Bounds& bounds) {
     if (base == rows.size()) continue; // a single measurement of its compile (P1A): its level only
     const auto [fvpBase, simBase, quantumBase] = counts(base);
     const double fvpChange = fvp - fvpBase, simChange = sim - simBase;
-    const OpenRow* openChange = openRow(r, kOpenChange);
-    const double sensitivity = openChange ? openChange->bound : bounds.sensitivity;
+    const OpenRow* open = openChange(r);
+    const double sensitivity = open ? open->bound : bounds.sensitivity;
     INFO("change from the base row [" << rows[base]["changes"] << "]: simulated " << simChange << ", FVP " << fvpChange
-                                      << (openChange ? std::string(", open: ") + openChange->reason : ""));
+                                      << (open ? std::string(", open: ") + open->reason : ""));
     CHECK(std::abs(simChange - fvpChange) <=
           std::max(sensitivity * std::abs(fvpChange), kSmallChange * fvpBase) + quantum + quantumBase);
     ++sensitivities;
