@@ -117,6 +117,12 @@ std::optional<KernelUnit::Dependency> KernelUnit::dependency(uint64_t index, uin
 }
 
 bool KernelUnit::fetchWeights(uint64_t g) {
+  // A weight decoder's stream is read in order: while the previous block's staggered slices are
+  // still to be requested, this block's wait behind them.
+  if (g > 0 && ring_[(g - 1) % ring_.size()].global == g - 1 &&
+      ring_[(g - 1) % ring_.size()].nextWeightStream < cmd::kMaxWeightStreams) {
+    return false;
+  }
   locate(g, wOp_);
   OpRun& o = opOf(wOp_);
   BlockRun& s = slot(g);
@@ -124,37 +130,66 @@ bool KernelUnit::fetchWeights(uint64_t g) {
   const size_t buf = g % 2;
   s.wFetch = std::max({o.issue, weightBufferFree_[buf], queue_.now()});
   s.weightDone = s.weightFirst = s.wFetch;
-  // Each core (U65-512: two) fetches its scale and weight streams' slices of the block's depth;
-  // each core's (weight decoder's) weight stream is read in order, at most weightWindowBytes() in
-  // flight per weight buffer (Architecture::weightWindowPerBuffer) or over the stream. Where the decoders stream weights into the MAC array as they
-  // come (Architecture::macStreamsWeights), the block's MAC work can start once the first bus word
-  // of each weight stream is in, so that word is its own transfer (the stream keeps the two in
-  // order); elsewhere weightFirst stays the fetch's start and the MAC array waits for weightDone.
+  // Each core (U65-512: two) fetches its scale and weight streams' slices of the block's depth.
+  // The scale slices go at once; the weight slices at once, or, at an operation's first block
+  // where the weight decoders' streams are opened in turn (Architecture::weightStreamsStaggered),
+  // one after another, each once the previous slice's first word is in (transferDone).
   for (size_t i = 0; i < cmd::kMaxWeightStreams; ++i) {
-    const auto fetchSlice = [&](const cmd::Stream& stream, uint64_t bytes, uint64_t window, uint64_t& offset,
-                                uint32_t id, bool streamed) {
-      if (bytes == 0) return;
-      const uint64_t start = stream.base + chunkStart(offset);
-      const uint64_t first = streamed ? std::min<uint64_t>(bytes, kWeightWordBytes) : 0;
-      // One read of the stream's bytes [from, to) of the slice.
-      const auto read = [&](uint64_t from, uint64_t to, Token kind, uint32_t& pending) {
-        if (to <= from) return;
-        ++pending;
-        mem::TransferShape shape{1, to - from, window};
-        shape.stream = id;
-        shape.ownWindow = npu_.arch->weightWindowPerBuffer;
-        transport_.transfer(stream.region, start + from, mem::Direction::Read, shape, s.wFetch, o.timing.bytes, *this,
-                            token(kind, wOp_, g));
-      };
-      read(0, first, Token::WeightsFirst, s.weightFirstPending);
-      read(first, bytes, Token::Weights, s.weightPending);
-      offset = (offset + bytes) % std::max<uint64_t>(stream.length, 1);
-    };
-    fetchSlice(op.scales[i], s.work.scaleBytes[i], 0, o.scaleOffset[i], kScaleStream + uint32_t(i), false);
-    fetchSlice(op.weights[i], s.work.weightBytes[i], npu_.weightWindowBytes(), o.weightOffset[i],
-               kWeightStream + (npu_.arch->weightStreamsInOrder ? 0u : uint32_t(i)), npu_.arch->macStreamsWeights);
+    const uint64_t scaleBytes = s.work.scaleBytes[i];
+    if (scaleBytes > 0) {
+      const cmd::Stream& stream = op.scales[i];
+      mem::TransferShape shape{1, scaleBytes, 0};
+      shape.stream = kScaleStream + uint32_t(i);
+      shape.ownWindow = npu_.arch->weightWindowPerBuffer;
+      ++s.weightPending;
+      transport_.transfer(stream.region, stream.base + chunkStart(o.scaleOffset[i]), mem::Direction::Read, shape,
+                          s.wFetch, o.timing.bytes, *this, token(Token::Weights, wOp_, g));
+      o.scaleOffset[i] = (o.scaleOffset[i] + scaleBytes) % std::max<uint64_t>(stream.length, 1);
+    }
+    const uint64_t weightBytes = s.work.weightBytes[i];
+    if (weightBytes > 0) {
+      s.weightSliceStart[i] = op.weights[i].base + chunkStart(o.weightOffset[i]);
+      o.weightOffset[i] = (o.weightOffset[i] + weightBytes) % std::max<uint64_t>(op.weights[i].length, 1);
+    }
+  }
+  s.nextWeightStream = cmd::kMaxWeightStreams;
+  for (size_t i = 0; i < cmd::kMaxWeightStreams; ++i) {
+    if (s.work.weightBytes[i] == 0) continue;
+    if (npu_.arch->weightStreamsStaggered && s.weightFirstPending > 0 && g == o.first) {
+      s.nextWeightStream = i; // requested when the previous slice's first word is in
+      break;
+    }
+    readWeightSlice(g, wOp_, i, s.wFetch);
   }
   return true;
+}
+
+void KernelUnit::readWeightSlice(uint64_t g, uint64_t index, size_t i, double at) {
+  BlockRun& s = slot(g);
+  OpRun& o = opOf(index);
+  const cmd::Stream& stream = o.op->weights[i];
+  const uint64_t bytes = s.work.weightBytes[i];
+  // Each core's (weight decoder's) weight stream is read in order, at most weightWindowBytes() in
+  // flight per weight buffer (Architecture::weightWindowPerBuffer) or over the stream. Where the
+  // decoders stream weights into the MAC array as they come (Architecture::macStreamsWeights), or
+  // their fetches are staggered, the slice's first bus word is its own transfer (the stream keeps
+  // the two in order): the block's MAC work can start once the first word of each slice is in,
+  // and the next staggered slice is requested then. Elsewhere weightFirst stays the fetch's start
+  // and the MAC array waits for weightDone.
+  const bool firstWord = npu_.arch->macStreamsWeights || npu_.arch->weightStreamsStaggered;
+  const uint64_t first = firstWord ? std::min<uint64_t>(bytes, kWeightWordBytes) : 0;
+  const uint32_t id = kWeightStream + (npu_.arch->weightStreamsInOrder ? 0u : uint32_t(i));
+  const auto read = [&](uint64_t from, uint64_t to, Token kind, uint32_t& pending) {
+    if (to <= from) return;
+    ++pending;
+    mem::TransferShape shape{1, to - from, npu_.weightWindowBytes()};
+    shape.stream = id;
+    shape.ownWindow = npu_.arch->weightWindowPerBuffer;
+    transport_.transfer(stream.region, s.weightSliceStart[i] + from, mem::Direction::Read, shape, at, o.timing.bytes,
+                        *this, token(kind, index, g));
+  };
+  read(0, first, Token::WeightsFirst, s.weightFirstPending);
+  read(first, bytes, Token::Weights, s.weightPending);
 }
 
 bool KernelUnit::fetchIfm(uint64_t g) {
@@ -178,14 +213,17 @@ bool KernelUnit::fetchIfm(uint64_t g) {
   s.ifmDone = s.ifmFirst = s.fetch;
   // An elementwise operation's output unit works on its inputs as they come (there are no
   // accumulators to complete): the first word of each input is its own transfer, so that it can
-  // start then. Kernels hand their IFM block to the MAC array whole (the double-buffered IFM
-  // buffer), and fetch the blocks' IFM windows one after another, in block order: a block's reads
-  // go once the previous block's have all been requested (docs/timing-model.md has the evidence).
+  // start then. Kernels fetch the blocks' IFM windows one after another, in block order: a block's
+  // reads go once the previous block's have all been requested (docs/timing-model.md has the
+  // evidence). Their MAC array takes the window whole (the U55's and U65's double-buffered IFM
+  // area) or, where it streams in (Architecture::macStreamsIfm), from its first word, which is
+  // then the stream's first transfer.
   const bool streams = op.kind == cmd::OpKind::Elementwise;
+  const bool firstWord = streams || (npu_.arch->macStreamsIfm && s.work.macCycles > 0);
   const auto read = [&](uint8_t region, const mem::TransferShape& shape) {
     if (shape.bytes() == 0) return;
     mem::TransferShape rest = shape;
-    if (streams) {
+    if (firstWord) {
       // The head: the first word of a single run, or the first of several runs.
       mem::TransferShape head = shape;
       head.runs = 1;
@@ -197,6 +235,7 @@ bool KernelUnit::fetchIfm(uint64_t g) {
         rest.runs -= 1;
         rest.address += shape.runStride == 0 ? shape.runBytes : shape.runStride;
       }
+      if (!streams) head.stream = kIfmStream;
       ++s.ifmFirstPending;
       transport_.transfer(region, head.address, mem::Direction::Read, head, s.fetch, o.timing.bytes, *this,
                           token(Token::IfmFirst, fOp_, g));
@@ -216,7 +255,8 @@ bool KernelUnit::fetchIfm(uint64_t g) {
 
 bool KernelUnit::runMac(uint64_t g) {
   BlockRun& s = slot(g);
-  if (s.ifmPending > 0 || s.ifmFirstPending > 0 || s.weightPending > 0 || s.weightFirstPending > 0) {
+  if (s.ifmPending > 0 || s.ifmFirstPending > 0 || s.weightPending > 0 || s.weightFirstPending > 0 ||
+      s.nextWeightStream < cmd::kMaxWeightStreams) {
     return false;
   }
   locate(g, mOp_);
@@ -228,11 +268,13 @@ bool KernelUnit::runMac(uint64_t g) {
   // MAC array: in order, needs inputs, its weights (the first of them where they stream in as it
   // works: it then ends no earlier than the last of them) and a free accumulator buffer.
   const double ready = std::max(macFree_, accBufferFree_[buf]);
+  // (An elementwise operation's inputs, and a kernel's IFM window where it streams in, likewise.)
   const bool streams = o.op->kind == cmd::OpKind::Elementwise;
-  const double inputs = streams ? s.ifmFirst : s.ifmDone;
+  const bool ifmStreams = npu_.arch->macStreamsIfm && b.macCycles > 0;
+  const double inputs = streams || ifmStreams ? s.ifmFirst : s.ifmDone;
   const double weights = npu_.arch->macStreamsWeights ? s.weightFirst : s.weightDone;
   const double macStart = std::max({ready, inputs, weights});
-  double macDone = std::max(macStart + b.macCycles, s.weightDone);
+  double macDone = std::max({macStart + b.macCycles, s.weightDone, ifmStreams ? s.ifmDone : 0.0});
   // The weight decoders (one per weight stream, working in parallel; the fast format's single
   // stream has them all) decode the block's weights in order, from the first word in, at their
   // rate; the array cannot finish before them.
@@ -363,7 +405,22 @@ void KernelUnit::transferDone(uint64_t tok) {
   case Token::Ifm: in({&s.ifmDone}, s.ifmPending); break;
   case Token::Weights: in({&s.weightDone}, s.weightPending); break;
   case Token::IfmFirst: in({&s.ifmFirst, &s.ifmDone}, s.ifmFirstPending); break;
-  case Token::WeightsFirst: in({&s.weightFirst, &s.weightDone}, s.weightFirstPending); break;
+  case Token::WeightsFirst:
+    in({&s.weightFirst, &s.weightDone}, s.weightFirstPending);
+    // Staggered weight fetches: the block's next weight slice goes now.
+    for (size_t i = s.nextWeightStream; i < cmd::kMaxWeightStreams; ++i) {
+      if (s.work.weightBytes[i] == 0) continue;
+      s.nextWeightStream = cmd::kMaxWeightStreams;
+      for (size_t k = i + 1; k < cmd::kMaxWeightStreams; ++k) {
+        if (s.work.weightBytes[k] > 0) {
+          s.nextWeightStream = k;
+          break;
+        }
+      }
+      readWeightSlice(low, op, i, now);
+      break;
+    }
+    break;
   case Token::Ofm: written(op, low); break;
   }
   advance();

@@ -121,6 +121,11 @@ private:
     double ifmDone = 0, weightDone = 0;
     double ifmFirst = 0;      // the first part of each input in (elementwise)
     double weightFirst = 0;   // the first word of each weight stream in
+    // Staggered weight streams (Architecture::weightStreamsStaggered, an operation's first block):
+    // the next stream to request once the last requested one's first word is in
+    // (kMaxWeightStreams: none), and where each stream's slice of the block starts.
+    size_t nextWeightStream = cmd::kMaxWeightStreams;
+    std::array<uint64_t, cmd::kMaxWeightStreams> weightSliceStart{};
   };
   enum class Token : uint64_t { Ifm = 0, Weights = 1, Ofm = 2, WeightsFirst = 3, IfmFirst = 4 };
   static uint64_t token(Token kind, uint64_t op, uint64_t block) { return (uint64_t(kind) << 60) | (op << 32) | block; }
@@ -131,6 +136,8 @@ private:
   bool locate(uint64_t g, uint64_t& op);
   BlockRun& slot(uint64_t g);
   bool fetchWeights(uint64_t g);
+  // Requests weight stream `i`'s slice of block g (of operation `index`) from cycle `at`.
+  void readWeightSlice(uint64_t g, uint64_t index, size_t i, double at);
   bool fetchIfm(uint64_t g);
   bool runMac(uint64_t g);
   // When block j of operation `index` may read its IFM as far as the previous operation is

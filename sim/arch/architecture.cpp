@@ -349,6 +349,10 @@ Architecture ethosU85Description() {
   // (fvp-perop records and points; docs/timing-model.md).
   a.dmaStreamBytes = 256;
   a.macStreamsWeights = true;
+  // Inferred from the Corstone-320 FVP (fvp-perop records, sweeps and points; docs/timing-model.md):
+  // no public source describes the U85's weight fetch or input buffer.
+  a.weightStreamsStaggered = true;
+  a.macStreamsIfm = true;
   a.weightWindowPerBuffer = false;
   // Standard: inferred from the Corstone-320 FVP at zero EXT latency (fvp-perop sweeps;
   // docs/timing-model.md). Fast: no fixture measures it; four times one standard decoder, the

@@ -222,6 +222,15 @@ struct Architecture {
   // (U85: the weight decoders stream into the array), or waits for the block's weights to be in the
   // weight buffer (U55, U65). docs/timing-model.md has the FVP evidence for each.
   bool macStreamsWeights = false;
+  // Whether an operation's weight streams are opened one after another at its first block, each
+  // decoder's first request once the previous decoder's first word is in (U85), or all at once
+  // (U55, U65). docs/timing-model.md has the FVP evidence.
+  bool weightStreamsStaggered = false;
+  // Whether the MAC array starts a kernel's OFM block on the first word of its IFM window and
+  // takes the rest as it comes, ending no earlier than the last (U85: the IFM streams through the
+  // input buffer), or waits for the whole window in its IFM buffer (U55, U65: the SHRAM's IFM
+  // area holds whole blocks). docs/timing-model.md has the FVP evidence.
+  bool macStreamsIfm = false;
   // Whether each of a core's two weight buffers is filled by a fetch of its own, weightWindowBytes
   // ahead, the older buffer's first (U55, U65), or the decoder's whole stream shares one window
   // (U85: the weight channel's read buffer). docs/timing-model.md has the FVP evidence.

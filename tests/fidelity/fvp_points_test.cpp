@@ -137,9 +137,9 @@ TEST_CASE("FVP points: every Ethos-U55 point of fixtures/fvp/points.csv on Corst
 
 TEST_CASE("FVP points: every Ethos-U65 point of fixtures/fvp/points.csv on Corstone_300_FVP") { checkFamily("ethos-u65"); }
 
-// The Ethos-U85 model is not calibrated (issue 21 is open: target +-5%, mean 3%): its
+// The Ethos-U85 model is not calibrated yet (issue 30 is open: target +-5%, mean 3%): its
 // points are held to the bounds of the model as it stands (docs/validation.md has every point and
 // the mechanisms still missing), so that a change that moves them the wrong way fails.
 TEST_CASE("FVP points: every Ethos-U85 point of fixtures/fvp/points.csv on Corstone_320_FVP") {
-  checkFamily("ethos-u85", Bounds{"Corstone_320_FVP", 0.25, 0.10});
+  checkFamily("ethos-u85", Bounds{"Corstone_320_FVP", 0.15, 0.05});
 }

@@ -210,6 +210,75 @@ TEST_CASE("weights streamed into the MAC array hide its work behind their arriva
   CHECK(w.end - s.end >= mac - 64);
 }
 
+TEST_CASE("an IFM window streamed into the MAC array hides its work behind its arrival, waited for it adds to it") {
+  // One block (the whole 8x5x32 OFM) whose 8x5x64 IFM comes from the flash behind AXI1 (region 0,
+  // 1 B/cycle: 2,560 bytes, ~2.6 k cycles), its weights from the SRAM. Taking the window whole
+  // (U55, U65), the MAC array starts when its last word has come; streaming it in (macStreamsIfm,
+  // the U85's input buffer), it works as the window comes and ends with the last word. The two
+  // runs differ by the block's MAC cycles, less what the first word costs as a burst of its own
+  // (at most one 64-byte burst's data at 1 B/cycle).
+  cmd::Operation op = pointwiseConv();
+  op.ifm = test::featureMap(0, {8, 5, 64}, cmd::DataFormat::Nhcwb16, 0);
+  op.ofm = test::featureMap(8192, {8, 5, 32}, cmd::DataFormat::Nhcwb16);
+  op.ofmBlock = {8, 5, 32};
+  const arch::NpuConfig& u55 = test::u55(128);
+  arch::Architecture streaming = *u55.arch;
+  streaming.macStreamsIfm = true;
+  arch::NpuConfig u55Streaming = u55;
+  u55Streaming.arch = &streaming;
+  test::UnitBench waits = bench(u55), streams = bench(u55Streaming);
+  const npu::KernelTiming w = waits.runKernel(op), s = streams.runKernel(op);
+  REQUIRE(w.blocks == 1);
+  const double mac = npu::simulatedBlockMacCycles(u55, npu::macBlockOf(u55, op, {8, 5, 32}), 64);
+  CHECK(w.macCycles == doctest::Approx(mac));
+  CHECK(mac > 500);
+  CHECK(w.end - s.end <= mac + 1);
+  CHECK(w.end - s.end >= mac - 64);
+}
+
+TEST_CASE("staggered weight streams: an operation's decoders open their streams a round trip apart, at its first block only") {
+  // Weights in a memory of 200 cycles' latency and ample bandwidth (256 B/cycle, 8 reads in
+  // flight), so that each weight slice is in one round trip after its request. The operation has
+  // `streams` weight streams of 64 bytes per block; its MAC work and the IFM (SRAM) are short.
+  // Requested at once, every slice of a block is in after one round trip; staggered
+  // (weightStreamsStaggered, the U85's decoders), the first block's stream k is requested once
+  // stream k-1's first word is in, so its weights are in (streams - 1) round trips later (less
+  // the few cycles the requests at once spend queued for the address channel). Later blocks, whose
+  // streams are open, are not staggered: with four depth blocks the operation ends less than
+  // twice that lag later (staggering each block, two of them double-buffered, would cost at
+  // least twice).
+  const arch::NpuConfig& u55 = test::u55(128);
+  arch::Architecture plain = *u55.arch;
+  plain.weightStreamsInOrder = false;
+  arch::Architecture staggered = plain;
+  staggered.weightStreamsStaggered = true;
+  arch::NpuConfig npuPlain = u55, npuStaggered = u55;
+  npuPlain.arch = &plain;
+  npuStaggered.arch = &staggered;
+  constexpr double kLatency = 200;
+  const auto run = [&](const arch::NpuConfig& npu, size_t streams, uint32_t depthBlocks) {
+    cmd::Operation op = pointwiseConv();
+    op.ifm = test::featureMap(0, {2, 2, 16}, cmd::DataFormat::Nhcwb16);
+    op.ofm = test::featureMap(8192, {2, 2, 16 * depthBlocks}, cmd::DataFormat::Nhcwb16);
+    op.ofmBlock = {2, 2, 16};
+    op.weightStreamCount = streams;
+    for (size_t k = 0; k < streams; ++k) op.weights[k] = {0, 4096 + 64 * depthBlocks * k, 64 * depthBlocks};
+    op.scales[0] = {1, 16384, 160 * depthBlocks};
+    test::UnitBench units(npu, {8.0, 32, 32}, {256.0, kLatency, kLatency}, {8, 64, 8, 8, 0}, {8, 64, 8, 8, 0});
+    return units.runKernel(op);
+  };
+  for (const size_t streams : {size_t{2}, size_t{4}}) {
+    CAPTURE(streams);
+    const npu::KernelTiming p1 = run(npuPlain, streams, 1), s1 = run(npuStaggered, streams, 1);
+    const double lag = double(streams - 1) * kLatency;
+    CHECK(s1.end - p1.end >= 0.95 * lag);
+    CHECK(s1.end - p1.end <= 1.05 * lag);
+    const npu::KernelTiming p4 = run(npuPlain, streams, 4), s4 = run(npuStaggered, streams, 4);
+    CHECK(s4.end - p4.end >= s1.end - p1.end);
+    CHECK(s4.end - p4.end < 2 * (s1.end - p1.end));
+  }
+}
+
 TEST_CASE("the weight decoders' rate bounds a block whose weights arrive faster than they decode") {
   // The pointwise convolution's weights from the SRAM (region 1). Each of its 3 x 1 x 2 blocks
   // (OFM 25x5x64 in 9x6x32) decodes the weights of its 32 OFM channels over 64 IFM channels again:
