@@ -261,7 +261,7 @@ TEST_CASE("staggered weight streams: an operation's decoders open their streams 
     op.ifm = test::featureMap(0, {2, 2, 16}, cmd::DataFormat::Nhcwb16);
     op.ofm = test::featureMap(8192, {2, 2, 16 * depthBlocks}, cmd::DataFormat::Nhcwb16);
     op.ofmBlock = {2, 2, 16};
-    op.weightStreamCount = streams;
+    op.weightStreamCount = static_cast<uint8_t>(streams);
     for (size_t k = 0; k < streams; ++k) op.weights[k] = {0, 4096 + 64 * depthBlocks * k, 64 * depthBlocks};
     op.scales[0] = {1, 16384, 160 * depthBlocks};
     test::UnitBench units(npu, {8.0, 32, 32}, {256.0, kLatency, kLatency}, {8, 64, 8, 8, 0}, {8, 64, 8, 8, 0});
