@@ -37,6 +37,27 @@ cmd::Operation pointwiseConv() {
   return op;
 }
 
+// Runs `op` (one 8x5x32 OFM block over a 64-deep IFM) on the U55-128 bench as the U55 is and
+// with `rule` switched on (an input the MAC array then takes as it streams in), and checks that
+// the rule hides the block's MAC work behind the input's arrival: the runs differ by its MAC
+// cycles, less what the streamed first word costs as a burst of its own (at most one 64-byte
+// burst's data at the flash's 1 B/cycle).
+void checkStreamingHidesMac(const cmd::Operation& op, bool arch::Architecture::*rule) {
+  const arch::NpuConfig& u55 = test::u55(128);
+  arch::Architecture streaming = *u55.arch;
+  streaming.*rule = true;
+  arch::NpuConfig u55Streaming = u55;
+  u55Streaming.arch = &streaming;
+  test::UnitBench waits = bench(u55), streams = bench(u55Streaming);
+  const npu::KernelTiming w = waits.runKernel(op), s = streams.runKernel(op);
+  REQUIRE(w.blocks == 1);
+  const double mac = npu::simulatedBlockMacCycles(u55, npu::macBlockOf(u55, op, {8, 5, 32}), 64);
+  CHECK(w.macCycles == doctest::Approx(mac));
+  CHECK(mac > 500);
+  CHECK(w.end - s.end <= mac + 1);
+  CHECK(w.end - s.end >= mac - 64);
+}
+
 } // namespace
 
 TEST_CASE("latency-bound read: one outstanding burst costs latency + data per burst") {
@@ -183,57 +204,28 @@ TEST_CASE("compute-bound convolution takes its MAC time plus pipeline fill and d
 
 TEST_CASE("weights streamed into the MAC array hide its work behind their arrival, waited for they add to it") {
   // One block (the whole 8x5x32 OFM, IFM 64 deep) whose weights come from the flash behind AXI1
-  // (region 0, 1 B/cycle): they arrive long after the IFM. Waiting for them (U55, U65), the MAC
-  // array starts when the last has come; streaming them in (macStreamsWeights, the U85's
-  // decoders), it works as they come and ends with the last. The two runs differ by the block's
-  // MAC cycles, less what the streamed first word costs as a burst of its own (at most one 64-byte
-  // burst's data at 1 B/cycle).
+  // (region 0, 1 B/cycle): they arrive long after the IFM (~4.4 k cycles against 640 of MAC
+  // work). Waiting for them (U55, U65), the MAC array starts when the last has come; streaming
+  // them in (macStreamsWeights, the U85's decoders), it works as they come and ends with the last.
   cmd::Operation op = pointwiseConv();
   op.ifm = test::featureMap(0, {8, 5, 64}, cmd::DataFormat::Nhcwb16);
   op.ofm = test::featureMap(8192, {8, 5, 32}, cmd::DataFormat::Nhcwb16);
   op.ofmBlock = {8, 5, 32};
   op.weights[0] = {0, 0, 4096};
   op.scales[0] = {0, 4096, 320};
-  const arch::NpuConfig& u55 = test::u55(128);
-  arch::Architecture streaming = *u55.arch;
-  streaming.macStreamsWeights = true;
-  arch::NpuConfig u55Streaming = u55;
-  u55Streaming.arch = &streaming;
-  test::UnitBench waits = bench(u55), streams = bench(u55Streaming);
-  const npu::KernelTiming w = waits.runKernel(op), s = streams.runKernel(op);
-  REQUIRE(w.blocks == 1);
-  const double mac = npu::simulatedBlockMacCycles(u55, npu::macBlockOf(u55, op, {8, 5, 32}), 64);
-  CHECK(w.macCycles == doctest::Approx(mac));
-  // The weights take ~4.4 k cycles from the flash, the MAC work 640: hidden when streamed.
-  CHECK(mac > 500);
-  CHECK(w.end - s.end <= mac + 1);
-  CHECK(w.end - s.end >= mac - 64);
+  checkStreamingHidesMac(op, &arch::Architecture::macStreamsWeights);
 }
 
 TEST_CASE("an IFM window streamed into the MAC array hides its work behind its arrival, waited for it adds to it") {
   // One block (the whole 8x5x32 OFM) whose 8x5x64 IFM comes from the flash behind AXI1 (region 0,
   // 1 B/cycle: 2,560 bytes, ~2.6 k cycles), its weights from the SRAM. Taking the window whole
   // (U55, U65), the MAC array starts when its last word has come; streaming it in (macStreamsIfm,
-  // the U85's input buffer), it works as the window comes and ends with the last word. The two
-  // runs differ by the block's MAC cycles, less what the first word costs as a burst of its own
-  // (at most one 64-byte burst's data at 1 B/cycle).
+  // the U85's input buffer), it works as the window comes and ends with the last word.
   cmd::Operation op = pointwiseConv();
   op.ifm = test::featureMap(0, {8, 5, 64}, cmd::DataFormat::Nhcwb16, 0);
   op.ofm = test::featureMap(8192, {8, 5, 32}, cmd::DataFormat::Nhcwb16);
   op.ofmBlock = {8, 5, 32};
-  const arch::NpuConfig& u55 = test::u55(128);
-  arch::Architecture streaming = *u55.arch;
-  streaming.macStreamsIfm = true;
-  arch::NpuConfig u55Streaming = u55;
-  u55Streaming.arch = &streaming;
-  test::UnitBench waits = bench(u55), streams = bench(u55Streaming);
-  const npu::KernelTiming w = waits.runKernel(op), s = streams.runKernel(op);
-  REQUIRE(w.blocks == 1);
-  const double mac = npu::simulatedBlockMacCycles(u55, npu::macBlockOf(u55, op, {8, 5, 32}), 64);
-  CHECK(w.macCycles == doctest::Approx(mac));
-  CHECK(mac > 500);
-  CHECK(w.end - s.end <= mac + 1);
-  CHECK(w.end - s.end >= mac - 64);
+  checkStreamingHidesMac(op, &arch::Architecture::macStreamsIfm);
 }
 
 TEST_CASE("staggered weight streams: an operation's decoders open their streams a round trip apart, at its first block only") {
