@@ -119,8 +119,8 @@ std::optional<KernelUnit::Dependency> KernelUnit::dependency(uint64_t index, uin
 bool KernelUnit::fetchWeights(uint64_t g) {
   // A weight decoder's stream is read in order: while the previous block's staggered slices are
   // still to be requested, this block's wait behind them.
-  if (g > 0 && ring_[(g - 1) % ring_.size()].global == g - 1 &&
-      ring_[(g - 1) % ring_.size()].nextWeightStream < cmd::kMaxWeightStreams) {
+  if (const BlockRun& previous = ring_[(g - 1) % ring_.size()];
+      g > 0 && previous.global == g - 1 && previous.nextWeightStream < cmd::kMaxWeightStreams) {
     return false;
   }
   locate(g, wOp_);
@@ -152,16 +152,21 @@ bool KernelUnit::fetchWeights(uint64_t g) {
       o.weightOffset[i] = (o.weightOffset[i] + weightBytes) % std::max<uint64_t>(op.weights[i].length, 1);
     }
   }
+  const bool staggered = npu_.arch->weightStreamsStaggered && g == o.first;
   s.nextWeightStream = cmd::kMaxWeightStreams;
-  for (size_t i = 0; i < cmd::kMaxWeightStreams; ++i) {
-    if (s.work.weightBytes[i] == 0) continue;
-    if (npu_.arch->weightStreamsStaggered && s.weightFirstPending > 0 && g == o.first) {
-      s.nextWeightStream = i; // requested when the previous slice's first word is in
+  for (size_t i = nextWeightSlice(s, 0); i < cmd::kMaxWeightStreams; i = nextWeightSlice(s, i + 1)) {
+    readWeightSlice(g, wOp_, i, s.wFetch);
+    if (staggered) {
+      s.nextWeightStream = nextWeightSlice(s, i + 1); // requested when this slice's first word is in
       break;
     }
-    readWeightSlice(g, wOp_, i, s.wFetch);
   }
   return true;
+}
+
+size_t KernelUnit::nextWeightSlice(const BlockRun& s, size_t from) {
+  while (from < cmd::kMaxWeightStreams && s.work.weightBytes[from] == 0) ++from;
+  return from;
 }
 
 void KernelUnit::readWeightSlice(uint64_t g, uint64_t index, size_t i, double at) {
@@ -219,7 +224,7 @@ bool KernelUnit::fetchIfm(uint64_t g) {
   // area) or, where it streams in (Architecture::macStreamsIfm), from its first word, which is
   // then the stream's first transfer.
   const bool streams = op.kind == cmd::OpKind::Elementwise;
-  const bool firstWord = streams || (npu_.arch->macStreamsIfm && s.work.macCycles > 0);
+  const bool firstWord = streams || ifmStreamsIntoMac(s.work);
   const auto read = [&](uint8_t region, const mem::TransferShape& shape) {
     if (shape.bytes() == 0) return;
     mem::TransferShape rest = shape;
@@ -270,7 +275,7 @@ bool KernelUnit::runMac(uint64_t g) {
   const double ready = std::max(macFree_, accBufferFree_[buf]);
   // (An elementwise operation's inputs, and a kernel's IFM window where it streams in, likewise.)
   const bool streams = o.op->kind == cmd::OpKind::Elementwise;
-  const bool ifmStreams = npu_.arch->macStreamsIfm && b.macCycles > 0;
+  const bool ifmStreams = ifmStreamsIntoMac(b);
   const double inputs = streams || ifmStreams ? s.ifmFirst : s.ifmDone;
   const double weights = npu_.arch->macStreamsWeights ? s.weightFirst : s.weightDone;
   const double macStart = std::max({ready, inputs, weights});
@@ -408,17 +413,9 @@ void KernelUnit::transferDone(uint64_t tok) {
   case Token::WeightsFirst:
     in({&s.weightFirst, &s.weightDone}, s.weightFirstPending);
     // Staggered weight fetches: the block's next weight slice goes now.
-    for (size_t i = s.nextWeightStream; i < cmd::kMaxWeightStreams; ++i) {
-      if (s.work.weightBytes[i] == 0) continue;
-      s.nextWeightStream = cmd::kMaxWeightStreams;
-      for (size_t k = i + 1; k < cmd::kMaxWeightStreams; ++k) {
-        if (s.work.weightBytes[k] > 0) {
-          s.nextWeightStream = k;
-          break;
-        }
-      }
+    if (const size_t i = s.nextWeightStream; i < cmd::kMaxWeightStreams) {
+      s.nextWeightStream = nextWeightSlice(s, i + 1);
       readWeightSlice(low, op, i, now);
-      break;
     }
     break;
   case Token::Ofm: written(op, low); break;

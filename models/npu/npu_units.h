@@ -138,6 +138,11 @@ private:
   bool fetchWeights(uint64_t g);
   // Requests weight stream `i`'s slice of block g (of operation `index`) from cycle `at`.
   void readWeightSlice(uint64_t g, uint64_t index, size_t i, double at);
+  // The first weight stream from `from` on with a slice in block `s` (kMaxWeightStreams: none).
+  static size_t nextWeightSlice(const BlockRun& s, size_t from);
+  // Whether a kernel block's MAC array takes its IFM window as it streams in
+  // (Architecture::macStreamsIfm; kernels are the blocks with MAC work).
+  bool ifmStreamsIntoMac(const BlockWork& b) const { return npu_.arch->macStreamsIfm && b.macCycles > 0; }
   bool fetchIfm(uint64_t g);
   bool runMac(uint64_t g);
   // When block j of operation `index` may read its IFM as far as the previous operation is
