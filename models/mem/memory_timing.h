@@ -46,6 +46,10 @@ struct TransferShape {
   // (the output unit writing an OFM block as it computes it): a burst goes only once its data exists.
   double pace = 0;
   double paceFrom = 0;
+  // true: the rest of a transfer whose first word the unit started just before as a transfer of
+  // its own (to know when that word is in): on the bus it is the same transfer, through the same
+  // port.
+  bool continuesPrevious = false;
   uint64_t bytes() const { return runs * runBytes; }
 };
 

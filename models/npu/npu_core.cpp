@@ -100,8 +100,8 @@ void NpuCore::build(const std::vector<mem::BurstTarget*>* targets, mem::MemoryRo
 
 void NpuCore::route(const std::array<arch::AreaId, 8>& regionAreas, arch::AreaId commandStreamArea) {
   // REGIONCFG and QCONFIG pick an area: one port on the U55 and U65, a group of ports on the U85
-  // (transfer() gives a region's transfers to its group in turn; the command stream is fetched
-  // through the group's first port).
+  // (transfer() gives each of a region's transfers to the group's least loaded port; the command
+  // stream is fetched through the group's first port).
   const auto some = [this](const std::vector<arch::PortId>& group, arch::AreaId area) {
     if (group.empty()) {
       throw std::logic_error("NpuCore: the " + std::string(params_.hardware->arch->name) + " has no port to area " +
@@ -111,7 +111,6 @@ void NpuCore::route(const std::array<arch::AreaId, 8>& regionAreas, arch::AreaId
   };
   for (uint8_t region = 0; region < 8; ++region) {
     regionPorts_[region] = some(params_.regions.portsIn(regionAreas[region]), regionAreas[region]);
-    regionTurn_[region] %= regionPorts_[region].size();
   }
   commandPort_ = some(params_.regions.portsIn(commandStreamArea), commandStreamArea).front();
 }
@@ -168,15 +167,23 @@ StreamOutcome NpuCore::finish(double start) {
   return outcome_;
 }
 
-// A region reached through several ports (the U85's SRAM or EXT port group) takes them in turn, a
-// transfer each: how the hardware assigns traffic to its ports is not documented (ethos-u85.md
-// 1.3, 8); docs/timing-model.md.
+// A region reached through several ports (the U85's SRAM or EXT port group) gives each transfer
+// to the port that has moved the fewest bytes in its direction so far (the first of equals), and
+// the rest of a transfer whose first word went alone to the same port: how the hardware assigns
+// traffic to its ports is not documented (ethos-u85.md 1.3, 8), and taking the ports in turn, a
+// transfer each, loads one port more than another where a unit's transfers come in a repeating
+// pattern (docs/timing-model.md).
 void NpuCore::transfer(uint8_t region, uint64_t offset, mem::Direction dir, const mem::TransferShape& shape,
                        double start, PortBytes& bytes, mem::TransferSink& sink, uint64_t token) {
   const std::vector<arch::PortId>& group = regionPorts_[region & 7];
-  size_t& turn = regionTurn_[region & 7];
-  const arch::PortId port = group[turn];
-  turn = (turn + 1) % group.size();
+  const size_t d = static_cast<size_t>(dir);
+  arch::PortId& port = lastPort_[region & 7];
+  if (!shape.continuesPrevious || std::find(group.begin(), group.end(), port) == group.end()) {
+    port = *std::min_element(group.begin(), group.end(), [&](arch::PortId a, arch::PortId b) {
+      return portLoad_[a.index][d] < portLoad_[b.index][d];
+    });
+  }
+  portLoad_[port.index][d] += shape.bytes();
   bytes.add(port, dir, shape.bytes());
   mem::TransferShape bus = shape;
   bus.address = basep_[region & 7] + offset;

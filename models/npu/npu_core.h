@@ -141,7 +141,10 @@ private:
   DmaUnit dma_;
   CommandProcessor commands_;
   std::array<std::vector<arch::PortId>, 8> regionPorts_{};
-  std::array<size_t, 8> regionTurn_{};   // the port of its group a region's next transfer takes
+  // Bytes given to each port so far, per direction (Direction order), and the port of each
+  // region's last transfer.
+  std::array<std::array<uint64_t, 2>, PortBytes::kMaxPorts> portLoad_{};
+  std::array<arch::PortId, 8> lastPort_{};
   arch::PortId commandPort_;
   std::array<uint64_t, 8> basep_{};
   bool running_ = false;

@@ -190,6 +190,7 @@ void KernelUnit::readWeightSlice(uint64_t g, uint64_t index, size_t i, double at
     mem::TransferShape shape{1, to - from, npu_.weightWindowBytes()};
     shape.stream = id;
     shape.ownWindow = npu_.arch->weightWindowPerBuffer;
+    shape.continuesPrevious = from > 0;
     transport_.transfer(stream.region, s.weightSliceStart[i] + from, mem::Direction::Read, shape, at, o.timing.bytes,
                         *this, token(kind, index, g));
   };
@@ -247,6 +248,7 @@ bool KernelUnit::fetchIfm(uint64_t g) {
     }
     if (rest.bytes() == 0) return;
     if (!streams) rest.stream = kIfmStream;
+    rest.continuesPrevious = firstWord;
     ++s.ifmPending;
     transport_.transfer(region, rest.address, mem::Direction::Read, rest, s.fetch, o.timing.bytes, *this,
                         token(Token::Ifm, fOp_, g));

@@ -173,8 +173,8 @@ TEST_CASE("an Ethos-U85 model: inspect reads it, estimate estimates it, and run,
     CHECK(r.out.find("ethos-u85-256") != std::string::npos);
   }
   npusim::test::TempDir tmp;
-  // The U85-256's two SRAM ports share the arena's traffic (a transfer each, in turn), and the
-  // SRAM group events the kit prints are the sum of the ports'.
+  // The U85-256's two SRAM ports share the arena's traffic (each transfer goes to the less loaded
+  // one), and the SRAM group events the kit prints are the sum of the ports'.
   const fs::path json = tmp.path() / "u85.json";
   std::vector<std::string> args{"run", model, "--json", json.string()};
   args.insert(args.end(), sections.begin(), sections.end());
