@@ -319,8 +319,7 @@ PmuDesc ethosU85Pmu() {
 // bits and writes - 1 in 5 (at most 64 and 32); the defaults are the driver's (SRAM 12 reads and
 // 16 writes, EXT 64 and 32). Queues: Vela's wait model (2 kernel operations, 4 DMAs). The DMA
 // buffer and the weight streams' windows are each configuration's read buffers (NpuConfig); the
-// command fetch size and parse rate keep the U55's values (no U85 figure found), the command
-// prefetch is the FVP's (below).
+// parse rate keeps the U55's value (no U85 figure found), the command fetch is the FVP's (below).
 Architecture ethosU85Description() {
   Architecture a;
   a.name = "Ethos-U85";
@@ -339,10 +338,13 @@ Architecture ethosU85Description() {
              {"ext0", 128, 64, 32, 64, 32, AreaId{1}, 640, "EXT"},    {"ext1", 128, 64, 32, 64, 32, AreaId{1}, 656, "EXT"}};
   a.buffers = BufferModel::InternalBuffers;
   a.costRules = CostRules::Ethos2x;
-  // The command FIFO requests the stream one 64-byte chunk ahead of the parser, not the U55's
-  // two: inferred from the Corstone-320 FVP's EXT read-latency sweeps and per-launch records of
-  // rnnoise (fvp-perop; docs/timing-model.md), no public figure.
-  a.commandPrefetchChunks = 1;
+  // The command FIFO holds 128 bytes, the parser's current read and three more ahead of it, and
+  // reads the stream 32 bytes at a time: inferred from the Corstone-320 FVP, the FIFO's size from
+  // its EXT read-latency sweeps and per-launch records of rnnoise, the read size from the reads
+  // its sweeps with one EXT read outstanding count (fvp-perop; docs/timing-model.md), no public
+  // figure.
+  a.commandFetchBytes = 32;
+  a.commandPrefetchChunks = 3;
   // The DMA engine's buffer is the memory-to-memory channel's read buffer (NpuConfig: Vela's RB,
   // the bytes a channel keeps in flight, ethos-u85.md 5.6), so it streams: a read of one
   // 256-byte burst (the AXI maximum, ethos-u85.md 1.3) whenever that much of it is free
