@@ -80,9 +80,9 @@ void AxiPort::transfer(Direction dir, double start, const TransferShape& shape, 
   t.burstBytes = shape.pieceBytes > 0 ? std::min<uint64_t>(p_.maxBurstBytes, shape.pieceBytes)
                                       : uint64_t{p_.maxBurstBytes};
   t.stride = shape.runStride == 0 ? shape.runBytes : shape.runStride;
-  // A windowed transfer keeps at most window / burst bytes' worth of bursts (at least one) in flight,
-  // counted over its whole stream when it belongs to one (the stream's FIFO).
-  t.window = shape.window == 0 ? 0 : std::max<uint64_t>(1, shape.window / t.burstBytes);
+  // A windowed transfer keeps at most window bytes' worth of the port's data beats in flight (at
+  // least one burst), counted over its whole stream when it belongs to one (the stream's FIFO).
+  t.window = shape.window == 0 ? 0 : std::max<uint64_t>(1, shape.window / p_.bytesPerBeat);
   t.ready = start;
   if (shape.pace > 0 && shape.bytes() > 0) {
     t.ready = std::max(start, shape.paceFrom + shape.pace * double(std::min<uint64_t>(t.burstBytes, shape.runBytes)));
@@ -115,6 +115,12 @@ void AxiPort::arrive(uint32_t index) {
   }
   ++version_;
   scheduleTry(t.dir, std::max(queue_.now(), ch.addrFree));
+}
+
+bool AxiPort::windowFull(const Transfer& t) const {
+  if (t.window == 0) return false;
+  const uint64_t inflight = inflightBeats(t);
+  return inflight > 0 && inflight + beatsOf(nextAddress(t), nextBurstBytes(t)) > t.window;
 }
 
 uint64_t AxiPort::nextBurstBytes(const Transfer& t) const {
@@ -200,7 +206,7 @@ uint32_t AxiPort::best(Direction d) const {
   uint64_t seenStreams = 0;
   for (const uint32_t i : ch.waiting) {
     const Transfer& t = transfers_[i];
-    const bool full = t.window > 0 && inflight(t) >= t.window;
+    const bool full = windowFull(t);
     if (t.shape.stream != 0) {
       const uint64_t bit = uint64_t{1} << (t.shape.stream % 64);
       const bool younger = (seenStreams & bit) != 0;
@@ -243,8 +249,8 @@ bool AxiPort::issue(Direction d) {
     return false; // a completing burst tries again
   }
   const uint64_t bytes = nextBurstBytes(x);
-  const uint64_t address = x.shape.address + x.run * x.stride + x.offset;
-  const uint64_t beats = (address % p_.bytesPerBeat + bytes + p_.bytesPerBeat - 1) / p_.bytesPerBeat;
+  const uint64_t address = nextAddress(x);
+  const uint64_t beats = beatsOf(address, bytes);
   const size_t memory = memories_ != nullptr ? memories_->route(address, bytes) : 0;
   if (adapter_ != nullptr) {
     double retry = EventQueue::kNever;
@@ -277,7 +283,8 @@ bool AxiPort::issue(Direction d) {
   ++version_;
   ++ch.inflight;
   ++x.inflight;
-  if (x.shape.stream != 0) ++streamInflight_.at(streamSlot(x));
+  x.inflightBeats += beats;
+  if (x.shape.stream != 0) streamInflightBeats_.at(streamSlot(x)) += beats;
   // The burst's bytes: the transfer's runs are packed, and its bursts go in order.
   uint8_t* data = x.data != nullptr ? x.data + x.run * x.shape.runBytes + x.offset : nullptr;
   const bool unconstrained = !constrained(x);
@@ -393,7 +400,8 @@ void AxiPort::complete(uint32_t b) {
   ++version_;
   Transfer& x = transfers_[index];
   --x.inflight;
-  if (x.shape.stream != 0) --streamInflight_.at(streamSlot(x));
+  x.inflightBeats -= e.beats;
+  if (x.shape.stream != 0) streamInflightBeats_.at(streamSlot(x)) -= e.beats;
   if (observer_ != nullptr) {
     observer_->burst(e);
   }

@@ -150,8 +150,9 @@ private:
     uint64_t burstBytes = 0, stride = 0;
     uint64_t run = 0, offset = 0;  // the next burst to issue
     uint64_t issuedBytes = 0;      // bytes of the bursts issued so far
-    uint64_t window = 0;           // most bursts in flight (0: no window)
-    uint64_t inflight = 0;
+    uint64_t window = 0;           // most data beats in flight (0: no window)
+    uint64_t inflight = 0;         // bursts in flight
+    uint64_t inflightBeats = 0;    // their data beats
     double ready = 0;              // when its next burst may request the address channel
     uint8_t* data = nullptr;       // its bytes (a BurstTarget's transfers)
     bool live = false;
@@ -210,12 +211,19 @@ private:
   bool hasBurst(const Transfer& t) const { return t.run < t.shape.runs; }
   // A stream's counter: streams are told apart per direction.
   static size_t streamSlot(const Transfer& t) { return 2 * size_t{t.shape.stream} + static_cast<size_t>(t.dir); }
-  // The bursts in flight a transfer's window counts: its stream's (unless it has a window of its
-  // own), or its own.
-  uint64_t inflight(const Transfer& t) const {
-    return t.shape.stream != 0 && !t.shape.ownWindow ? streamInflight_.at(streamSlot(t)) : t.inflight;
+  // The data beats in flight a transfer's window counts: its stream's (unless it has a window of
+  // its own), or its own.
+  uint64_t inflightBeats(const Transfer& t) const {
+    return t.shape.stream != 0 && !t.shape.ownWindow ? streamInflightBeats_.at(streamSlot(t)) : t.inflightBeats;
   }
+  // Whether a transfer's next burst waits for its window.
+  bool windowFull(const Transfer& t) const;
   uint64_t nextBurstBytes(const Transfer& t) const;
+  // The data beats of a burst of `bytes` from `address` (its first and last partial beats whole).
+  uint64_t beatsOf(uint64_t address, uint64_t bytes) const {
+    return (address % p_.bytesPerBeat + bytes + p_.bytesPerBeat - 1) / p_.bytesPerBeat;
+  }
+  uint64_t nextAddress(const Transfer& t) const { return t.shape.address + t.run * t.stride + t.offset; }
 
   // Times the data of a burst just issued on a BurstTarget and schedules its completion.
   void targetBurst(uint32_t burst, uint8_t* data);
@@ -235,7 +243,7 @@ private:
   std::vector<uint32_t> freeBursts_;
   uint64_t order_ = 0;
   size_t active_ = 0;
-  std::array<uint64_t, 2 * kMaxStreams> streamInflight_{};
+  std::array<uint64_t, 2 * kMaxStreams> streamInflightBeats_{};
 };
 
 } // namespace npusim::mem

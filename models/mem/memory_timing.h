@@ -17,8 +17,10 @@ using config::TimingAdapterParams;
 enum class Direction : uint8_t { Read, Write };
 
 // The shape of one transfer: `runs` contiguous runs of `runBytes` bytes each.
-// `window` > 0 bounds the bytes of the transfer in flight: a burst is issued only while fewer than
-// `window` bytes' worth of its bursts are in flight (a stream read through a FIFO of that size).
+// `window` > 0 bounds the bytes of the transfer in flight: a burst is issued only while its data
+// beats and those in flight fit in `window` bytes' worth of beats of the port (a stream read
+// through a FIFO of that size, which holds bus words: a burst of a few bytes takes a beat, not a
+// whole burst's place), or when none is in flight.
 // `address` is where the first run starts (an offset in its region where the NPU's units plan the
 // transfer, the bus address once its port has added the region's base) and `runStride` the
 // distance from one run's start to the next (0: the runs follow each other); they place the

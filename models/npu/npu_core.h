@@ -103,6 +103,7 @@ public:
 
   void transfer(uint8_t region, uint64_t offset, mem::Direction dir, const mem::TransferShape& shape, double start,
                 PortBytes& bytes, mem::TransferSink& sink, uint64_t token) override;
+  size_t portsOf(uint8_t region) const override { return regionPorts_[region & 7].size(); }
   void fetch(uint64_t address, uint32_t bytes, double start, mem::TransferSink& sink, uint64_t token) override;
   const uint8_t* fetched() const override { return stream_.data(); }
   // A target refused a burst (a bus abort): the NPU stops.

@@ -125,8 +125,17 @@ bool KernelUnit::fetchWeights(uint64_t g) {
   }
   locate(g, wOp_);
   OpRun& o = opOf(wOp_);
-  BlockRun& s = slot(g);
   const cmd::Operation& op = *o.op;
+  // One block's weight slices per port of the weights' region at a time
+  // (Architecture::weightBlockPerPort): the block as many blocks back must have all of its in.
+  if (npu_.arch->weightBlockPerPort) {
+    const size_t ports = transport_.portsOf(op.weights[0].region);
+    if (ports < ring_.size() && g >= o.first + ports) {
+      const BlockRun& earlier = ring_[(g - ports) % ring_.size()];
+      if (earlier.global == g - ports && (earlier.weightPending > 0 || earlier.weightFirstPending > 0)) return false;
+    }
+  }
+  BlockRun& s = slot(g);
   const size_t buf = g % 2;
   s.wFetch = std::max({o.issue, weightBufferFree_[buf], queue_.now()});
   s.weightDone = s.weightFirst = s.wFetch;

@@ -47,6 +47,8 @@ public:
   // to `bytes` under the NPU ports it uses, and calls sink.transferDone(token) when it completes.
   virtual void transfer(uint8_t region, uint64_t offset, mem::Direction dir, const mem::TransferShape& shape,
                         double start, PortBytes& bytes, mem::TransferSink& sink, uint64_t token) = 0;
+  // The ports a region's transfers share (a U85 port group; 1 elsewhere).
+  virtual size_t portsOf(uint8_t region) const = 0;
 };
 
 // Timing of one kernel operation.

@@ -354,6 +354,7 @@ Architecture ethosU85Description() {
   // Inferred from the Corstone-320 FVP (fvp-perop records, sweeps and points; docs/timing-model.md):
   // no public source describes the U85's weight fetch or input buffer.
   a.weightStreamsStaggered = true;
+  a.weightBlockPerPort = true;
   a.macStreamsIfm = true;
   a.weightWindowPerBuffer = false;
   // Standard: inferred from the Corstone-320 FVP at zero EXT latency (fvp-perop sweeps;

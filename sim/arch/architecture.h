@@ -226,6 +226,11 @@ struct Architecture {
   // decoder's first request once the previous decoder's first word is in (U85), or all at once
   // (U55, U65). docs/timing-model.md has the FVP evidence.
   bool weightStreamsStaggered = false;
+  // Whether an operation's blocks fetch their weights one block per port of the weights' region
+  // at a time, a block's slices requested once those of the block as many blocks back are all in
+  // (U85: with its one EXT port on 128-512 MACs, block after block), or as soon as a weight buffer
+  // is free (U55, U65). docs/timing-model.md has the FVP evidence.
+  bool weightBlockPerPort = false;
   // Whether the MAC array starts a kernel's OFM block on the first word of its IFM window and
   // takes the rest as it comes, ending no earlier than the last (U85: the IFM streams through the
   // input buffer), or waits for the whole window in its IFM buffer (U55, U65: the SHRAM's IFM

@@ -56,6 +56,11 @@ constexpr OpenRow kOpenChange[] = {
      "the command stream's fetch, 32-byte reads through a 128-byte FIFO, is a chain of EXT round trips that "
      "meets the pulse's closed window at the same phase with 4000/1000 and 2000/500 (no change; the FVP "
      "-4.2%): the pulse's phase at the inference's start is not known (docs/timing-model.md)"},
+    {"ethos-u85-512", "kws_micronet_m", "EXT_RLATENCY=250;EXT_WLATENCY=250", 2.0,
+     "one block's weights at a time through the one EXT port makes kws's weight fetch cost every cycle of read "
+     "latency from 250 on (500 -> 250: -14.2 k); the FVP's kws hides it up to 500 (-5.0 k) and pays from there "
+     "(1000: +49 k, the model +42 k): what lets the FVP overlap its blocks' fetches there is not found "
+     "(docs/timing-model.md)"},
 };
 
 // The kOpenChange entry that names row `r`, null when none does.

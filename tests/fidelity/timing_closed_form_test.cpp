@@ -69,6 +69,30 @@ TEST_CASE("latency-bound read: one outstanding burst costs latency + data per bu
   CHECK(end == doctest::Approx(double(bursts) * (100 + 64 / 8.0)));
 }
 
+TEST_CASE("a stream's window counts the data beats in flight: a one-word burst takes a beat of it, not a burst's") {
+  // A stream read through a 64-byte window on a 64-bit port (8-byte beats, 64-byte bursts), from
+  // a memory of 100 cycles' latency: an 8-byte transfer (one beat) and then a 56-byte one (seven
+  // beats) fill the window together, so the second goes without waiting for the first and both
+  // are in after one round trip; a 64-byte transfer after the 8-byte one (eight beats) does not
+  // fit beside it and waits for it: a second round trip.
+  const auto second = [](uint64_t bytes) {
+    test::PortBench b;
+    b.addMemory({8.0, 100, 100});
+    b.addPort({8, 64, 8, 8, 0});
+    mem::TransferShape head{1, 8, 64};
+    head.stream = 1;
+    mem::TransferShape rest{1, bytes, 64};
+    rest.stream = 1;
+    rest.address = 8;
+    b.submit(0, mem::Direction::Read, 0, head);
+    const size_t id = b.submit(0, mem::Direction::Read, 0, rest);
+    b.run();
+    return b.done(id);
+  };
+  CHECK(second(56) < 150);
+  CHECK(second(64) > 200);
+}
+
 TEST_CASE("outstanding-transaction limit: 4 outstanding reads are ~4x faster than 1, 16 reach bandwidth") {
   const uint64_t bursts = 256;
   auto timeWith = [&](uint32_t outstanding) {
@@ -269,6 +293,40 @@ TEST_CASE("staggered weight streams: an operation's decoders open their streams 
     CHECK(s4.end - p4.end >= s1.end - p1.end);
     CHECK(s4.end - p4.end < 2 * (s1.end - p1.end));
   }
+}
+
+TEST_CASE("one block's weights per port at a time: a block's weight fetch waits for the previous block's to arrive") {
+  // Weights in a memory of 200 cycles' latency and ample bandwidth behind one port, 64 bytes per
+  // block (one burst: one round trip each), the IFM in the SRAM and little MAC work. Fetched as
+  // soon as a weight buffer is free, the first two blocks' weights are in flight at once (the
+  // double buffer), so four blocks take fewer than four round trips; one block per port at a
+  // time (weightBlockPerPort, the U85's), each block's fetch starts when the previous block's
+  // weights are in: four round trips at least, one more than with the overlap.
+  const arch::NpuConfig& u55 = test::u55(128);
+  arch::Architecture free = *u55.arch;
+  arch::Architecture perPort = free;
+  perPort.weightBlockPerPort = true;
+  arch::NpuConfig npuFree = u55, npuPerPort = u55;
+  npuFree.arch = &free;
+  npuPerPort.arch = &perPort;
+  constexpr double kLatency = 200;
+  constexpr uint32_t kBlocks = 4;
+  const auto run = [&](const arch::NpuConfig& npu) {
+    cmd::Operation op = pointwiseConv();
+    op.ifm = test::featureMap(0, {2, 2, 16}, cmd::DataFormat::Nhcwb16);
+    op.ofm = test::featureMap(8192, {2, 2, 16 * kBlocks}, cmd::DataFormat::Nhcwb16);
+    op.ofmBlock = {2, 2, 16};
+    op.weights[0] = {0, 4096, 64 * kBlocks};
+    op.scales[0] = {1, 16384, 160 * kBlocks};
+    test::UnitBench units(npu, {8.0, 32, 32}, {256.0, kLatency, kLatency}, {8, 64, 8, 8, 0}, {8, 64, 8, 8, 0});
+    return units.runKernel(op);
+  };
+  const npu::KernelTiming f = run(npuFree), p = run(npuPerPort);
+  REQUIRE(f.blocks == kBlocks);
+  REQUIRE(p.blocks == kBlocks);
+  CHECK(p.end - p.start >= double(kBlocks) * kLatency);
+  CHECK(f.end - f.start < (double(kBlocks) - 0.5) * kLatency);
+  CHECK(p.end - f.end >= 0.9 * kLatency);
 }
 
 TEST_CASE("the weight decoders' rate bounds a block whose weights arrive faster than they decode") {

@@ -83,6 +83,7 @@ public:
 
   void transfer(uint8_t region, uint64_t offset, mem::Direction dir, const mem::TransferShape& shape, double start,
                 npu::PortBytes& bytes, mem::TransferSink& sink, uint64_t token) override;
+  size_t portsOf(uint8_t) const override { return 1; }
   void kernelDone(size_t record, const npu::KernelTiming& timing) override;
   void dmaDone(size_t record, const npu::DmaTiming& timing) override;
 
