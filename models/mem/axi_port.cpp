@@ -117,16 +117,6 @@ void AxiPort::arrive(uint32_t index) {
   scheduleTry(t.dir, std::max(queue_.now(), ch.addrFree));
 }
 
-bool AxiPort::windowFull(const Transfer& t) const {
-  if (t.window == 0) return false;
-  const uint64_t inflight = inflightBeats(t);
-  return inflight > 0 && inflight + beatsOf(nextAddress(t), nextBurstBytes(t)) > t.window;
-}
-
-uint64_t AxiPort::nextBurstBytes(const Transfer& t) const {
-  return std::min<uint64_t>(t.burstBytes, t.shape.runBytes - t.offset);
-}
-
 void AxiPort::scheduleTry(Direction d, double t) {
   Channel& ch = channel(d);
   t = std::max(t, queue_.now());
@@ -283,8 +273,10 @@ bool AxiPort::issue(Direction d) {
   ++version_;
   ++ch.inflight;
   ++x.inflight;
-  x.inflightBeats += beats;
-  if (x.shape.stream != 0) streamInflightBeats_.at(streamSlot(x)) += beats;
+  if (x.window > 0) {
+    x.inflightBeats += beats;
+    if (x.shape.stream != 0) streamInflightBeats_.at(streamSlot(x)) += beats;
+  }
   // The burst's bytes: the transfer's runs are packed, and its bursts go in order.
   uint8_t* data = x.data != nullptr ? x.data + x.run * x.shape.runBytes + x.offset : nullptr;
   const bool unconstrained = !constrained(x);
@@ -400,8 +392,10 @@ void AxiPort::complete(uint32_t b) {
   ++version_;
   Transfer& x = transfers_[index];
   --x.inflight;
-  x.inflightBeats -= e.beats;
-  if (x.shape.stream != 0) streamInflightBeats_.at(streamSlot(x)) -= e.beats;
+  if (x.window > 0) {
+    x.inflightBeats -= e.beats;
+    if (x.shape.stream != 0) streamInflightBeats_.at(streamSlot(x)) -= e.beats;
+  }
   if (observer_ != nullptr) {
     observer_->burst(e);
   }

@@ -10,6 +10,7 @@
 // Its bursts go to npusim's memories (a MemoryRouter), or each to a BurstTarget: a TLM-2.0 target
 // the NPU reaches through its socket (models/npu), called when the burst's address is accepted.
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <set>
@@ -152,7 +153,7 @@ private:
     uint64_t issuedBytes = 0;      // bytes of the bursts issued so far
     uint64_t window = 0;           // most data beats in flight (0: no window)
     uint64_t inflight = 0;         // bursts in flight
-    uint64_t inflightBeats = 0;    // their data beats
+    uint64_t inflightBeats = 0;    // their data beats (counted with a window)
     double ready = 0;              // when its next burst may request the address channel
     uint8_t* data = nullptr;       // its bytes (a BurstTarget's transfers)
     bool live = false;
@@ -216,14 +217,20 @@ private:
   uint64_t inflightBeats(const Transfer& t) const {
     return t.shape.stream != 0 && !t.shape.ownWindow ? streamInflightBeats_.at(streamSlot(t)) : t.inflightBeats;
   }
-  // Whether a transfer's next burst waits for its window.
-  bool windowFull(const Transfer& t) const;
-  uint64_t nextBurstBytes(const Transfer& t) const;
+  uint64_t nextBurstBytes(const Transfer& t) const {
+    return std::min<uint64_t>(t.burstBytes, t.shape.runBytes - t.offset);
+  }
   // The data beats of a burst of `bytes` from `address` (its first and last partial beats whole).
   uint64_t beatsOf(uint64_t address, uint64_t bytes) const {
     return (address % p_.bytesPerBeat + bytes + p_.bytesPerBeat - 1) / p_.bytesPerBeat;
   }
   uint64_t nextAddress(const Transfer& t) const { return t.shape.address + t.run * t.stride + t.offset; }
+  // Whether a transfer's next burst waits for its window.
+  bool windowFull(const Transfer& t) const {
+    if (t.window == 0) return false;
+    const uint64_t inflight = inflightBeats(t);
+    return inflight > 0 && inflight + beatsOf(nextAddress(t), nextBurstBytes(t)) > t.window;
+  }
 
   // Times the data of a burst just issued on a BurstTarget and schedules its completion.
   void targetBurst(uint32_t burst, uint8_t* data);
