@@ -37,6 +37,15 @@ cmd::Operation pointwiseConv() {
   return op;
 }
 
+// A configuration of `base` whose architecture is a copy a test may change.
+struct Variant {
+  explicit Variant(const arch::NpuConfig& base) : arch(*base.arch), npu(base) { npu.arch = &arch; }
+  Variant(const Variant&) = delete;
+  Variant& operator=(const Variant&) = delete;
+  arch::Architecture arch;
+  arch::NpuConfig npu;
+};
+
 // Runs `op` (one 8x5x32 OFM block over a 64-deep IFM) on the U55-128 bench as the U55 is and
 // with `rule` switched on (an input the MAC array then takes as it streams in), and checks that
 // the rule hides the block's MAC work behind the input's arrival: the runs differ by its MAC
@@ -44,11 +53,9 @@ cmd::Operation pointwiseConv() {
 // burst's data at the flash's 1 B/cycle).
 void checkStreamingHidesMac(const cmd::Operation& op, bool arch::Architecture::*rule) {
   const arch::NpuConfig& u55 = test::u55(128);
-  arch::Architecture streaming = *u55.arch;
-  streaming.*rule = true;
-  arch::NpuConfig u55Streaming = u55;
-  u55Streaming.arch = &streaming;
-  test::UnitBench waits = bench(u55), streams = bench(u55Streaming);
+  Variant streaming(u55);
+  streaming.arch.*rule = true;
+  test::UnitBench waits = bench(u55), streams = bench(streaming.npu);
   const npu::KernelTiming w = waits.runKernel(op), s = streams.runKernel(op);
   REQUIRE(w.blocks == 1);
   const double mac = npu::simulatedBlockMacCycles(u55, npu::macBlockOf(u55, op, {8, 5, 32}), 64);
@@ -263,14 +270,10 @@ TEST_CASE("staggered weight streams: an operation's decoders open their streams 
   // streams are open, are not staggered: with four depth blocks the operation ends less than
   // twice that lag later (staggering each block, two of them double-buffered, would cost at
   // least twice).
-  const arch::NpuConfig& u55 = test::u55(128);
-  arch::Architecture plain = *u55.arch;
-  plain.weightStreamsInOrder = false;
-  arch::Architecture staggered = plain;
-  staggered.weightStreamsStaggered = true;
-  arch::NpuConfig npuPlain = u55, npuStaggered = u55;
-  npuPlain.arch = &plain;
-  npuStaggered.arch = &staggered;
+  Variant plain(test::u55(128)), staggered(test::u55(128));
+  plain.arch.weightStreamsInOrder = false;
+  staggered.arch.weightStreamsInOrder = false;
+  staggered.arch.weightStreamsStaggered = true;
   constexpr double kLatency = 200;
   const auto run = [&](const arch::NpuConfig& npu, size_t streams, uint32_t depthBlocks) {
     cmd::Operation op = pointwiseConv();
@@ -285,11 +288,11 @@ TEST_CASE("staggered weight streams: an operation's decoders open their streams 
   };
   for (const size_t streams : {size_t{2}, size_t{4}}) {
     CAPTURE(streams);
-    const npu::KernelTiming p1 = run(npuPlain, streams, 1), s1 = run(npuStaggered, streams, 1);
+    const npu::KernelTiming p1 = run(plain.npu, streams, 1), s1 = run(staggered.npu, streams, 1);
     const double lag = double(streams - 1) * kLatency;
     CHECK(s1.end - p1.end >= 0.95 * lag);
     CHECK(s1.end - p1.end <= 1.05 * lag);
-    const npu::KernelTiming p4 = run(npuPlain, streams, 4), s4 = run(npuStaggered, streams, 4);
+    const npu::KernelTiming p4 = run(plain.npu, streams, 4), s4 = run(staggered.npu, streams, 4);
     CHECK(s4.end - p4.end >= s1.end - p1.end);
     CHECK(s4.end - p4.end < 2 * (s1.end - p1.end));
   }
@@ -302,13 +305,8 @@ TEST_CASE("one block's weights per port at a time: a block's weight fetch waits 
   // double buffer), so four blocks take fewer than four round trips; one block per port at a
   // time (weightBlockPerPort, the U85's), each block's fetch starts when the previous block's
   // weights are in: four round trips at least, one more than with the overlap.
-  const arch::NpuConfig& u55 = test::u55(128);
-  arch::Architecture free = *u55.arch;
-  arch::Architecture perPort = free;
-  perPort.weightBlockPerPort = true;
-  arch::NpuConfig npuFree = u55, npuPerPort = u55;
-  npuFree.arch = &free;
-  npuPerPort.arch = &perPort;
+  Variant free(test::u55(128)), perPort(test::u55(128));
+  perPort.arch.weightBlockPerPort = true;
   constexpr double kLatency = 200;
   constexpr uint32_t kBlocks = 4;
   const auto run = [&](const arch::NpuConfig& npu) {
@@ -321,7 +319,7 @@ TEST_CASE("one block's weights per port at a time: a block's weight fetch waits 
     test::UnitBench units(npu, {8.0, 32, 32}, {256.0, kLatency, kLatency}, {8, 64, 8, 8, 0}, {8, 64, 8, 8, 0});
     return units.runKernel(op);
   };
-  const npu::KernelTiming f = run(npuFree), p = run(npuPerPort);
+  const npu::KernelTiming f = run(free.npu), p = run(perPort.npu);
   REQUIRE(f.blocks == kBlocks);
   REQUIRE(p.blocks == kBlocks);
   CHECK(p.end - p.start >= double(kBlocks) * kLatency);
@@ -337,11 +335,9 @@ TEST_CASE("the weight decoders' rate bounds a block whose weights arrive faster 
   // (6 x 864 cycles) is shorter.
   cmd::Operation op = pointwiseConv();
   const arch::NpuConfig& u55 = test::u55(128);
-  arch::Architecture decoding = *u55.arch;
-  decoding.weightsDecodedPerCycle = 1;
-  arch::NpuConfig u55Decoding = u55;
-  u55Decoding.arch = &decoding;
-  test::UnitBench plain = bench(u55), slow = bench(u55Decoding);
+  Variant decoding(u55);
+  decoding.arch.weightsDecodedPerCycle = 1;
+  test::UnitBench plain = bench(u55), slow = bench(decoding.npu);
   const npu::KernelTiming p = plain.runKernel(op), d = slow.runKernel(op);
   const double weights = 6 * 64.0 * 32.0;
   CHECK(p.end - p.start < 0.6 * weights);
@@ -352,7 +348,7 @@ TEST_CASE("the weight decoders' rate bounds a block whose weights arrive faster 
   op.weights[1] = op.weights[0];
   op.weights[0].length = op.weights[1].length = 4752 / 2;
   op.weights[1].base = op.weights[0].base + op.weights[0].length;
-  test::UnitBench twoDecoders = bench(u55Decoding);
+  test::UnitBench twoDecoders = bench(decoding.npu);
   const npu::KernelTiming d2 = twoDecoders.runKernel(op);
   CHECK(d2.end - d2.start >= weights / 2);
   CHECK(d2.end - d2.start < 0.75 * (d.end - d.start));
