@@ -119,8 +119,8 @@ std::optional<KernelUnit::Dependency> KernelUnit::dependency(uint64_t index, uin
 bool KernelUnit::fetchWeights(uint64_t g) {
   // A weight decoder's stream is read in order: while the previous block's staggered slices are
   // still to be requested, this block's wait behind them.
-  if (const BlockRun& previous = ring_[(g - 1) % ring_.size()];
-      g > 0 && previous.global == g - 1 && previous.nextWeightStream < cmd::kMaxWeightStreams) {
+  if (const BlockRun* previous = g > 0 ? held(g - 1) : nullptr;
+      previous != nullptr && previous->nextWeightStream < cmd::kMaxWeightStreams) {
     return false;
   }
   locate(g, wOp_);
@@ -130,9 +130,9 @@ bool KernelUnit::fetchWeights(uint64_t g) {
   // (Architecture::weightBlockPerPort): the block as many blocks back must have all of its in.
   if (npu_.arch->weightBlockPerPort) {
     const size_t ports = transport_.portsOf(op.weights[0].region);
-    if (ports < ring_.size() && g >= o.first + ports) {
-      const BlockRun& earlier = ring_[(g - ports) % ring_.size()];
-      if (earlier.global == g - ports && (earlier.weightPending > 0 || earlier.weightFirstPending > 0)) return false;
+    if (const BlockRun* earlier = ports < ring_.size() && g >= o.first + ports ? held(g - ports) : nullptr;
+        earlier != nullptr && !earlier->weightsIn()) {
+      return false;
     }
   }
   BlockRun& s = slot(g);
@@ -271,8 +271,7 @@ bool KernelUnit::fetchIfm(uint64_t g) {
 
 bool KernelUnit::runMac(uint64_t g) {
   BlockRun& s = slot(g);
-  if (s.ifmPending > 0 || s.ifmFirstPending > 0 || s.weightPending > 0 || s.weightFirstPending > 0 ||
-      s.nextWeightStream < cmd::kMaxWeightStreams) {
+  if (s.ifmPending > 0 || s.ifmFirstPending > 0 || !s.weightsIn()) {
     return false;
   }
   locate(g, mOp_);

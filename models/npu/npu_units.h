@@ -128,6 +128,10 @@ private:
     // (kMaxWeightStreams: none), and where each stream's slice of the block starts.
     size_t nextWeightStream = cmd::kMaxWeightStreams;
     std::array<uint64_t, cmd::kMaxWeightStreams> weightSliceStart{};
+    // Every weight and scale slice of the block requested and in.
+    bool weightsIn() const {
+      return weightPending == 0 && weightFirstPending == 0 && nextWeightStream == cmd::kMaxWeightStreams;
+    }
   };
   enum class Token : uint64_t { Ifm = 0, Weights = 1, Ofm = 2, WeightsFirst = 3, IfmFirst = 4 };
   static uint64_t token(Token kind, uint64_t op, uint64_t block) { return (uint64_t(kind) << 60) | (op << 32) | block; }
@@ -137,6 +141,11 @@ private:
   // The operation holding global block `g`, from the stage cursor `op` (advanced past earlier ops).
   bool locate(uint64_t g, uint64_t& op);
   BlockRun& slot(uint64_t g);
+  // Block g's run if the ring holds it (between its first fetch and its MAC run), else null.
+  const BlockRun* held(uint64_t g) const {
+    const BlockRun& s = ring_[g % ring_.size()];
+    return s.global == g ? &s : nullptr;
+  }
   bool fetchWeights(uint64_t g);
   // Requests weight stream `i`'s slice of block g (of operation `index`) from cycle `at`.
   void readWeightSlice(uint64_t g, uint64_t index, size_t i, double at);
