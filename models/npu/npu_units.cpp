@@ -109,11 +109,17 @@ std::optional<KernelUnit::Dependency> KernelUnit::dependency(uint64_t index, uin
                         (op.shram->ibEnd != prevShram->ibEnd || op.shram->abStart != prevShram->abStart ||
                          op.shram->ifm2IbStart != prevShram->ifm2IbStart || op.accFormat != prevAcc);
   if (relayout) {
-    const double aoDone = prev != nullptr ? prev->lastAoDone : retired_->lastAoDone;
-    if (aoDone < 0) return std::nullopt;
-    d.shram = aoDone;
+    const std::optional<double> aoDone = previousOutputDone(index);
+    if (!aoDone) return std::nullopt;
+    d.shram = *aoDone;
   }
   return d;
+}
+
+std::optional<double> KernelUnit::previousOutputDone(uint64_t index) const {
+  const double done = index > opBase_ ? ops_[index - 1 - opBase_].lastAoDone : retired_ ? retired_->lastAoDone : 0.0;
+  if (done < 0) return std::nullopt;
+  return done;
 }
 
 bool KernelUnit::fetchWeights(uint64_t g) {
@@ -135,9 +141,17 @@ bool KernelUnit::fetchWeights(uint64_t g) {
       return false;
     }
   }
+  // An operation with BLOCKDEP 0 fetches nothing before the previous one's output unit is done
+  // (Architecture::weightsWaitOnBlockdepZero).
+  double previousDone = 0;
+  if (npu_.arch->weightsWaitOnBlockdepZero && g == o.first && op.blockDep == 0) {
+    const std::optional<double> done = previousOutputDone(wOp_);
+    if (!done) return false;
+    previousDone = *done;
+  }
   BlockRun& s = slot(g);
   const size_t buf = g % 2;
-  s.wFetch = std::max({o.issue, weightBufferFree_[buf], queue_.now()});
+  s.wFetch = std::max({o.issue, weightBufferFree_[buf], previousDone, queue_.now()});
   s.weightDone = s.weightFirst = s.wFetch;
   // Each core (U65-512: two) fetches its scale and weight streams' slices of the block's depth.
   // The scale slices go at once; the weight slices at once, or, at an operation's first block

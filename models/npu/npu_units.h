@@ -163,6 +163,9 @@ private:
   };
   // nullopt while that is not known yet.
   std::optional<Dependency> dependency(uint64_t index, uint64_t j);
+  // When the output unit of the operation before `index` drains its last accumulators (0 for the
+  // first operation; nullopt while that is not known yet).
+  std::optional<double> previousOutputDone(uint64_t index) const;
   void written(uint64_t op, uint64_t block);
 
   const arch::NpuConfig& npu_;

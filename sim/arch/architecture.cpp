@@ -355,6 +355,7 @@ Architecture ethosU85Description() {
   // no public source describes the U85's weight fetch or input buffer.
   a.weightStreamsStaggered = true;
   a.weightBlockPerPort = true;
+  a.weightsWaitOnBlockdepZero = true;
   a.macStreamsIfm = true;
   a.weightWindowPerBuffer = false;
   // Standard: inferred from the Corstone-320 FVP at zero EXT latency (fvp-perop sweeps;

@@ -231,6 +231,12 @@ struct Architecture {
   // (U85: with its one EXT port on 128-512 MACs, block after block), or as soon as a weight buffer
   // is free (U55, U65). docs/timing-model.md has the FVP evidence.
   bool weightBlockPerPort = false;
+  // Whether an operation with BLOCKDEP 0 starts its weight and scale fetch only once the previous
+  // operation's output unit has drained its last accumulators (U85: nothing of the operation
+  // starts before then), or as soon as it is dispatched and a weight buffer is free (U55, U65:
+  // the weights do not depend on the previous operation's output). docs/timing-model.md has the
+  // FVP evidence.
+  bool weightsWaitOnBlockdepZero = false;
   // Whether the MAC array starts a kernel's OFM block on the first word of its IFM window and
   // takes the rest as it comes, ending no earlier than the last (U85: the IFM streams through the
   // input buffer), or waits for the whole window in its IFM buffer (U55, U65: the SHRAM's IFM

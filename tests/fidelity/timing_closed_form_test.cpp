@@ -327,6 +327,39 @@ TEST_CASE("one block's weights per port at a time: a block's weight fetch waits 
   CHECK(p.end - f.end >= 0.9 * kLatency);
 }
 
+TEST_CASE("BLOCKDEP 0 holds an operation's weight fetch until the previous one's output unit is done (U85)") {
+  // A compute-bound first operation (the pointwise convolution, all in the SRAM), then a small
+  // one, one 2x2x16 block with its 64 bytes of weights behind a memory of 400 cycles' latency.
+  // With BLOCKDEP 0 the second waits for the first's OFM either way; fetched when dispatched (the
+  // U55's), its weights are in long before and it ends within a round trip of the first's output
+  // unit; held (weightsWaitOnBlockdepZero, the U85's), its fetch starts then, a round trip at
+  // least before it can end. With BLOCKDEP 1 nothing is held.
+  Variant free(test::u55(128)), held(test::u55(128));
+  held.arch.weightsWaitOnBlockdepZero = true;
+  constexpr double kLatency = 400;
+  const auto run = [&](const arch::NpuConfig& npu, uint32_t blockDep, double* firstAoEnd) {
+    cmd::Operation b = pointwiseConv();
+    b.ifm = test::featureMap(32768, {2, 2, 16}, cmd::DataFormat::Nhcwb16);
+    b.ofm = test::featureMap(36864, {2, 2, 16}, cmd::DataFormat::Nhcwb16);
+    b.ofmBlock = {2, 2, 16};
+    b.weights[0] = {0, 4096, 64};
+    b.scales[0] = {1, 40960, 160};
+    b.blockDep = blockDep;
+    test::UnitBench units(npu, {8.0, 32, 32}, {256.0, kLatency, kLatency}, {8, 64, 8, 8, 0}, {8, 64, 8, 8, 0});
+    const std::vector<npu::KernelTiming> t = units.runKernels({pointwiseConv(), b});
+    *firstAoEnd = t[0].end - t[0].writeTail;
+    CHECK(t[0].end - t[0].start > 4 * kLatency);
+    return t[1];
+  };
+  double aoEnd = 0;
+  const npu::KernelTiming prefetched = run(free.npu, 0, &aoEnd);
+  CHECK(prefetched.end < aoEnd + kLatency);
+  const npu::KernelTiming waited = run(held.npu, 0, &aoEnd);
+  CHECK(waited.end >= aoEnd + kLatency);
+  const npu::KernelTiming overlapped = run(held.npu, 1, &aoEnd);
+  CHECK(overlapped.end < aoEnd + kLatency);
+}
+
 TEST_CASE("the weight decoders' rate bounds a block whose weights arrive faster than they decode") {
   // The pointwise convolution's weights from the SRAM (region 1). Each of its 3 x 1 x 2 blocks
   // (OFM 25x5x64 in 9x6x32) decodes the weights of its 32 OFM channels over 64 IFM channels again:
