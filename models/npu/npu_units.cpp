@@ -117,7 +117,7 @@ std::optional<KernelUnit::Dependency> KernelUnit::dependency(uint64_t index, uin
 }
 
 std::optional<double> KernelUnit::previousOutputDone(uint64_t index) const {
-  const double done = index > opBase_ ? ops_[index - 1 - opBase_].lastAoDone : retired_ ? retired_->lastAoDone : 0.0;
+  const double done = index > opBase_ ? opOf(index - 1).lastAoDone : retired_ ? retired_->lastAoDone : 0.0;
   if (done < 0) return std::nullopt;
   return done;
 }

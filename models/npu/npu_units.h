@@ -138,6 +138,7 @@ private:
   // Runs every stage that can go now.
   void advance();
   OpRun& opOf(uint64_t index) { return ops_[index - opBase_]; }
+  const OpRun& opOf(uint64_t index) const { return ops_[index - opBase_]; }
   // The operation holding global block `g`, from the stage cursor `op` (advanced past earlier ops).
   bool locate(uint64_t g, uint64_t& op);
   BlockRun& slot(uint64_t g);

@@ -24,6 +24,12 @@ test::UnitBench bench(const arch::NpuConfig& arch, uint32_t dmaChunk = 256) {
   return test::UnitBench(arch, {8.0, 32, 32}, {1.0, 64, 64}, {8, 64, 8, 8, 0}, {8, 64, 2, 2, 0}, dmaChunk);
 }
 
+// The same SRAM on AXI0, and on AXI1 (region 0) a memory of `latency` cycles' latency and ample
+// bandwidth (256 B/cycle) with 8 reads and writes in flight: round trips, not bandwidth, bound it.
+test::UnitBench latencyBench(const arch::NpuConfig& arch, double latency) {
+  return test::UnitBench(arch, {8.0, 32, 32}, {256.0, latency, latency}, {8, 64, 8, 8, 0}, {8, 64, 8, 8, 0});
+}
+
 // 1x1 conv 25x5x64 -> 25x5x64 on U55-128, block 9x6x32, everything in SRAM (timing doc §3.9 a).
 cmd::Operation pointwiseConv() {
   cmd::Operation op;
@@ -283,7 +289,7 @@ TEST_CASE("staggered weight streams: an operation's decoders open their streams 
     op.weightStreamCount = static_cast<uint8_t>(streams);
     for (size_t k = 0; k < streams; ++k) op.weights[k] = {0, 4096 + 64 * depthBlocks * k, 64 * depthBlocks};
     op.scales[0] = {1, 16384, 160 * depthBlocks};
-    test::UnitBench units(npu, {8.0, 32, 32}, {256.0, kLatency, kLatency}, {8, 64, 8, 8, 0}, {8, 64, 8, 8, 0});
+    test::UnitBench units = latencyBench(npu, kLatency);
     return units.runKernel(op);
   };
   for (const size_t streams : {size_t{2}, size_t{4}}) {
@@ -316,7 +322,7 @@ TEST_CASE("one block's weights per port at a time: a block's weight fetch waits 
     op.ofmBlock = {2, 2, 16};
     op.weights[0] = {0, 4096, 64 * kBlocks};
     op.scales[0] = {1, 16384, 160 * kBlocks};
-    test::UnitBench units(npu, {8.0, 32, 32}, {256.0, kLatency, kLatency}, {8, 64, 8, 8, 0}, {8, 64, 8, 8, 0});
+    test::UnitBench units = latencyBench(npu, kLatency);
     return units.runKernel(op);
   };
   const npu::KernelTiming f = run(free.npu), p = run(perPort.npu);
@@ -345,7 +351,7 @@ TEST_CASE("BLOCKDEP 0 holds an operation's weight fetch until the previous one's
     b.weights[0] = {0, 4096, 64};
     b.scales[0] = {1, 40960, 160};
     b.blockDep = blockDep;
-    test::UnitBench units(npu, {8.0, 32, 32}, {256.0, kLatency, kLatency}, {8, 64, 8, 8, 0}, {8, 64, 8, 8, 0});
+    test::UnitBench units = latencyBench(npu, kLatency);
     const std::vector<npu::KernelTiming> t = units.runKernels({pointwiseConv(), b});
     *firstAoEnd = t[0].end - t[0].writeTail;
     CHECK(t[0].end - t[0].start > 4 * kLatency);
