@@ -15,7 +15,12 @@ binary (`--before`, e.g. an older build, for before/after tables).
 
     scripts/fvp_points.py [--npusim build/npusim] [--before OLD/npusim] [--fixtures ../shared/fixtures]
                           [-j 2] [--u85] [--vela-section] [--mlek] [--md] [--brief] [--csv OUT.csv]
-                          [--set key=value ...]
+                          [--set key=value ...] [--pulse-starts 0,500,...]
+
+With `--pulse-starts`, instead: each point's error over those values of npu.adapter_pulse_start
+(where the timing adapters' pulse cycles stand when the run starts; the FVP's is not known), as
+Markdown: per point the lowest, mean and highest error, then the mean |mean error| and the points
+whose range reaches within 5%.
 """
 
 import argparse
@@ -136,6 +141,31 @@ def family_label(group):
     return group[:9].replace("ethos-u", "Ethos-U")
 
 
+def pulse_start_table(rows, results, starts):
+    """Markdown: each point's NPU_ACTIVE error over the pulse starts, and their summary."""
+    print(f"NPU_ACTIVE error over npu.adapter_pulse_start = {', '.join(map(str, starts))}:")
+    print()
+    print("| model | accelerator | FVP NPU_ACTIVE | lowest | mean | highest |")
+    print("|---|---|--:|--:|--:|--:|")
+    means, reach = [], 0
+    for r, res in zip(rows, results):
+        failed = [x["error"] for x in res["starts"] if "error" in x]
+        if failed:
+            print("ERROR", r["model"], r["accelerator"], failed[0], file=sys.stderr)
+            return 1
+        fvp = float(r["npu_active"])
+        errs = [pct(x["pmu"]["NPU_ACTIVE"], fvp) for x in res["starts"]]
+        mean = sum(errs) / len(errs)
+        means.append(abs(mean))
+        reach += min(errs) <= 5 and max(errs) >= -5
+        print(f"| {r['model'][:40]} | {r['accelerator']} | {int(fvp):,} | {min(errs):+.1f}% | {mean:+.1f}% | "
+              f"{max(errs):+.1f}% |")
+    print()
+    print(f"Mean |mean error| {sum(means) / len(means):.2f}% over {len(means)} points; {reach} points reach within "
+          f"5% at some start, {sum(m <= 5 for m in means)} have their mean error within 5%.")
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     add_run_options(ap, "another npusim binary (an older build): its platform run as a column")
@@ -151,7 +181,16 @@ def main():
                     "name holds the model and the accelerator, with Vela's summary CSV): adds Vela 3.10's estimate")
     ap.add_argument("--brief", action="store_true", help="one line: each point's NPU_ACTIVE error, then the means")
     ap.add_argument("--filter", default="", help="only models/accelerators containing this text")
+    ap.add_argument("--pulse-starts", help="comma-separated npu.adapter_pulse_start values: each point's error over "
+                    "them (Markdown), instead of the tables above")
     opts = ap.parse_args()
+    try:
+        starts = [int(v) for v in opts.pulse_starts.split(",")] if opts.pulse_starts else []
+    except ValueError:
+        ap.error(f"--pulse-starts: '{opts.pulse_starts}' is not a comma-separated list of whole numbers of cycles")
+    if starts and (opts.md or opts.brief or opts.csv or opts.before or opts.vela_section or opts.mlek or opts.vela310):
+        ap.error("--pulse-starts prints its own table: it takes none of --md, --brief, --csv, --before, "
+                 "--vela-section, --mlek, --vela310")
 
     if opts.md:
         opts.vela_section = True
@@ -167,6 +206,9 @@ def main():
         model = os.path.join(fvp_dir, r["file"])  # an absolute `file` (mlek rows) stays as it is
         args = ["--system-config", platform, "--memory-mode", memory_mode(r)] + [a for s in opts.set for a in ("--set", s)]
         res = {"platform": run(opts.npusim, model, args)}
+        if starts:
+            res["starts"] = [run(opts.npusim, model, args + ["--set", f"npu.adapter_pulse_start={v}"]) for v in starts]
+            return res
         if opts.before:
             res["before"] = run(opts.before, model, args)
         if opts.vela_section:
@@ -184,6 +226,8 @@ def main():
 
     with ThreadPoolExecutor(max_workers=opts.j) as pool:
         results = list(pool.map(job, rows))
+    if starts:
+        return pulse_start_table(rows, results, starts)
 
     # The columns of NPU_ACTIVE: (key of the result, short name, Markdown header).
     columns = [("platform", "npusim", f"npusim `{platform}`")]

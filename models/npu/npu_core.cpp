@@ -17,16 +17,18 @@ NpuModuleParams NpuModuleParams::of(const config::SystemParams& p) {
     const std::vector<arch::PortId> group = p.portsIn(p.portDesc(id).area);
     const auto at = std::find(group.begin(), group.end(), id);
     const uint32_t lane = at == group.end() ? 0 : static_cast<uint32_t>(at - group.begin());
+    config::TimingAdapterParams adapter = port.adapter;
+    adapter.pulseStart = p.adapterPulseStart;
     out.ports.push_back({{port.dataWidthBits / 8, port.maxBurstBytes, port.maxOutstandingReads,
                           port.maxOutstandingWrites, lane},
-                         port.adapter,
+                         adapter,
                          -1});
   }
   if (p.adapterPerArea) {
     for (arch::AreaId area : arch::kAreas) {
       const std::vector<arch::PortId> group = p.portsIn(area);
       if (group.empty()) continue;
-      out.sharedAdapters.push_back(p.port(group.front()).adapter);
+      out.sharedAdapters.push_back(out.ports.at(group.front().index).adapter);
       for (arch::PortId port : group) {
         out.ports.at(port.index).sharedAdapter = static_cast<int>(out.sharedAdapters.size() - 1);
       }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "sim/config/config_builder.h"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace npusim::config {
@@ -178,6 +179,17 @@ void ConfigBuilder::checkTimingAdapters() const {
               prefix + "bwcap=" + std::to_string(ta.bandwidthCap) + " counts words per pulse cycle, but " + prefix +
                   "pulse_on=0 defines none; set pulse_on (1..65535) or bwcap=0");
     }
+  }
+  // npu.adapter_pulse_start moves the adapters' pulse cycles: without one it would do nothing.
+  if (params_.adapterPulseStart > 0 &&
+      std::none_of(params_.ports.begin(), params_.ports.end(),
+                   [](const PortParams& p) { return p.adapter.pulseOn + uint64_t{p.adapter.pulseOff} > 0; })) {
+    Origin origin;
+    const ConfigKey& key = blame("npu.adapter_pulse_start", "npu.adapter_pulse_start", origin);
+    throwAt(origin, key.path,
+            "npu.adapter_pulse_start=" + std::to_string(params_.adapterPulseStart) +
+                " moves the timing adapters' pulse cycles, but no port's adapter has one (npu.<port>.ta.pulse_on "
+                "and pulse_off are 0)");
   }
   // npu.adapter_per_area: the ports of an area pass one adapter, set by the first port's
   // registers; a register another port of the area sets differently would go unused.

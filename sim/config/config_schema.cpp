@@ -447,6 +447,14 @@ std::vector<ConfigKey> buildTable() {
                   "npusim: the Corstone-320 has one SRAM and one EXT adapter for the U85's port groups "
                   "(ethos-u85.md 7.1); the U55 and U65 have one port per area",
                   [](SystemParams& p) -> FieldRef { return &p.adapterPerArea; }));
+  t.push_back(key("npu.adapter_pulse_start", "cycles", "0",
+                  "cycles the timing adapters' pulse counters have run at time 0 (they count from the platform's "
+                  "reset): each adapter's pulse cycle stands at this modulo PULSE_ON + PULSE_OFF when the "
+                  "simulation starts",
+                  "npusim: a pulse cycle begins at time 0; on a real platform or FVP the position at the "
+                  "inference's start depends on what ran before it",
+                  [](SystemParams& p) -> FieldRef { return &p.adapterPulseStart; })
+                  .range(0, 1e12));
 
   // 5. Host CPU (npusim only).
   t.push_back(key("host.clock", "Hz", "0", "host CPU clock (Cortex-M55; Cortex-M85 with the U85); 0 = same as the NPU clock", "npusim: one clock for CPU and NPU",

@@ -47,6 +47,10 @@ struct TimingAdapterParams {
   uint32_t pulseOn = 0;        // PULSE_ON: cycles of a pulse cycle during which addresses pass
   uint32_t pulseOff = 0;       // PULSE_OFF: cycles during which addresses are blocked
   uint32_t bandwidthCap = 0;   // BWCAP: bus words (data beats) admitted per pulse cycle, 0 = unlimited
+  // Not a register: the cycles the adapter's pulse counter has run at time 0 (it counts from the
+  // platform's reset; SystemParams::adapterPulseStart). Its pulse cycle stands at this modulo
+  // PULSE_ON + PULSE_OFF when the simulation starts.
+  uint64_t pulseStart = 0;
   bool transparent() const;
   // The adapter's nominal bandwidth, BWCAP words of `wordBytes` (the port's data width) per pulse
   // cycle (the ML evaluation kit's own reading of its values, timing doc 5.4); 0 when it sets no cap.
@@ -106,6 +110,10 @@ struct SystemParams {
   // One timing adapter for all the NPU ports of an area (set by its first port's ta.* keys), as
   // on the Corstone-320 (one SRAM and one EXT adapter); false: one adapter per port.
   bool adapterPerArea = false;
+  // Cycles the timing adapters' pulse counters have run when the simulation starts: they count from
+  // the platform's reset, not from the inference, so where a pulse cycle stands at the NPU's start
+  // depends on what ran before (0: a pulse cycle begins at time 0).
+  uint64_t adapterPulseStart = 0;
   HostParams host;
   uint64_t cycleLimit = 0;                    // simulated-cycle limit, 0 = none
   // How the NPU's ports reach the memory system: "fast", npusim's own transfers without data,

@@ -148,6 +148,34 @@ TEST_CASE("timing adapter: PULSE_OFF blocks new addresses, not data already in f
   CHECK(port.counters(0).adapterStall == doctest::Approx(30));
 }
 
+TEST_CASE("timing adapter: a pulse counter that has run before time 0 moves every pulse cycle by as much") {
+  // PULSE_ON 10, PULSE_OFF 90: with the counter 95 cycles into its period at time 0 (pulse start
+  // 95, or 195: the same position), its pulse cycles begin at 5, 105, ...: open 5..15, 105..115.
+  for (const uint64_t start : {uint64_t{95}, uint64_t{195}}) {
+    CAPTURE(start);
+    mem::TimingAdapterParams ta;
+    ta.pulseOn = 10;
+    ta.pulseOff = 90;
+    ta.pulseStart = start;
+    mem::TimingAdapter adapter(ta);
+    double retry = 0;
+    CHECK_FALSE(adapter.admit(mem::Direction::Read, 0, 1, &retry));
+    CHECK(retry == 5);
+    CHECK(adapter.admit(mem::Direction::Read, 5, 1, &retry));
+    CHECK(adapter.admit(mem::Direction::Read, 14, 1, &retry));
+    CHECK_FALSE(adapter.admit(mem::Direction::Read, 15, 1, &retry));
+    CHECK(retry == 105);
+  }
+  // Through a port: a burst ready at 20 waits for the pulse cycle that opens at 105.
+  mem::TimingAdapterParams ta;
+  ta.pulseOn = 10;
+  ta.pulseOff = 90;
+  ta.pulseStart = 95;
+  test::PortBench port = portWith(ta);
+  CHECK(port.transfer(0, mem::Direction::Read, 20, {1, kBurst}) == doctest::Approx(105 + kBurst / kBeat));
+  CHECK(port.counters(0).adapterStall == doctest::Approx(85));
+}
+
 TEST_CASE("timing adapter: WLATENCY delays the write response after the last data beat") {
   mem::TimingAdapterParams ta;
   ta.writeLatency = 32;

@@ -368,3 +368,37 @@ TEST_CASE("run: a port's utilisation is against its own peak, not its memory's (
   }
   CHECK(sharedMemory);  // the SRAM: two 16-byte ports at full clock
 }
+
+TEST_CASE("npu.adapter_pulse_start moves the timing adapters' pulse cycles: a whole period later is the same run, "
+          "and every start keeps the adapters' rules (run --check)") {
+  const auto root = npusim::test::fixturesDirOrSkip();
+  if (!root) return;
+  // rnnoise on the U85-1024 (fvp/): many short operations, so where the EXT adapter's closed
+  // 1,000 cycles of each 5,000 (Corstone_320_FVP) fall moves its cycles.
+  const fs::path model = *root / "fvp" / "vela5" / "rnnoise_INT8" / "ethos-u85-1024" / "rnnoise_INT8_vela.tflite";
+  if (!fs::exists(model)) {
+    npusim::test::skip(model.string() + " absent");
+    return;
+  }
+  npusim::test::TempDir tmp;
+  const auto cycles = [&](uint64_t start) {
+    const auto json = tmp.path() / "run.json";
+    const auto r = npusim::test::runNpusim({"run", model.string(), "--system-config", "Corstone_320_FVP",
+                                            "--memory-mode", "Dedicated_Sram", "--check", "--json", json.string(),
+                                            "--set", "npu.adapter_pulse_start=" + std::to_string(start)});
+    INFO(start << ": " << r.err);
+    REQUIRE(r.exitCode == 0);
+    const auto j = nlohmann::json::parse(npusim::test::readText(json));
+    CHECK(j.at("check").at("violations").get<uint64_t>() == 0);
+    return j.at("npu_active_cycles").get<double>();
+  };
+  // The EXT adapter's period is 5,000 cycles and the SRAM adapter's 4,000: 20,000 is a whole
+  // number of both.
+  const double at0 = cycles(0);
+  CHECK(cycles(20000) == at0);
+  std::vector<double> others;
+  for (uint64_t start = 500; start < 5000; start += 500) {
+    others.push_back(cycles(start));
+  }
+  CHECK(std::any_of(others.begin(), others.end(), [&](double c) { return c != at0; }));
+}

@@ -337,6 +337,20 @@ TEST_CASE("config: with npu.adapter_per_area an area's ports must set their adap
   CHECK(big.port(*big.findPort("sram3")).adapter.readLatency == 32);
 }
 
+TEST_CASE("config: npu.adapter_pulse_start reaches every adapter, and is refused where no adapter has a pulse") {
+  ConfigRequest request;
+  request.accelerator = "ethos-u85-256";
+  request.systemConfig = "Corstone_320_FVP";
+  request.memoryMode = "Dedicated_Sram";
+  request.overrides = {"npu.adapter_pulse_start=2500"};
+  CHECK(resolveConfig(request).adapterPulseStart == 2500);
+  // The Vela preset sets no timing adapter: the start would move nothing.
+  request.systemConfig = "Ethos_U85_SYS_DRAM_Mid";
+  const InputError e = test::errorOf([&] { resolveConfig(request); });
+  CHECK(e.where().key == "npu.adapter_pulse_start");
+  CHECK(std::string(e.what()).find("no port's adapter has one") != std::string::npos);
+}
+
 TEST_CASE("config: a section made for the other NPU variant is refused, naming the valid ones") {
   ConfigRequest request;
   request.accelerator = "ethos-u65-256";
