@@ -18,9 +18,13 @@ DIR/launches.csv segments.csv --where model=M --where config=C --json OUT`. Prin
   beside them);
 * the beat counts above 1,000 within 5% (issue 30's target).
 
-`--before OLD/npusim` adds the same runs with another build as columns.
+`--before OLD/npusim` adds the same runs with another build as columns. `--pulse-starts 0,1000,...`
+prints instead, per cell, the boundaries within 5% at each of those values of
+npu.adapter_pulse_start (where the timing adapters' pulse cycles stand when the run starts; the
+FVP's is not known).
 
     scripts/fvp_records.py [--npusim build/npusim] [--before OLD/npusim] [--fixtures ../shared/fixtures] [-j 2]
+                           [--pulse-starts 0,1000,...]
 """
 
 import argparse
@@ -49,11 +53,11 @@ def npusim(binary, args, fail=True):
     return message
 
 
-def compare(binary, folder, cell):
-    """probe write --irq and probe compare of one cell: (the comparison, the launch rows)."""
+def compare(binary, folder, cell, extra=()):
+    """probe write --irq (with the `extra` options) and probe compare of one cell: (the comparison, the launch rows)."""
     with tempfile.TemporaryDirectory() as tmp:
         npusim(binary, ["probe", "write", os.path.join(folder, cell["file"]), "--irq", "--out", tmp,
-                        "--system-config", PLATFORM, "--memory-mode", cell["memory_mode"]])
+                        "--system-config", PLATFORM, "--memory-mode", cell["memory_mode"]] + list(extra))
         out = os.path.join(tmp, "compare.json")
         npusim(binary, ["probe", "compare", os.path.join(tmp, "launches.csv"), os.path.join(folder, "segments.csv"),
                         "--where", "model=" + cell["model"], "--where", "config=" + cell["config"], "--json", out])
@@ -89,14 +93,51 @@ def vela_by_type(comparison, launches, layers):
     return types
 
 
+def within_boundaries(records):
+    """The record boundaries whose running sum is within 5% or the quantum of the FVP's."""
+    return sum(abs(r["simulated_running"] - r["measured_running"]) <= max(BOUNDARY * r["measured_running"], QUANTUM)
+               for r in records)
+
+
+def pulse_start_table(binary, folder, cells, starts, workers):
+    """Markdown: per cell, the boundaries within 5% at each pulse start, and the totals."""
+    def job(cell):
+        return [within_boundaries(compare(binary, folder, cell, ["--set", f"npu.adapter_pulse_start={v}"])[0]["records"])
+                for v in starts]
+
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        counts = list(pool.map(job, cells))
+    records = [sum(1 for r in csv.DictReader(open(os.path.join(folder, "segments.csv"), newline=""))
+                   if r["model"] == c["model"] and r["config"] == c["config"]) for c in cells]
+    print("Record boundaries within 5% (or 1,000 cycles) at npu.adapter_pulse_start = " + ", ".join(map(str, starts)))
+    print()
+    print("| model | build | records | " + " | ".join(str(v) for v in starts) + " |")
+    print("|---|---|--:|" + "--:|" * len(starts))
+    for cell, n, row in zip(cells, records, counts):
+        print(f"| {cell['model']} | {cell['config']} | {n} | " + " | ".join(str(k) for k in row) + " |")
+    print(f"| all | | {sum(records)} | " + " | ".join(str(sum(row[i] for row in counts)) for i in range(len(starts)))
+          + " |")
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     add_run_options(ap, "another npusim binary (an older build): the same runs as columns")
+    ap.add_argument("--pulse-starts", help="comma-separated npu.adapter_pulse_start values: per cell the boundaries "
+                    "within 5% at each (Markdown), instead of the tables above")
     opts = ap.parse_args()
+    try:
+        starts = [int(v) for v in opts.pulse_starts.split(",")] if opts.pulse_starts else []
+    except ValueError:
+        ap.error(f"--pulse-starts: '{opts.pulse_starts}' is not a comma-separated list of whole numbers of cycles")
+    if starts and opts.before:
+        ap.error("--pulse-starts prints its own table: it takes no --before")
 
     folder = os.path.join(opts.fixtures, "fvp-perop")
     with open(os.path.join(folder, "cells.csv"), newline="") as f:
         cells = list(csv.DictReader(f))
+    if starts:
+        return pulse_start_table(opts.npusim, folder, cells, starts, opts.j)
     binaries = [opts.npusim] + ([opts.before] if opts.before else [])
     labels = ["npusim"] + ([opts.before_label] if opts.before else [])
 
@@ -124,8 +165,7 @@ def main():
         counts, totals = [], []
         for i, (comparison, launches) in enumerate(runs):
             records = comparison["records"]
-            n = sum(abs(r["simulated_running"] - r["measured_running"]) <= max(BOUNDARY * r["measured_running"], QUANTUM)
-                    for r in records)
+            n = within_boundaries(records)
             within[i] += n
             counts.append(f"{n} of {len(records)}")
             last = records[-1]
