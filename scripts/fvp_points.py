@@ -34,7 +34,7 @@ import sys
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
 
-from fvp_options import add_run_options
+from fvp_options import add_pulse_starts_option, add_run_options, pulse_starts
 
 # Per NPU family: the accelerators' prefixes, the platform preset they were measured on, and the
 # beat counts of points.csv with their PMU events.
@@ -181,16 +181,10 @@ def main():
                     "name holds the model and the accelerator, with Vela's summary CSV): adds Vela 3.10's estimate")
     ap.add_argument("--brief", action="store_true", help="one line: each point's NPU_ACTIVE error, then the means")
     ap.add_argument("--filter", default="", help="only models/accelerators containing this text")
-    ap.add_argument("--pulse-starts", help="comma-separated npu.adapter_pulse_start values: each point's error over "
-                    "them (Markdown), instead of the tables above")
+    add_pulse_starts_option(ap, "each point's error over them (Markdown), instead of the tables above")
     opts = ap.parse_args()
-    try:
-        starts = [int(v) for v in opts.pulse_starts.split(",")] if opts.pulse_starts else []
-    except ValueError:
-        ap.error(f"--pulse-starts: '{opts.pulse_starts}' is not a comma-separated list of whole numbers of cycles")
-    if starts and (opts.md or opts.brief or opts.csv or opts.before or opts.vela_section or opts.mlek or opts.vela310):
-        ap.error("--pulse-starts prints its own table: it takes none of --md, --brief, --csv, --before, "
-                 "--vela-section, --mlek, --vela310")
+    starts = pulse_starts(ap, opts, {"--md": opts.md, "--brief": opts.brief, "--csv": opts.csv, "--before": opts.before,
+                                     "--vela-section": opts.vela_section, "--mlek": opts.mlek, "--vela310": opts.vela310})
 
     if opts.md:
         opts.vela_section = True

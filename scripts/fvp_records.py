@@ -36,7 +36,7 @@ import sys
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
 
-from fvp_options import add_run_options
+from fvp_options import add_pulse_starts_option, add_run_options, pulse_starts
 
 BOUNDARY, QUANTUM, BEATS, BEAT_FLOOR = 0.05, 1000, 0.05, 1000  # issue 30's targets, as the test applies them
 PLATFORM = "Corstone_320_FVP"
@@ -102,13 +102,14 @@ def within_boundaries(records):
 def pulse_start_table(binary, folder, cells, starts, workers):
     """Markdown: per cell, the boundaries within 5% at each pulse start, and the totals."""
     def job(cell):
-        return [within_boundaries(compare(binary, folder, cell, ["--set", f"npu.adapter_pulse_start={v}"])[0]["records"])
-                for v in starts]
+        """(the cell's records, the boundaries within 5% at each start)."""
+        runs = [compare(binary, folder, cell, ["--set", f"npu.adapter_pulse_start={v}"])[0]["records"] for v in starts]
+        return len(runs[0]), [within_boundaries(r) for r in runs]
 
     with ThreadPoolExecutor(max_workers=workers) as pool:
-        counts = list(pool.map(job, cells))
-    records = [sum(1 for r in csv.DictReader(open(os.path.join(folder, "segments.csv"), newline=""))
-                   if r["model"] == c["model"] and r["config"] == c["config"]) for c in cells]
+        results = list(pool.map(job, cells))
+    records = [n for n, _ in results]
+    counts = [row for _, row in results]
     print("Record boundaries within 5% (or 1,000 cycles) at npu.adapter_pulse_start = " + ", ".join(map(str, starts)))
     print()
     print("| model | build | records | " + " | ".join(str(v) for v in starts) + " |")
@@ -123,15 +124,9 @@ def pulse_start_table(binary, folder, cells, starts, workers):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     add_run_options(ap, "another npusim binary (an older build): the same runs as columns")
-    ap.add_argument("--pulse-starts", help="comma-separated npu.adapter_pulse_start values: per cell the boundaries "
-                    "within 5% at each (Markdown), instead of the tables above")
+    add_pulse_starts_option(ap, "per cell the boundaries within 5% at each (Markdown), instead of the tables above")
     opts = ap.parse_args()
-    try:
-        starts = [int(v) for v in opts.pulse_starts.split(",")] if opts.pulse_starts else []
-    except ValueError:
-        ap.error(f"--pulse-starts: '{opts.pulse_starts}' is not a comma-separated list of whole numbers of cycles")
-    if starts and opts.before:
-        ap.error("--pulse-starts prints its own table: it takes no --before")
+    starts = pulse_starts(ap, opts, {"--before": opts.before})
 
     folder = os.path.join(opts.fixtures, "fvp-perop")
     with open(os.path.join(folder, "cells.csv"), newline="") as f:

@@ -38,11 +38,9 @@ bool TimingAdapter::admit(Direction dir, double t, uint64_t words, double* retry
   }
   const double period = double(p_.pulseOn) + double(p_.pulseOff);
   if (period > 0) {
-    // The pulse counter's time: it has run pulseStart cycles at time 0.
-    const double shift = double(p_.pulseStart % static_cast<uint64_t>(period));
-    const double cycle = std::floor((t + shift) / period);
-    if (t + shift - cycle * period >= p_.pulseOn) {
-      *retry = (cycle + 1) * period - shift; // pulse off: the next pulse cycle opens the gate
+    const double cycle = std::floor((t + phase_) / period);
+    if (t + phase_ - cycle * period >= p_.pulseOn) {
+      *retry = (cycle + 1) * period - phase_; // pulse off: the next pulse cycle opens the gate
       return false;
     }
     const uint64_t c = static_cast<uint64_t>(cycle);
@@ -51,7 +49,7 @@ bool TimingAdapter::admit(Direction dir, double t, uint64_t words, double* retry
       words_ = 0;
     }
     if (p_.bandwidthCap > 0 && words_ >= p_.bandwidthCap) {
-      *retry = (cycle + 1) * period - shift; // cap reached: the counter restarts with the next pulse cycle
+      *retry = (cycle + 1) * period - phase_; // cap reached: the counter restarts with the next pulse cycle
       return false;
     }
     words_ += words;

@@ -101,7 +101,7 @@ private:
 // time order, so the counter is the words admitted earlier in the pulse cycle, as the hardware's.
 class TimingAdapter {
 public:
-  explicit TimingAdapter(const TimingAdapterParams& params) : p_(params) {}
+  explicit TimingAdapter(const TimingAdapterParams& params) : p_(params), phase_(params.pulsePhase()) {}
   // No register set: every transaction passes unchanged.
   bool transparent() const { return p_.transparent(); }
   const TimingAdapterParams& params() const { return p_; }
@@ -117,6 +117,7 @@ public:
 
 private:
   TimingAdapterParams p_;
+  double phase_;                 // p_.pulsePhase(), once
   uint32_t pending_[2] = {0, 0};
   uint64_t cycle_ = 0;           // the pulse cycle the counter counts
   uint64_t words_ = 0;           // words admitted in it

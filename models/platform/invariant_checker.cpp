@@ -229,10 +229,10 @@ void InvariantChecker::checkBursts(CheckReport& report) const {
       return a.e->issue != b.e->issue ? a.e->issue < b.e->issue : a.e->beats < b.e->beats;
     });
     std::map<uint64_t, uint64_t> words;   // pulse cycle -> words admitted so far
-    const double shift = double(ta.pulseStart % static_cast<uint64_t>(period));
+    const double phase = ta.pulsePhase();
     for (const Seen& s : bursts) {
-      const double cycle = std::floor((s.e->issue + shift) / period);
-      if (s.e->issue + shift - cycle * period >= double(ta.pulseOn) + kEps) {
+      const double cycle = std::floor((s.e->issue + phase) / period);
+      if (s.e->issue + phase - cycle * period >= double(ta.pulseOn) + kEps) {
         violation(report, where + ": an address admitted at cycle " + num(s.e->issue) + ", in the pulse's off phase");
       }
       uint64_t& counted = words[static_cast<uint64_t>(cycle)];

@@ -30,6 +30,11 @@ bool TimingAdapterParams::transparent() const {
          pulseOn == 0 && pulseOff == 0 && bandwidthCap == 0;
 }
 
+double TimingAdapterParams::pulsePhase() const {
+  const uint64_t period = uint64_t{pulseOn} + pulseOff;
+  return period == 0 ? 0 : double(pulseStart % period);
+}
+
 double TimingAdapterParams::nominalBytesPerCycle(uint32_t wordBytes) const {
   const double period = double(pulseOn) + double(pulseOff);
   return bandwidthCap == 0 || period == 0 ? 0 : bandwidthCap * double(wordBytes) / period;

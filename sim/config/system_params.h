@@ -52,6 +52,9 @@ struct TimingAdapterParams {
   // PULSE_ON + PULSE_OFF when the simulation starts.
   uint64_t pulseStart = 0;
   bool transparent() const;
+  // Where the pulse cycle stands at time 0: pulseStart modulo PULSE_ON + PULSE_OFF (0 without a
+  // pulse). Time t falls in pulse cycle floor((t + pulsePhase()) / period).
+  double pulsePhase() const;
   // The adapter's nominal bandwidth, BWCAP words of `wordBytes` (the port's data width) per pulse
   // cycle (the ML evaluation kit's own reading of its values, timing doc 5.4); 0 when it sets no cap.
   double nominalBytesPerCycle(uint32_t wordBytes) const;
