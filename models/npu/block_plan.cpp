@@ -200,12 +200,15 @@ BlockWork BlockPlan::block(uint64_t index) const {
     const bool perChannelDepth = op_.kind != cmd::OpKind::Conv &&
                                  !(op_.kind == cmd::OpKind::Pool && op_.poolMode == cmd::PoolMode::ReduceSum);
     const uint32_t channels = perChannelDepth ? w.extent.depth : op_.ifm.shape.depth;
-    // Each sub-kernel (at most subKernelMax taps a side) reads its own window: the rows of every row group
-    // for each column group's width.
+    // With a SHRAM each sub-kernel (at most subKernelMax taps a side) reads its own window: the rows
+    // of every row group for each column group's width. With internal buffers (the U85's IB) the
+    // block's window spans the whole kernel, the union of its sub-kernels' windows, read once (as
+    // Vela 5.0 takes a job's input: the OFM block's rows and columns over the whole dilated kernel,
+    // ethos_u85_register_cs_generator.cpp CalcIFMJobShape); docs/timing-model.md has the beats.
     const cmd::Kernel& k = op_.kernel;
     const cmd::Padding& pad = op_.padding;
     uint64_t rows = 0;
-    const uint32_t sub = npu_.arch->subKernelMax;
+    const uint32_t sub = npu_.buffers.ifm > 0 ? std::max(k.height, k.width) : npu_.arch->subKernelMax;
     Shape3 from{0, 0, perChannelDepth ? w.origin.depth : 0};
     for (uint32_t tap = 0; tap < k.height; tap += sub) {
       uint32_t lowest = 0;

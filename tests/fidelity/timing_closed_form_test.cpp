@@ -502,6 +502,25 @@ TEST_CASE("IFM reads on internal buffers: the next depth block fetches again onl
   CHECK(ifmBytes(1024) == std::array<uint64_t, 4>{4 * row1024, 3 * row1024, 3 * row1024, 3 * row1024});
 }
 
+TEST_CASE("IFM reads on internal buffers: a kernel split into sub-kernels reads the union of their windows once") {
+  // kws_micronet_m's first convolutions: a 10x4 kernel (sub-kernels of 8 and 2 rows), stride 1,
+  // padding 4 above and 5 below, over a 49x10x16 IFM; OFM block 0 is rows 0-11, all 10 columns.
+  cmd::Operation op = pointwiseConv();
+  op.ifm = test::featureMap(0, {49, 10, 16}, cmd::DataFormat::Nhcwb16);
+  op.ofm = test::featureMap(1 << 20, {49, 10, 16}, cmd::DataFormat::Nhcwb16);
+  op.ofmBlock = {12, 10, 16};
+  op.ublock = {2, 2, 8};
+  op.kernel = {4, 10, 1, 1, 1, 1, false};
+  op.padding = {4, 1, 5, 2};
+  const auto block0 = [&](const arch::NpuConfig& npu) { return npu::BlockPlan(npu, op).block(0).ifm.bytes(); };
+  // Input rows 0-16 feed the block (rows -4..16, the 4 padding rows not read); the sub-kernels'
+  // windows are rows 0-14 (taps 0-7) and 4-16 (taps 8-9). Columns 0-9, 16 channels.
+  const uint64_t row = 10 * 16;
+  REQUIRE(test::u85(256).buffers.ifm > 0);
+  CHECK(block0(test::u85(256)) == 17 * row);       // the IB: the union, once
+  CHECK(block0(test::u55(256)) == (15 + 13) * row); // the SHRAM: each sub-kernel's window
+}
+
 TEST_CASE("output cycles per element follow Vela's tables (first matching rule)") {
   const arch::NpuConfig& arch = test::u55(128);
   cmd::Operation conv = pointwiseConv();
