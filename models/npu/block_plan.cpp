@@ -149,6 +149,11 @@ mem::TransferShape BlockPlan::ofmWrite(const Shape3& extent, const Shape3& from)
   return s;
 }
 
+uint64_t BlockPlan::lastIfmJob(uint64_t index) const {
+  if (op_.kind != cmd::OpKind::Conv) return index;
+  return (index / blocksZ_ + 1) * ifmDepthBlocks_ - 1;
+}
+
 BlockWork BlockPlan::block(uint64_t index) const {
   const Shape3& ofm = op_.ofm.shape;
   BlockWork w;

@@ -41,8 +41,9 @@ struct BlockWork {
 // Walks the OFM blocks of a kernel operation in hardware order (depth fastest, then x, then y).
 // Traffic rules (what is re-read per block; docs/timing-model.md has the evidence from the
 // FVP's beat counts): the IFM window each block needs (its output rows and columns times the
-// stride plus the sub-kernel's span, without the padding outside the IFM) is fetched for every
-// OFM block and sub-kernel, over the full IFM depth for convolutions, except what the IFM
+// stride plus the kernel's span, without the padding outside the IFM) is fetched for every OFM
+// block, once per sub-kernel with a SHRAM and once for the whole kernel with internal buffers,
+// over the full IFM depth for convolutions, except what the IFM
 // buffer still holds at the second and later depth blocks of a position (a convolution with one
 // sub-kernel: with a SHRAM, all of the window if it has no more IFM depth blocks than the buffer
 // holds; with internal buffers, the IB's bytes of it); the weight-stream chunk and the scale
@@ -53,6 +54,13 @@ public:
 
   uint64_t blockCount() const { return blocksY_ * blocksX_ * blocksZ_; }
   BlockWork block(uint64_t index) const;
+  // The last of the jobs BLOCKDEP counts that block `index` needs: the jobs are the operation's
+  // IFM blocks in order (an OFM block's IFM window over one IFM block depth, depth fastest), so a
+  // convolution's block at (x, y) position p needs jobs up to (p + 1) x its IFM depth blocks - 1
+  // (Vela 5.0's ethos_u85_register_cs_generator.cpp CalcBlockDep and Vela 3.10's
+  // register_command_stream_generator.py calc_blockdep define BLOCKDEP over these jobs); a
+  // depthwise, pooling or elementwise block reads only its own channels: one job each.
+  uint64_t lastIfmJob(uint64_t index) const;
   // An upper bound of any block's IFM read: the configured block's window with its halo,
   // clipped to the IFM's size, once per sub-kernel.
   mem::TransferShape largestIfmRead() const;

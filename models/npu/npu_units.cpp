@@ -80,17 +80,19 @@ std::optional<KernelUnit::Dependency> KernelUnit::dependency(uint64_t index, uin
   if (prev == nullptr && !retired_) {
     return d;
   }
-  // 1. BLOCKDEP: block j may start while the previous operation's last blockDep - j blocks are
-  //    still being written; every earlier block must be (BLOCKDEP 0 waits for all of them).
+  // 1. BLOCKDEP: IFM job i (BlockPlan::lastIfmJob: a convolution's block needs all the IFM depth
+  //    blocks of its position) may start while the previous operation's last blockDep - i blocks
+  //    are still being written; every earlier block must be (BLOCKDEP 0 waits for all of them).
   const uint64_t prevBlocks = prev != nullptr ? prev->blocks : retired_->blocks;
-  if (op.blockDep == 0 || j >= op.blockDep) {
+  const uint64_t job = o.plan.lastIfmJob(j);
+  if (op.blockDep == 0 || job >= op.blockDep) {
     if (prev != nullptr) {
       if (prev->writes < prev->blocks) return std::nullopt;
       d.blockdep = prev->end;
     } else {
       d.blockdep = retired_->end;
     }
-  } else if (const uint64_t fromEnd = op.blockDep - j; fromEnd < prevBlocks) {
+  } else if (const uint64_t fromEnd = op.blockDep - job; fromEnd < prevBlocks) {
     const uint64_t k = prevBlocks - 1 - fromEnd; // needs the previous operation's blocks 0..k written
     if (prev != nullptr) {
       if (prev->prefix <= k) return std::nullopt;

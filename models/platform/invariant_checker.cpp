@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <map>
 
+#include "models/npu/block_plan.h"
 #include "models/npu/command_policy.h"
 #include "models/npu/npu_core.h"
 #include "models/platform/soc.h"
@@ -304,20 +305,23 @@ void InvariantChecker::checkOperations(const RunResult& run, const std::vector<i
       prevDma = &o;
     }
     if (!cmd::isKernel(r.kind)) continue;
-    // 3. BLOCKDEP: block j reads its IFM after the previous operation's blocks up to
-    //    n - 1 - (BLOCKDEP - j) were written (all of them for BLOCKDEP 0 or j >= BLOCKDEP).
+    // 3. BLOCKDEP: block j, whose last IFM job is i (npu::BlockPlan::lastIfmJob), reads its IFM
+    //    after the previous operation's blocks up to n - 1 - (BLOCKDEP - i) were written (all of
+    //    them for BLOCKDEP 0 or i >= BLOCKDEP).
     const std::vector<const npu::BlockEvent*>& mine = blocks[i];
     if (prevKernel != nullptr) {
       const std::vector<const npu::BlockEvent*>& prev = blocks[static_cast<size_t>(prevKernel - run.operations.data())];
       std::vector<double> writtenUpTo;   // the latest write among the previous operation's blocks 0..k
       double latest = 0;
       for (const npu::BlockEvent* b : prev) writtenUpTo.push_back(latest = std::max(latest, b->writeDone));
+      const npu::BlockPlan plan(*hardware_, op);
       for (const npu::BlockEvent* b : mine) {
         const uint64_t j = b->block;
+        const uint64_t job = plan.lastIfmJob(j);
         double needed = 0;
-        if (op.blockDep == 0 || j >= op.blockDep) {
+        if (op.blockDep == 0 || job >= op.blockDep) {
           needed = latest;
-        } else if (const uint64_t fromEnd = op.blockDep - j; fromEnd < writtenUpTo.size()) {
+        } else if (const uint64_t fromEnd = op.blockDep - job; fromEnd < writtenUpTo.size()) {
           needed = writtenUpTo[writtenUpTo.size() - 1 - fromEnd];
         }
         if (b->ifmStart < needed - kEps) {

@@ -39,8 +39,6 @@ struct OpenPoint {
 constexpr OpenPoint kOpen[] = {
     {"vww4_128_128_INT8", "ethos-u55-32", "npu_active", 0.10,
      "advanced-scaled ADDs slower on the FVP than the output table's O5 (docs/validation.md)"},
-    {"yolo_fastest_256_pcqat", "ethos-u55-64", "npu_active", 0.10,
-     "as vww4 on the U55-32: advanced-scaled ADDs are a large share of its time (docs/validation.md)"},
 };
 
 const OpenPoint* openPoint(const std::string& model, const std::string& accelerator, const std::string& count) {

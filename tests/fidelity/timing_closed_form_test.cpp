@@ -447,6 +447,30 @@ TEST_CASE("a new SHRAM layout waits for the previous operation's output unit, th
   CHECK(other.stallShramReconfig > 0);
 }
 
+TEST_CASE("BLOCKDEP counts IFM jobs: a convolution's block needs every IFM depth block of its position") {
+  // A writes a 25x5xD map; B (BLOCKDEP 2) reads it in 9x6x32 OFM blocks, three positions. On the
+  // U55-128 an 8-bit depth-first IFM block is 32 channels deep (timing doc 4.1): with D = 64 B's
+  // first block is IFM jobs 0-1 and may start while A's last block is written; with D = 96 it is
+  // jobs 0-2, and job 2 >= BLOCKDEP waits for all of A.
+  const arch::NpuConfig& arch = test::u55(128);
+  const auto run = [&](uint32_t depth) {
+    test::UnitBench units = bench(arch);
+    cmd::Operation a = pointwiseConv();
+    a.ofm = test::featureMap(8192, {25, 5, depth}, cmd::DataFormat::Nhcwb16);
+    a.weights[0] = {1, 49152, 4752};
+    a.scales[0] = {1, 49152 + 4752, 640};
+    cmd::Operation b = a;
+    b.ifm = a.ofm;
+    b.ofm = test::featureMap(32768, {25, 5, 32}, cmd::DataFormat::Nhcwb16);
+    b.blockDep = 2;
+    return units.runKernels({a, b});
+  };
+  const std::vector<npu::KernelTiming> two = run(64), three = run(96);
+  CHECK(two[1].start < two[0].end);
+  CHECK(three[1].start >= three[0].end);
+  CHECK(three[1].stallBlockdep > 0);
+}
+
 TEST_CASE("IFM reads: blocks the IFM double buffer still holds are not fetched again at the next depth block") {
   // 1x1 conv, OFM 25x5xD in 9x6x32 blocks: 3 (x, y) positions x D/32 depth blocks. IFM blocks are
   // 32 channels deep (8-bit, depth-first), so 64 IFM channels are two IFM blocks, 96 three.
