@@ -4,7 +4,9 @@
 
 For each cell of cells.csv (five networks x three U85 builds): `npusim probe write MODEL --irq
 --out DIR --system-config Corstone_320_FVP --memory-mode <the cell's>` and `npusim probe compare
-DIR/launches.csv segments.csv --where model=M --where config=C --json OUT`. Prints Markdown:
+DIR/launches.csv segments.csv --where model=M --where config=C --quantum 1000 --json OUT` (the FVP
+sees each interrupt at its 1,000-cycle scheduling quantum: fixtures/fvp-perop/README.md). Prints
+Markdown:
 
 * per cell, the record boundaries whose running sum is within 5% or 1,000 cycles of the FVP's
   (issue 30's target) and the whole run's error (the last boundary);
@@ -60,7 +62,8 @@ def compare(binary, folder, cell, extra=()):
                         "--system-config", PLATFORM, "--memory-mode", cell["memory_mode"]] + list(extra))
         out = os.path.join(tmp, "compare.json")
         npusim(binary, ["probe", "compare", os.path.join(tmp, "launches.csv"), os.path.join(folder, "segments.csv"),
-                        "--where", "model=" + cell["model"], "--where", "config=" + cell["config"], "--json", out])
+                        "--where", "model=" + cell["model"], "--where", "config=" + cell["config"],
+                        "--quantum", str(QUANTUM), "--json", out])
         with open(os.path.join(tmp, "launches.csv"), newline="") as f:
             return json.load(open(out)), list(csv.DictReader(f))
 

@@ -272,6 +272,7 @@ int writeProbes(const WriteOptions& o) {
 struct CompareOptions {
   std::string manifest, measured, csv, json;
   std::vector<std::string> where;
+  uint64_t quantum = 0;
 };
 
 std::string percent(double value) {
@@ -391,7 +392,7 @@ int compareRecordFile(const CompareOptions& o) {
   const probe::LaunchManifest manifest = probe::readLaunchManifest(o.manifest);
   const probe::RecordFilter where = filterOf(o.where);
   const probe::RecordFile records = probe::readRecords(o.measured, manifest.beatColumns, where);
-  const probe::RecordComparison c = probe::compareRecords(manifest, records);
+  const probe::RecordComparison c = probe::compareRecords(manifest, records, o.quantum);
   for (const std::string& b : records.otherBeats) {
     std::string known;
     for (const std::string& k : manifest.beatColumns) known += (known.empty() ? "" : ", ") + k;
@@ -473,7 +474,9 @@ int compareRecordFile(const CompareOptions& o) {
   if (!selection.empty()) selection += ")";
   std::cout << "npusim probe compare: " << o.manifest << " against " << o.measured << selection << "\n  "
             << c.rows.size() << " records cover " << c.covered << " of " << c.launches
-            << " launches (cycles; running = from the PMU start to the record's end)\n";
+            << " launches (cycles; running = from the PMU start to the record's end";
+  if (c.quantum > 0) std::cout << ", simulated at the first " << c.quantum << "-cycle quantum edge after it";
+  std::cout << ")\n";
   writeAligned(std::cout, table, "    ");
   std::cout << "  by layer type (records whose kernel launches are all of one type)\n";
   writeAligned(std::cout, types, "    ");
@@ -492,6 +495,7 @@ int compareRecordFile(const CompareOptions& o) {
                              {"where", whereJson},
                              {"launches", c.launches},
                              {"covered", c.covered},
+                             {"quantum", c.quantum},
                              {"beat_columns", c.beatColumns},
                              {"records", rows},
                              {"types", typesJson},
@@ -507,10 +511,12 @@ int compareMeasured(const CompareOptions& o) {
   if (probe::isLaunchManifest(o.manifest)) {
     return compareRecordFile(o);
   }
-  if (!o.where.empty()) {
+  for (const auto& [option, given] : {std::pair<const char*, bool>{"--where", !o.where.empty()},
+                                      std::pair<const char*, bool>{"--quantum", o.quantum > 0}}) {
+    if (!given) continue;
     InputError::Location loc;
-    loc.file = "--where";
-    throw InputError(loc, "selects rows of per-record measurements; " + o.manifest +
+    loc.file = option;
+    throw InputError(loc, std::string("applies to per-record measurements; ") + o.manifest +
                               " is a probe manifest (probes.csv), compared with a CSV of one row per probe");
   }
   return compareProbes(o);
@@ -553,6 +559,11 @@ void addProbe(CLI::App& app, Registry& registry) {
       ->required();
   compare->add_option("--where", c->where, "COLUMN=VALUE: compare only the records of that value (repeatable)")
       ->allow_extra_args(false);
+  compare->add_option("--quantum", c->quantum,
+                      "CYCLES: the measuring platform sees an interrupt only every CYCLES after the previous read (the "
+                      "Corstone FVPs' scheduling quantum: 1000); each simulated record boundary is taken at the first "
+                      "such edge at or after its launch's end (default 0: at the end)")
+      ->check(CLI::Range(uint64_t{0}, uint64_t{1} << 32));
   compare->add_option("--csv", c->csv, "write the comparison, one row per probe or record, as CSV");
   compare->add_option("--json", c->json, "write the comparison as JSON");
   compare->callback([c, &registry] { registry.select([c] { return compareMeasured(*c); }); });

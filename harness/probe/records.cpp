@@ -72,6 +72,7 @@ RecordFile readRecords(const std::string& path, const std::vector<std::string>& 
     r.tail = isTail == 1;
     if (!r.tail) r.irqMask = csv.irqMask(row, "irq_mask");
     r.cycles = csv.count(row, "ccnt");
+    if (csv.has("npu_active") && !csv.field(row, "npu_active").empty()) r.active = csv.count(row, "npu_active");
     for (const std::string& c : file.beatColumns) r.beats.push_back(csv.count(row, c, "beat count"));
     file.records.push_back(r);
     if (r.tail) tail = &file.records.back();
@@ -84,12 +85,13 @@ RecordFile readRecords(const std::string& path, const std::vector<std::string>& 
   return file;
 }
 
-RecordComparison compareRecords(const LaunchManifest& manifest, const RecordFile& records) {
+RecordComparison compareRecords(const LaunchManifest& manifest, const RecordFile& records, uint64_t quantum) {
   if (manifest.rows.empty() || !manifest.rows.back().end) {
     throw std::invalid_argument("compareRecords: the launch manifest does not end with its END row");
   }
   RecordComparison c;
   c.launches = manifest.rows.size() - 1; // all but the END row
+  c.quantum = quantum;
   // The beat columns both sides have: index in the manifest's and in the records'.
   std::vector<std::pair<size_t, size_t>> beatIndex;
   for (size_t i = 0; i < records.beatColumns.size(); ++i) {
@@ -126,9 +128,20 @@ RecordComparison compareRecords(const LaunchManifest& manifest, const RecordFile
     next += row.launches;
     // The record's boundary: its last launch's interrupt, the tail's the END row.
     const size_t last = r.tail ? manifest.rows.size() - 1 : next - 1;
-    const uint64_t end = manifest.rows[last].simulatedEnd;
-    measured += r.cycles;
-    row.measuredCycles = r.cycles;
+    uint64_t end = manifest.rows[last].simulatedEnd;
+    if (quantum > 0) {
+      // The interrupt is seen at the first quantum edge after the previous read at or after the
+      // launch's end, and read the record's cycles beyond whole quanta after it (the FVP's: 15;
+      // the first record's 55-73, where the run started in its quantum); the tail ends with the
+      // NPU, no earlier than the previous boundary.
+      end = std::max(end, boundary);
+      if (!r.tail) {
+        const uint64_t read = r.cycles % quantum;
+        end = boundary + read + (end > boundary + read ? (end - boundary - read + quantum - 1) / quantum * quantum : 0);
+      }
+    }
+    row.measuredCycles = r.tail && r.active ? *r.active : r.cycles;
+    measured += row.measuredCycles;
     row.measuredRunning = measured;
     row.simulatedCycles = end - boundary;
     row.simulatedRunning = end;

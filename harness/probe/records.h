@@ -8,6 +8,7 @@
 // together. A final tail record (the end-of-inference PMU read) covers the rest. Plain C++.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -21,6 +22,7 @@ struct Record {
   bool tail = false;           // is_tail: the stretch after the last interrupt to the end
   uint16_t irqMask = 0;        // irq_mask (not read for the tail)
   uint64_t cycles = 0;         // ccnt
+  std::optional<uint64_t> active; // npu_active, where the file has the column
   std::vector<uint64_t> beats; // per RecordFile::beatColumns
 };
 
@@ -37,7 +39,7 @@ using RecordFilter = std::vector<std::pair<std::string, std::string>>;
 
 // Reads per-record measurements: a CSV file whose header names the columns ccnt, irq_mask and
 // is_tail (0 or 1), and optionally rec (the records' numbers, which must then count up from 0:
-// a file of several runs or cells needs `where`) and any of `beatColumns`; other columns are
+// a file of several runs or cells needs `where`), npu_active and any of `beatColumns`; other columns are
 // ignored. Throws InputError naming the file, the column and the line for a missing column, a
 // value that is not a count, mask or 0/1, a filter column the file lacks, no row selected, or a
 // record after the tail.
@@ -66,6 +68,7 @@ struct RecordComparison {
   std::vector<TypeSum> types;
   size_t launches = 0;                  // the manifest's launches
   size_t covered = 0;                   // of them, covered by the records (all, when they end with a tail)
+  uint64_t quantum = 0;                 // the measuring platform's interrupt quantum (0: none)
   // Records whose simulated running sum is within `fraction` of the measured one, or within
   // `cycles` cycles when that is more.
   size_t withinRunning(double fraction, uint64_t cycles) const;
@@ -76,9 +79,16 @@ struct RecordComparison {
 // next ones (bits irqMaskOf(n), irqMaskOf(n + 1), ... of the next launch n, wrapping at 16), and
 // the tail covers the rest. The simulated boundary of a record is the manifest's simulatedEnd of
 // its last launch (the tail's: the END row's), its simulated beats those of its launches' rows
-// (the tail's with the END row's). Throws InputError naming the records file, `irq_mask` and the
+// (the tail's with the END row's). With a `quantum` (cycles; 0: none), the measuring platform
+// sees an interrupt only at whole quanta after the previous record's read and reads the record
+// its ccnt modulo the quantum after that edge (the FVP's scheduling quantum; its reads come 15
+// cycles after the edge): a record's simulated boundary is then the previous boundary plus that
+// read offset plus the fewest whole quanta that reach its last launch's end (the tail's: the END
+// row's, or the previous boundary if that is later). The tail's measured cycles are its npu_active where the file gives
+// it (the NPU's busy cycles: its ccnt also counts the idle ones until the end-of-inference read).
+// Throws InputError naming the records file, `irq_mask` and the
 // line for a mask of no launch, or not of the next launches, or past the model's last launch
 // (more records than launches).
-RecordComparison compareRecords(const LaunchManifest& manifest, const RecordFile& records);
+RecordComparison compareRecords(const LaunchManifest& manifest, const RecordFile& records, uint64_t quantum = 0);
 
 } // namespace npusim::probe

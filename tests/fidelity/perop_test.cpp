@@ -2,7 +2,9 @@
 // The Ethos-U85 operation by operation: the 15 cells of fixtures/fvp-perop (five networks x three
 // U85 builds), each compiled model written with an interrupt after every kernel launch (`probe
 // write --irq`) and its launches compared with the Corstone-320 FVP's per-interrupt PMU records
-// (segments.csv) by `probe compare`, as a user would. Issue 30's targets: every record boundary's
+// (segments.csv) by `probe compare --quantum 1000`, as a user would: the FVP sees each interrupt
+// at its 1,000-cycle scheduling quantum, so each simulated boundary is taken at the same kind of
+// quantum edge, and the tail record is taken by its NPU_ACTIVE. Issue 30's targets: every record boundary's
 // running sum within 5% (or the FVP's 1,000-cycle quantum), each operation type's cycles within
 // 10%, every beat count above 1,000 within 5%. The model does not reach them yet (issue 30 is
 // open): the test prints where it stands against them and holds it there (the bounds below), so
@@ -25,12 +27,10 @@ namespace {
 constexpr double kBoundary = 0.05, kQuantum = 1000, kTypeTarget = 0.10, kBeats = 0.05, kBeatFloor = 1000;
 // Where the model stands (regression bounds): the share of record boundaries and of beat counts
 // within their targets over all cells, each cell's whole run, and each operation type's cycles
-// summed over the cells (docs/validation.md: 566 of 656 boundaries, 219 of 687 beat counts).
-// The widest types are fully connected (+13.3%: seven of its 17 records are the cells' tails,
-// the last operation to the end of the inference, the FVP's quantised NPU TOTAL, each longer in
-// the model by a round trip or a closed EXT pulse) and resize (−12.0%: three records of 963
-// cycles, within the FVP's quantum of 1,000 each).
-constexpr double kHeldBoundaryShare = 0.82, kHeldBeatShare = 0.31, kHeldTotal = 0.15, kHeldType = 0.14;
+// summed over the cells (docs/validation.md: 570 of 656 boundaries, 219 of 687 beat counts).
+// The widest type is resize (−12.4%: three records, 8,045 cycles on the FVP, one quantum more
+// than the model's 7,045: below what three records resolve).
+constexpr double kHeldBoundaryShare = 0.86, kHeldBeatShare = 0.31, kHeldTotal = 0.15, kHeldType = 0.13;
 
 } // namespace
 
@@ -53,7 +53,8 @@ TEST_CASE("FVP per-launch records: the 15 U85 cells of fvp-perop, record by reco
     REQUIRE(write.exitCode == 0);
     const auto compare = npusim::test::runNpusim(
         {"probe", "compare", (tmp.path() / "launches.csv").string(), (dir / "segments.csv").string(), "--where",
-         "model=" + cell["model"], "--where", "config=" + cell["config"], "--json", (tmp.path() / "c.json").string()});
+         "model=" + cell["model"], "--where", "config=" + cell["config"], "--quantum", std::to_string(int(kQuantum)),
+         "--json", (tmp.path() / "c.json").string()});
     INFO(compare.err);
     REQUIRE(compare.exitCode == 0);
     const auto result = nlohmann::json::parse(npusim::test::readText(tmp.path() / "c.json"));

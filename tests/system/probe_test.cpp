@@ -597,6 +597,55 @@ TEST_CASE("probe compare: the 15 cells of fvp-perop, each record mapped to the l
   }
 }
 
+TEST_CASE("probe compare --quantum: each boundary at the first quantum edge after its launch's end, the tail by its npu_active") {
+  test::TempDir tmp;
+  // Three launches ending at 400, 1,010 and 2,500 cycles, the run at 3,100. At a 1,000-cycle
+  // quantum, with the reads 55 cycles (the first: the run started inside its quantum) and 15
+  // cycles after the edge, as the records' ccnt say, the interrupts are seen at 1,055 (launch 0),
+  // 1,070 (launch 1 ended before the next read: a record of 15 cycles) and 3,085 (launch 2: two
+  // quanta after the read at 1,085); the tail is the 15 cycles to the end.
+  std::ofstream(tmp.path() / "l.csv")
+      << "launch,irq_mask,network_operator,index,command_offset,kind,type,layer,source_operator,simulated_end\n"
+         "0,0x0001,0,2,8,CONV,conv,,,400\n1,0x0002,0,3,12,POOL,pooling,,,1010\n2,0x0004,0,4,16,CONV,conv,,,2500\n"
+         ",,,,,END,,,,3100\n";
+  // The tail's ccnt counts the NPU's idle cycles up to the read; npu_active its busy ones.
+  std::ofstream(tmp.path() / "r.csv") << "ccnt,npu_active,irq_mask,is_tail\n1055,1054,0x1,0\n15,14,0x2,0\n"
+                                         "2015,2014,0x4,0\n1030,90,,1\n";
+  const auto compare = [&](const std::vector<std::string>& more) {
+    std::vector<std::string> args{"probe", "compare", (tmp.path() / "l.csv").string(), (tmp.path() / "r.csv").string(),
+                                  "--json", (tmp.path() / "c.json").string()};
+    args.insert(args.end(), more.begin(), more.end());
+    const test::ProcessResult p = test::runNpusim(args);
+    INFO(p.err);
+    REQUIRE(p.exitCode == 0);
+    return nlohmann::json::parse(test::readText(tmp.path() / "c.json"));
+  };
+  const auto column = [](const nlohmann::json& j, const char* key) {
+    std::vector<uint64_t> v;
+    for (const auto& r : j["records"]) v.push_back(r[key].get<uint64_t>());
+    return v;
+  };
+  const nlohmann::json q = compare({"--quantum", "1000"});
+  CHECK(q["quantum"] == 1000);
+  CHECK(column(q, "simulated_running") == std::vector<uint64_t>{1055, 1070, 3085, 3100});
+  CHECK(column(q, "simulated_cycles") == std::vector<uint64_t>{1055, 15, 2015, 15});
+  CHECK(column(q, "measured_cycles") == std::vector<uint64_t>{1055, 15, 2015, 90});
+  CHECK(column(q, "measured_running") == std::vector<uint64_t>{1055, 1070, 3085, 3175});
+  // Without it, each boundary is its launch's end.
+  const nlohmann::json exact = compare({});
+  CHECK(exact["quantum"] == 0);
+  CHECK(column(exact, "simulated_running") == std::vector<uint64_t>{400, 1010, 2500, 3100});
+  // A run that ends before the last record's read: the tail takes no cycles; without npu_active
+  // it is measured by its ccnt.
+  std::ofstream(tmp.path() / "l.csv", std::ios::trunc)
+      << "launch,irq_mask,network_operator,index,command_offset,kind,type,layer,source_operator,simulated_end\n"
+         "0,0x0001,0,2,8,CONV,conv,,,500\n,,,,,END,,,,600\n";
+  std::ofstream(tmp.path() / "r.csv", std::ios::trunc) << "ccnt,irq_mask,is_tail\n1015,0x1,0\n1030,,1\n";
+  const nlohmann::json early = compare({"--quantum", "1000"});
+  CHECK(column(early, "simulated_running") == std::vector<uint64_t>{1015, 1015});
+  CHECK(column(early, "measured_cycles") == std::vector<uint64_t>{1015, 1030});
+}
+
 TEST_CASE("probe --irq: bad records, manifests and options get one error line and exit 2") {
   test::TempDir tmp;
   REQUIRE(test::runNpusim({"probe", "write", "--irq", "--out", tmp.path().string()}).exitCode == 0);
@@ -650,7 +699,11 @@ TEST_CASE("probe --irq: bad records, manifests and options get one error line an
   std::ofstream(tmp.path() / "m.csv") << "file,npu_active\ndemo.probe1.tflite,5\n";
   test::checkOneErrorLine(test::runNpusim({"probe", "compare", (tmp.path() / "p" / "probes.csv").string(),
                                            (tmp.path() / "m.csv").string(), "--where", "a=b"}),
-                          "--where: selects rows of per-record measurements");
+                          "--where: applies to per-record measurements");
+  test::checkOneErrorLine(test::runNpusim({"probe", "compare", (tmp.path() / "p" / "probes.csv").string(),
+                                           (tmp.path() / "m.csv").string(), "--quantum", "1000"}),
+                          "--quantum: applies to per-record measurements");
+  test::checkOneErrorLine(records("ccnt,irq_mask,is_tail\n5,0x1,0\n", {"--quantum", "-1"}), "--quantum");
   test::checkOneErrorLine(test::runNpusim({"probe", "write", "--irq", "--every", "2", "--out", tmp.path().string()}),
                           "excludes");
   test::checkOneErrorLine(test::runNpusim({"probe", "write", "--irq", "-j", "2", "--out", tmp.path().string()}),
