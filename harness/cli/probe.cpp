@@ -139,7 +139,7 @@ int writeIrqModel(const WriteOptions& o) {
             << "\n  npusim   last launch's interrupt at " << lastLaunch.simulatedEnd << " cycles, PMU windows "
             << manifest.rows.back().simulatedEnd << " cycles (CYCLE)\n"
             << "  next     run the model with a driver that reads the PMU at each interrupt, write its records as CSV\n"
-            << "           (columns ccnt, irq_mask, is_tail; optional rec";
+            << "           (columns ccnt, irq_mask, is_tail; optional rec, npu_active";
   for (const std::string& c : manifest.beatColumns) std::cout << ", " << c;
   std::cout << "), then: npusim probe compare " << manifestPath << " RECORDS.csv\n";
   return 0;
@@ -555,7 +555,7 @@ void addProbe(CLI::App& app, Registry& registry) {
   compare->add_option("manifest", c->manifest, "probes.csv or launches.csv written by `probe write`")->required();
   compare->add_option("measured", c->measured,
                       "probes.csv: CSV with columns file and npu_active, one row per measured probe; launches.csv: "
-                      "per-record measurements, columns ccnt, irq_mask, is_tail (rec and beat columns optional)")
+                      "per-record measurements, columns ccnt, irq_mask, is_tail (rec, npu_active and beat columns optional)")
       ->required();
   compare->add_option("--where", c->where, "COLUMN=VALUE: compare only the records of that value (repeatable)")
       ->allow_extra_args(false);
