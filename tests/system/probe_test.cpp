@@ -665,6 +665,8 @@ TEST_CASE("probe --irq: bad records, manifests and options get one error line an
   test::checkOneErrorLine(records("ccnt,irq_mask,is_tail\n5,0x1G,0\n"), "line 2: '0x1G' is not a 16-bit IRQ mask");
   test::checkOneErrorLine(records("ccnt,irq_mask,is_tail\n5,0x10000,0\n"), "'0x10000' is not a 16-bit IRQ mask");
   test::checkOneErrorLine(records("ccnt,irq_mask,is_tail\n5,0x1,2\n"), "line 2: '2' is not 0 or 1");
+  test::checkOneErrorLine(records("ccnt,npu_active,irq_mask,is_tail\n5,x,0x1,0\n"),
+                          "key 'npu_active': line 2: 'x' is not a cycle count");
   test::checkOneErrorLine(records("ccnt,irq_mask,is_tail\n5,0x1,0\n5,0x0,0\n"),
                           "key 'irq_mask': line 3: irq_mask 0x0000 covers no launch");
   test::checkOneErrorLine(records("ccnt,irq_mask,is_tail\n5,0x1,0\n5,0x4,0\n"),
