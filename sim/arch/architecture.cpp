@@ -359,8 +359,9 @@ Architecture ethosU85Description() {
   a.macStreamsIfm = true;
   a.weightWindowPerBuffer = false;
   // Standard: inferred from the Corstone-320 FVP at zero EXT latency (fvp-perop sweeps;
-  // docs/timing-model.md). Fast: no fixture measures it; four times one standard decoder, the
-  // ratio of Vela 5.0's lowest rates for the two formats (32 and 8, ethos-u85.md 5.7).
+  // docs/timing-model.md). Fast: four times one standard decoder, the ratio of Vela 5.0's lowest
+  // rates for the two formats (32 and 8, ethos-u85.md 5.7); the fvp-perop Sram_Only rows only
+  // bound it from below (about 14 a cycle; docs/timing-model.md).
   a.weightsDecodedPerCycle = 4;
   a.fastWeightsDecodedPerCycle = 16;
   a.dmaInternalMemory = "lutram";   // the LUT RAM: internal DMAs load activation tables
