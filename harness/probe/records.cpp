@@ -11,6 +11,7 @@
 #include "harness/probe/probe.h"
 #include "harness/probe/probe_csv.h"
 #include "sim/common/error.h"
+#include "sim/common/int_math.h"
 
 namespace npusim::probe {
 namespace {
@@ -136,8 +137,8 @@ RecordComparison compareRecords(const LaunchManifest& manifest, const RecordFile
       // NPU, no earlier than the previous boundary.
       end = std::max(end, boundary);
       if (!r.tail) {
-        const uint64_t read = r.cycles % quantum;
-        end = boundary + read + (end > boundary + read ? (end - boundary - read + quantum - 1) / quantum * quantum : 0);
+        const uint64_t read = boundary + r.cycles % quantum; // the read at the previous boundary's edge
+        end = read + (end > read ? roundUp(end - read, quantum) : 0);
       }
     }
     row.measuredCycles = r.tail && r.active ? *r.active : r.cycles;

@@ -149,9 +149,13 @@ mem::TransferShape BlockPlan::ofmWrite(const Shape3& extent, const Shape3& from)
   return s;
 }
 
-uint64_t BlockPlan::lastIfmJob(uint64_t index) const {
-  if (op_.kind != cmd::OpKind::Conv) return index;
-  return (index / blocksZ_ + 1) * ifmDepthBlocks_ - 1;
+std::optional<uint64_t> BlockPlan::previousBlocksNeeded(uint64_t index, uint64_t previousBlocks) const {
+  if (previousBlocks == 0) return std::nullopt;
+  const uint64_t lastJob = op_.kind == cmd::OpKind::Conv ? (index / blocksZ_ + 1) * ifmDepthBlocks_ - 1 : index;
+  if (op_.blockDep == 0 || lastJob >= op_.blockDep) return previousBlocks - 1;
+  const uint64_t stillWritten = op_.blockDep - lastJob;
+  if (stillWritten >= previousBlocks) return std::nullopt;
+  return previousBlocks - 1 - stillWritten;
 }
 
 BlockWork BlockPlan::block(uint64_t index) const {

@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 
 #include "models/mem/memory_timing.h"
 #include "models/npu/npu_cost.h"
@@ -54,13 +55,15 @@ public:
 
   uint64_t blockCount() const { return blocksY_ * blocksX_ * blocksZ_; }
   BlockWork block(uint64_t index) const;
-  // The last of the jobs BLOCKDEP counts that block `index` needs: the jobs are the operation's
-  // IFM blocks in order (an OFM block's IFM window over one IFM block depth, depth fastest), so a
-  // convolution's block at (x, y) position p needs jobs up to (p + 1) x its IFM depth blocks - 1
-  // (Vela 5.0's ethos_u85_register_cs_generator.cpp CalcBlockDep and Vela 3.10's
-  // register_command_stream_generator.py calc_blockdep define BLOCKDEP over these jobs); a
-  // depthwise, pooling or elementwise block reads only its own channels: one job each.
-  uint64_t lastIfmJob(uint64_t index) const;
+  // BLOCKDEP: the previous operation's blocks 0..k that block `index` needs written before it
+  // reads its IFM (k; nullopt: none). BLOCKDEP counts jobs, the operation's IFM blocks in order
+  // (an OFM block's IFM window over one IFM block depth, depth fastest), so a convolution's block
+  // at (x, y) position p is jobs up to (p + 1) x its IFM depth blocks - 1, a depthwise, pooling
+  // or elementwise block one job of its own (Vela 5.0's ethos_u85_register_cs_generator.cpp
+  // CalcBlockDep and Vela 3.10's register_command_stream_generator.py calc_blockdep). Its last
+  // job i may run while the previous operation's last BLOCKDEP - i blocks are still being
+  // written; at BLOCKDEP 0, or once i reaches BLOCKDEP, it needs all of them.
+  std::optional<uint64_t> previousBlocksNeeded(uint64_t index, uint64_t previousBlocks) const;
   // An upper bound of any block's IFM read: the configured block's window with its halo,
   // clipped to the IFM's size, once per sub-kernel.
   mem::TransferShape largestIfmRead() const;

@@ -80,25 +80,17 @@ std::optional<KernelUnit::Dependency> KernelUnit::dependency(uint64_t index, uin
   if (prev == nullptr && !retired_) {
     return d;
   }
-  // 1. BLOCKDEP: IFM job i (BlockPlan::lastIfmJob: a convolution's block needs all the IFM depth
-  //    blocks of its position) may start while the previous operation's last blockDep - i blocks
-  //    are still being written; every earlier block must be (BLOCKDEP 0 waits for all of them).
+  // 1. BLOCKDEP (BlockPlan::previousBlocksNeeded): the previous operation's blocks 0..k written.
   const uint64_t prevBlocks = prev != nullptr ? prev->blocks : retired_->blocks;
-  const uint64_t job = o.plan.lastIfmJob(j);
-  if (op.blockDep == 0 || job >= op.blockDep) {
+  if (const std::optional<uint64_t> k = o.plan.previousBlocksNeeded(j, prevBlocks)) {
     if (prev != nullptr) {
-      if (prev->writes < prev->blocks) return std::nullopt;
-      d.blockdep = prev->end;
+      if (prev->prefix <= *k) return std::nullopt;
+      // All of them: the latest write is the operation's end (no scan of its blocks).
+      d.blockdep = *k + 1 == prevBlocks ? prev->end
+                                        : *std::max_element(prev->written.begin(),
+                                                            prev->written.begin() + static_cast<std::ptrdiff_t>(*k + 1));
     } else {
-      d.blockdep = retired_->end;
-    }
-  } else if (const uint64_t fromEnd = op.blockDep - job; fromEnd < prevBlocks) {
-    const uint64_t k = prevBlocks - 1 - fromEnd; // needs the previous operation's blocks 0..k written
-    if (prev != nullptr) {
-      if (prev->prefix <= k) return std::nullopt;
-      d.blockdep = *std::max_element(prev->written.begin(), prev->written.begin() + static_cast<std::ptrdiff_t>(k + 1));
-    } else {
-      d.blockdep = retired_->tail[retired_->tail.size() - 1 - static_cast<size_t>(prevBlocks - 1 - k)];
+      d.blockdep = retired_->tail[retired_->tail.size() - 1 - static_cast<size_t>(prevBlocks - 1 - *k)];
     }
   }
   // 2. A SHRAM layout other than the previous operation's (IFM and accumulator areas, accumulator

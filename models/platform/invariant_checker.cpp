@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <optional>
 
 #include "models/npu/block_plan.h"
 #include "models/npu/command_policy.h"
@@ -305,9 +306,8 @@ void InvariantChecker::checkOperations(const RunResult& run, const std::vector<i
       prevDma = &o;
     }
     if (!cmd::isKernel(r.kind)) continue;
-    // 3. BLOCKDEP: block j, whose last IFM job is i (npu::BlockPlan::lastIfmJob), reads its IFM
-    //    after the previous operation's blocks up to n - 1 - (BLOCKDEP - i) were written (all of
-    //    them for BLOCKDEP 0 or i >= BLOCKDEP).
+    // 3. BLOCKDEP: block j reads its IFM after the previous operation's blocks 0..k it needs
+    //    (npu::BlockPlan::previousBlocksNeeded) were written.
     const std::vector<const npu::BlockEvent*>& mine = blocks[i];
     if (prevKernel != nullptr) {
       const std::vector<const npu::BlockEvent*>& prev = blocks[static_cast<size_t>(prevKernel - run.operations.data())];
@@ -317,13 +317,8 @@ void InvariantChecker::checkOperations(const RunResult& run, const std::vector<i
       const npu::BlockPlan plan(*hardware_, op);
       for (const npu::BlockEvent* b : mine) {
         const uint64_t j = b->block;
-        const uint64_t job = plan.lastIfmJob(j);
-        double needed = 0;
-        if (op.blockDep == 0 || job >= op.blockDep) {
-          needed = latest;
-        } else if (const uint64_t fromEnd = op.blockDep - job; fromEnd < writtenUpTo.size()) {
-          needed = writtenUpTo[writtenUpTo.size() - 1 - fromEnd];
-        }
+        const std::optional<uint64_t> k = plan.previousBlocksNeeded(j, writtenUpTo.size());
+        const double needed = k ? writtenUpTo[static_cast<size_t>(*k)] : 0.0;
         if (b->ifmStart < needed - kEps) {
           violation(report, where(o) + ": block " + std::to_string(j) + " read its IFM at " + num(b->ifmStart) +
                                 ", before the previous operation's OFM it depends on (BLOCKDEP " +
