@@ -233,8 +233,12 @@ double blockMacCycles2x(const arch::NpuConfig& npu, const MacBlock& b) {
 // "Ethos-U85 MAC array"). Where it differs from Vela 5.0's estimate (blockMacCycles2x, ethos-u85.md
 // 5.2), the FVP's per-launch records decide (fixtures/fvp-perop):
 //   pooling: one cycle per kernel tap and micro-block (x2 for a 16-bit IFM), not Vela's max(4, E) x b/2;
+//   the weight path's floor: 4 cycles per micro-block channel of one weight decoder's share (the
+//     decoders feed disjoint groups of OFM channels in parallel, ethos-u85.md 4.2; Vela 5.1.0's
+//     estimate divides its floor by them, Vela 5.0's does not): kws's second convolution's
+//     one-row edge blocks on the U85-512;
 //   depthwise: one cycle per kernel tap and micro-block (no rounding of the taps to fours), at
-//     least the weight path's floor per tap (a quarter of Vela's per four taps);
+//     least the weight path's floor per tap (a quarter of it per four taps);
 //   convolutions: the IFM depth walked in 8-channel slices of its real depth, not in whole IFM depth
 //     blocks of 64 (a 140-channel IFM is 18 slices, not 3 x 8);
 //   2:4 sparse weights: no faster than dense (the FVP, and the MPS4 board within its ±12%, time
@@ -269,7 +273,8 @@ double blockMacCyclesArray2x(const arch::NpuConfig& npu, const MacBlock& b, uint
   const Shape3& ub = npu.ofmUblockRun(b.ublock);
   const int64_t uwh = int64_t{ceilDiv(b.block.height, ub.height)} * ceilDiv(b.block.width, ub.width);
   const int64_t uc = ceilDiv(b.block.depth, ub.depth);
-  const int64_t weightCycles = 4 * int64_t{ub.depth};
+  // The weight path's floor per step: 4 cycles per micro-block channel of one decoder's share.
+  const int64_t weightCycles = 4 * int64_t{ceilDiv(ub.depth, npu.weightDecoders)};
   const int64_t slices = (int64_t{ifmDepth} + 7) / 8;
   int64_t total = 0;
   for (const cmd::SubKernelGroup& group : cmd::subKernelGroups(b.kernelWidth, b.kernelHeight, b.subKernelMax)) {

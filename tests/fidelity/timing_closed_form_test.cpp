@@ -221,6 +221,31 @@ TEST_CASE("the simulated U85 MAC array packs a part-kernel-first convolution's t
   CHECK(npu::simulatedBlockMacCycles(u256, first, 1) == doctest::Approx(128 * 9 / 4 * 2));
 }
 
+TEST_CASE("the simulated U85 MAC array's weight path floor is 4 cycles per micro-block channel of one weight decoder's share") {
+  // kws's second convolution on the U85-512 (two weight decoders): a 10x4 kernel (sub-kernels of
+  // 8 and 2 rows: 8 + 2 steps of four taps) over a one-channel IFM, OFM blocks of 24x10x16 in 2x2x16
+  // micro-blocks, the last block one row high.
+  const arch::NpuConfig& u512 = test::u85(512);
+  REQUIRE(u512.weightDecoders == 2);
+  cmd::Operation op = pointwiseConv();
+  op.ifm = test::featureMap(0, {49, 10, 1}, cmd::DataFormat::Nhwc);
+  op.ofm = test::featureMap(8192, {49, 10, 124}, cmd::DataFormat::Nhcwb16);
+  op.kernel.height = 10;
+  op.kernel.width = 4;
+  op.ofmBlock = {24, 10, 16};
+  op.ublock = {2, 2, 16};
+  op.kernel.partKernelFirst = true;
+  // A full block: 12 x 5 micro-blocks, 4 x 60 = 240 cycles a step, above any floor.
+  CHECK(npu::simulatedBlockMacCycles(u512, npu::macBlockOf(u512, op, {24, 10, 16}), 1) == doctest::Approx(240 * 10));
+  // The one-row block: 5 micro-blocks (20 cycles a step) under the floor: each decoder feeds 8 of
+  // the 16 channels, 4 x 8 = 32 cycles a step (Vela's estimate: 4 x 16 = 64).
+  CHECK(npu::simulatedBlockMacCycles(u512, npu::macBlockOf(u512, op, {1, 10, 16}), 1) == doctest::Approx(32 * 10));
+  // With one decoder (the U85-256) the floor is the whole micro-block's 16 channels.
+  const arch::NpuConfig& u256 = test::u85(256);
+  REQUIRE(u256.weightDecoders == 1);
+  CHECK(npu::simulatedBlockMacCycles(u256, npu::macBlockOf(u256, op, {1, 10, 16}), 1) == doctest::Approx(64 * 10));
+}
+
 TEST_CASE("compute-bound convolution takes its MAC time plus pipeline fill and drain") {
   const arch::NpuConfig& arch = test::u55(128);
   cmd::Operation op = pointwiseConv();
