@@ -39,6 +39,7 @@ void CommandProcessor::begin(uint64_t qbase, uint32_t streamBytes, uint32_t invo
   reached_ = -1;
   fetchWait_ = 0;
   fetchRequested_ = 0;
+  lastKernelStart_ = 0;
   stopMask_ = parsed_ = 0;
   chunkDone_.clear();
   step();
@@ -148,6 +149,19 @@ void CommandProcessor::step() {
         return;
       }
     }
+    // The parser holds the next kernel or DMA while the kernel latched last has not started
+    // (Architecture::dispatchWaitsForKernelStart).
+    if (rule.queue && npu_.arch->dispatchWaitsForKernelStart) {
+      if (lastKernelStart_ < 0) {
+        waiting_ = Waiting::KernelStart;
+        return;
+      }
+      if (queue_.now() < lastKernelStart_) {
+        waiting_ = Waiting::Time;
+        queue_.schedule(lastKernelStart_, *this);
+        return;
+      }
+    }
     t_ = queue_.now();
     OperationRecord rec;
     rec.invocation = invocation_;
@@ -164,6 +178,7 @@ void CommandProcessor::step() {
     if (rule.queue) {
       ++outstanding_[static_cast<size_t>(*rule.queue)];
       if (*rule.queue == Unit::Kernel) {
+        lastKernelStart_ = -1; // set by kernelStarted, possibly within dispatch
         kernel_.dispatch(*op, record);
       } else {
         dma_.dispatch(op->dma, record);
@@ -196,6 +211,16 @@ void CommandProcessor::unitDone(Unit unit) {
   --n;
   if (waiting_ == Waiting::Unit) {
     step();
+  }
+}
+
+void CommandProcessor::kernelStarted(double at) {
+  if (!npu_.arch->dispatchWaitsForKernelStart) return;
+  lastKernelStart_ = at;
+  // Resumed through the queue: the kernel unit calls from within its own work.
+  if (waiting_ == Waiting::KernelStart) {
+    waiting_ = Waiting::Time;
+    queue_.schedule(std::max(at, queue_.now()), *this);
   }
 }
 

@@ -62,13 +62,15 @@ public:
   uint32_t parsed() const { return parsed_; }
   // A unit finished one of the operations dispatched to it.
   void unitDone(Unit unit);
+  // The kernel unit started an operation at `at` (now or later): its first block's IFM fetch.
+  void kernelStarted(double at);
 
   void onEvent(uint32_t kind, uint64_t data) override;
   void transferDone(uint64_t token) override;
 
 private:
   enum class Phase : uint8_t { Fetch, Dispatch, Done };
-  enum class Waiting : uint8_t { Nothing, Chunk, Time, Unit };
+  enum class Waiting : uint8_t { Nothing, Chunk, Time, Unit, KernelStart };
   void begin(uint64_t qbase, uint32_t streamBytes, uint32_t invocation, Listener& listener);
   // Runs the stream as far as it can go now.
   void step();
@@ -105,6 +107,8 @@ private:
   uint32_t fetchRequested_ = 0;
   std::vector<double> chunkDone_; // per requested chunk: when it arrived (-1: not yet)
   std::array<uint32_t, 2> outstanding_{}; // per Unit: dispatched and not finished
+  // When the kernel dispatched last started, -1 until it has (Architecture::dispatchWaitsForKernelStart).
+  double lastKernelStart_ = 0;
 };
 
 } // namespace npusim::npu

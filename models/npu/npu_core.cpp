@@ -247,6 +247,8 @@ void NpuCore::moved(Moving& m) {
   sink->transferDone(token);
 }
 
+void NpuCore::kernelStarted(double at) { commands_.kernelStarted(at); }
+
 void NpuCore::kernelDone(size_t record, const KernelTiming& k) {
   pmu_.kernelDone(k);
   OperationRecord& rec = stats_.operations.at(record);

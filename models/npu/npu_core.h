@@ -109,6 +109,7 @@ public:
   // A target refused a burst (a bus abort): the NPU stops.
   bool halted() const override;
   void kernelDone(size_t record, const KernelTiming& timing) override;
+  void kernelStarted(double at) override;
   void dmaDone(size_t record, const DmaTiming& timing) override;
   void streamDone(double started, double end) override;
   void streamStopped(double started, const std::string& why, bool parseError) override;

@@ -230,6 +230,7 @@ bool KernelUnit::fetchIfm(uint64_t g) {
   s.fetch = std::max({bufferFree, dep->blockdep, dep->shram, queue_.now()});
   if (j == 0) {
     o.timing.start = s.fetch;
+    listener_.kernelStarted(s.fetch);
     o.timing.stallBlockdep = std::max(0.0, dep->blockdep - bufferFree);
     o.timing.stallShramReconfig = std::max(0.0, dep->shram - std::max(bufferFree, dep->blockdep));
   }

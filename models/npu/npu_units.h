@@ -76,6 +76,8 @@ public:
   virtual ~UnitListener() = default;
   virtual void kernelDone(size_t record, const KernelTiming& timing) = 0;
   virtual void dmaDone(size_t record, const DmaTiming& timing) = 0;
+  // An operation's first block has its IFM fetch (the operation's start) at `at` (now or later).
+  virtual void kernelStarted(double at) = 0;
 };
 
 // The kernel pipeline. Each OFM block goes through, in order: weight and scale fetch (as soon as

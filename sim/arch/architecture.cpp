@@ -356,6 +356,7 @@ Architecture ethosU85Description() {
   a.weightStreamsStaggered = true;
   a.weightBlockPerPort = true;
   a.weightsWaitOnBlockdepZero = true;
+  a.dispatchWaitsForKernelStart = true;
   a.macStreamsIfm = true;
   a.weightWindowPerBuffer = false;
   // Standard: inferred from the Corstone-320 FVP at zero EXT latency (fvp-perop sweeps;

@@ -206,6 +206,11 @@ struct Architecture {
   // Command processor and DMA engine (timing doc 5.2, docs/timing-model.md).
   uint32_t kernelQueue = 2;              // kernel operations outstanding (running + latched)
   uint32_t dmaQueue = 1;                 // DMA operations outstanding
+  // Whether the parser dispatches nothing (kernel or DMA) while the kernel it dispatched last has
+  // not started (its first block's IFM fetch, the operation's start in every report): the kernel
+  // queue latches one operation and the parser holds until the kernel unit takes it (U85), or it
+  // goes on to the next command at once (U55, U65). docs/timing-model.md has the FVP evidence.
+  bool dispatchWaitsForKernelStart = false;
   uint32_t commandFetchBytes = 64;       // command-stream fetch burst (AXI_LIMIT default burst split)
   uint32_t commandPrefetchChunks = 2;    // fetch chunks the command FIFO requests ahead of the parser
   double parseCyclesPerCommand = 1;      // one command word decoded per cycle

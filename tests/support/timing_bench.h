@@ -86,6 +86,7 @@ public:
   size_t portsOf(uint8_t) const override { return 1; }
   void kernelDone(size_t record, const npu::KernelTiming& timing) override;
   void dmaDone(size_t record, const npu::DmaTiming& timing) override;
+  void kernelStarted(double) override {}
 
 private:
   PortBench ports_;

@@ -369,6 +369,32 @@ TEST_CASE("run: a port's utilisation is against its own peak, not its memory's (
   CHECK(sharedMemory);  // the SRAM: two 16-byte ports at full clock
 }
 
+TEST_CASE("the U85's command parser holds a DMA behind a latched kernel until that kernel starts (kws_micronet_m, U85-256)") {
+  // kws's DMA @0x274 (22,528 bytes of weights for the convolution @0x2f8) follows DEPTHWISE
+  // @0x258 in the stream, which is latched while CONV @0x1a0 runs for about 85 k cycles. The
+  // FVP's per-launch records (fvp-perop, 256_Low) hold 664 of its 1,408 SRAM write beats in
+  // the convolution's record and 744 in the depthwise's: it runs at the end of the convolution,
+  // as the depthwise starts, not beside the whole convolution.
+  const auto model = npusim::test::fixtureOrSkip("fvp/vela5/kws_micronet_m/ethos-u85-256/kws_micronet_m_vela.tflite");
+  if (!model) return;
+  npusim::test::TempDir tmp;
+  const fs::path csv = tmp.path() / "ops.csv";
+  const auto r = npusim::test::runNpusim(
+      {"run", model->string(), "--system-config", "Corstone_320_FVP", "--csv", csv.string()});
+  REQUIRE(r.exitCode == 0);
+  std::map<uint32_t, npusim::test::CsvRow> at; // by command offset
+  for (const auto& row : npusim::test::readCsvTable(csv)) at[static_cast<uint32_t>(std::stoul(row["command_offset"]))] = row;
+  const auto cycle = [&](uint32_t offset, const char* column) { return std::stod(at.at(offset)[column]); };
+  REQUIRE(at.at(0x1a0)["kind"] == "CONV");
+  REQUIRE(at.at(0x258)["kind"] == "DEPTHWISE");
+  REQUIRE(at.at(0x274)["kind"] == "DMA_START");
+  const double convStart = cycle(0x1a0, "start_cycle"), convEnd = cycle(0x1a0, "end_cycle");
+  CHECK(cycle(0x258, "issue_cycle") < convStart + 0.2 * (convEnd - convStart)); // latched early
+  CHECK(cycle(0x274, "start_cycle") >= cycle(0x258, "start_cycle"));
+  CHECK(cycle(0x274, "start_cycle") >= convStart + 0.9 * (convEnd - convStart));
+  CHECK(cycle(0x274, "end_cycle") > convEnd);
+}
+
 TEST_CASE("npu.adapter_pulse_start moves the timing adapters' pulse cycles: a whole period later is the same run, "
           "and every start keeps the adapters' rules (run --check)") {
   const auto root = npusim::test::fixturesDirOrSkip();
