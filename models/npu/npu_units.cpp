@@ -84,11 +84,8 @@ std::optional<KernelUnit::Dependency> KernelUnit::dependency(uint64_t index, uin
   const uint64_t prevBlocks = prev != nullptr ? prev->blocks : retired_->blocks;
   if (const std::optional<uint64_t> k = o.plan.previousBlocksNeeded(j, prevBlocks)) {
     if (prev != nullptr) {
-      if (prev->prefix <= *k) return std::nullopt;
-      // All of them: the latest write is the operation's end (no scan of its blocks).
-      d.blockdep = *k + 1 == prevBlocks ? prev->end
-                                        : *std::max_element(prev->written.begin(),
-                                                            prev->written.begin() + static_cast<std::ptrdiff_t>(*k + 1));
+      if (prev->writtenUpTo.size() <= *k) return std::nullopt;
+      d.blockdep = prev->writtenUpTo[static_cast<size_t>(*k)];
     } else {
       d.blockdep = retired_->tail[retired_->tail.size() - 1 - static_cast<size_t>(prevBlocks - 1 - *k)];
     }
@@ -372,8 +369,9 @@ void KernelUnit::written(uint64_t index, uint64_t j) {
   o.written[j] = now;
   ++o.writes;
   o.end = std::max(o.end, now);
-  while (o.prefix < o.blocks && o.written[o.prefix] >= 0) {
-    ++o.prefix;
+  while (o.writtenUpTo.size() < o.blocks && o.written[o.writtenUpTo.size()] >= 0) {
+    const double w = o.written[o.writtenUpTo.size()];
+    o.writtenUpTo.push_back(o.writtenUpTo.empty() ? w : std::max(o.writtenUpTo.back(), w));
   }
   if (sink_ != nullptr) {
     // Block events go out in block order, each once its OFM write has completed.
@@ -400,11 +398,8 @@ void KernelUnit::written(uint64_t index, uint64_t j) {
     r.shram = f.op->shram;
     r.accFormat = f.op->accFormat;
     r.lastAoDone = f.lastAoDone;
-    double running = 0;
-    for (uint64_t k = 0; k < f.blocks; ++k) {
-      running = std::max(running, f.written[k]);
-      if (k + kTail >= f.blocks) r.tail.push_back(running);
-    }
+    r.tail.assign(f.writtenUpTo.end() - static_cast<std::ptrdiff_t>(std::min<uint64_t>(kTail, f.blocks)),
+                  f.writtenUpTo.end());
     retired_ = std::move(r);
     ops_.pop_front();
     ++opBase_;

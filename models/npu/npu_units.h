@@ -111,7 +111,7 @@ private:
     std::array<uint64_t, cmd::kMaxWeightStreams> weightOffset{}, scaleOffset{};
     std::vector<double> written; // per block: when its OFM write completed (-1: not yet)
     uint64_t writes = 0;         // blocks written
-    uint64_t prefix = 0;         // blocks [0, prefix) are all written
+    std::vector<double> writtenUpTo; // for the written prefix of blocks 0..k: the latest write among them
     double end = 0;              // the latest write so far
     double lastAoDone = -1;      // its last block's output-unit end, once run
     double aoFreeAfter = 0;
