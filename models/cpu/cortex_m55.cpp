@@ -114,6 +114,11 @@ void CortexM55::runNpu(const HostStep& step) {
     if (r.statusBits.cmdEndReached.read(status) != 0) {
       break;
     }
+    // An NPU_OP_IRQ before the end: the handler returns, and the line drops once the NPU has seen
+    // the clear (a delta later). Until then the line still reads high with no interrupt pending.
+    while (npuIrq.read() && r.statusBits.irqRaised.read(readFree(r.status)) == 0) {
+      wait(sc_core::SC_ZERO_TIME);
+    }
   }
   wait(hostPeriod_ * double(params_.host.irqOverheadCycles));
   writeFree(pmu.controlRegister, 0);
