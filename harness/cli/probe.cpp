@@ -64,6 +64,14 @@ std::vector<std::string> configArguments(const config::ConfigRequest& c, const c
   return args;
 }
 
+// The line telling how `npusim run` simulates a written model as this command did: with the
+// options above, since nothing beside the model names its compile's system config.
+std::string runAgainLine(const std::vector<std::string>& args) {
+  std::string line = "  run      npusim run MODEL";
+  for (const std::string& a : args) line += " " + a;
+  return line + "\n           simulates a written model as here (no Vela summary beside it names the compile)\n";
+}
+
 std::string stemOf(const std::string& model) {
   return model.empty() ? std::string("demo") : fs::path(model).stem().string();
 }
@@ -138,6 +146,7 @@ int writeIrqModel(const WriteOptions& o) {
             << launches.size() << " launches: " << kinds << ")\n           and " << manifestPath
             << "\n  npusim   last launch's interrupt at " << lastLaunch.simulatedEnd << " cycles, PMU windows "
             << manifest.rows.back().simulatedEnd << " cycles (CYCLE)\n"
+            << runAgainLine(configArguments(o.config, w.params, o.vela))
             << "  next     run the model with a driver that reads the PMU at each interrupt, write its records as CSV\n"
             << "           (columns ccnt, irq_mask, is_tail; optional rec, npu_active";
   for (const std::string& c : manifest.beatColumns) std::cout << ", " << c;
@@ -264,6 +273,7 @@ int writeProbes(const WriteOptions& o) {
             << " MB) and " << manifestPath << "\n  npusim   NPU active "
             << rows.front().simulatedNpuActive << " cycles (" << rows.front().file << ") to "
             << rows.back().simulatedNpuActive << " (" << rows.back().file << ")\n"
+            << runAgainLine(configArguments(o.config, params, o.vela))
             << "  next     run each model on the FVP or board, write its NPU_ACTIVE as CSV (columns file,npu_active),\n"
             << "           then: npusim probe compare " << manifestPath << " MEASURED.csv\n";
   return 0;

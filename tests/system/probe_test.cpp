@@ -11,6 +11,7 @@
 #include <map>
 #include <set>
 #include <iomanip>
+#include <iterator>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -244,14 +245,16 @@ size_t checkIrqModel(const fs::path& model, const std::vector<std::string>& opti
   size_t irqLines = 0;
   for (size_t at = inspect.out.find(" IRQ 0x"); at != std::string::npos; at = inspect.out.find(" IRQ 0x", at + 1)) ++irqLines;
   CHECK(irqLines == launch);
-  // run simulates it to its end: the host takes each interrupt before the last and waits on (an
-  // NPU_OP_IRQ does not stop the NPU), so NPU_ACTIVE stays the original's but for the IRQ
-  // commands' own fetch and parse, well within 2%. (The original is run from a copy beside it,
-  // away from its Vela summary, so that both resolve the same system config.)
-  const fs::path copy = tmp.path() / "original.tflite";
-  test::writeBytes(copy, original);
-  const double active = double(npuActiveOf(copy, options, tmp.path() / "original.json"));
-  CHECK(double(npuActiveOf(irq, options, tmp.path() / "irq.json")) == doctest::Approx(active).epsilon(0.02));
+  // run simulates it to its end, with the options `probe write` prints for it: the host takes
+  // each interrupt before the last and waits on (an NPU_OP_IRQ does not stop the NPU), so
+  // NPU_ACTIVE stays the original's but for the IRQ commands' own fetch and parse, well within 2%.
+  const std::string marker = "  run      npusim run MODEL";
+  const size_t at = write.out.find(marker);
+  REQUIRE(at != std::string::npos);
+  std::istringstream printed(write.out.substr(at + marker.size(), write.out.find('\n', at) - at - marker.size()));
+  std::vector<std::string> rerun{std::istream_iterator<std::string>(printed), std::istream_iterator<std::string>()};
+  const double active = double(npuActiveOf(model, options, tmp.path() / "original.json"));
+  CHECK(double(npuActiveOf(irq, rerun, tmp.path() / "irq.json")) == doctest::Approx(active).epsilon(0.02));
   return launch;
 }
 
