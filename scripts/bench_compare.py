@@ -13,6 +13,13 @@ drops below the reference divided by the factor, peak RSS (`peak_rss_MiB`) when 
 the reference times the factor. Benchmarks missing on either side, or that reported an error,
 are listed but do not fail the comparison. Standard library only.
 
+The machine is taken out of the comparison where both runs have `Calibrate/machine` (a workload
+of no npusim code, harness/bench): its time ratio (current / reference) is the machine's, and
+every time ratio is divided by it, every cycles-per-second ratio multiplied by it, before the
+factor is applied (peak RSS does not depend on the machine's speed). So a reference recorded on
+a faster machine still catches code that got slower, and a slower machine alone fails nothing.
+`--raw` compares the times as measured.
+
     python3 scripts/bench_compare.py results/bench/reference.json build/bench.json
     python3 scripts/bench_compare.py REF CUR --factor 2 --metric cpu_time --statistic min
 
@@ -26,6 +33,7 @@ import statistics
 import sys
 
 UNIT_NS = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
+CALIBRATION = "Calibrate/machine"
 # Tracked counters: name -> (column title, True when larger is better, unit formatter).
 COUNTERS = {
     "sim_cycles_per_s": ("CYCLES/S", True, lambda v: f"{v / 1e6:.3g} M/s"),
@@ -98,6 +106,8 @@ def main():
     p.add_argument("--metric", choices=["real_time", "cpu_time"], default="real_time")
     p.add_argument("--statistic", choices=sorted(STATISTICS), default="median",
                    help="of the repetitions (default: median)")
+    p.add_argument("--raw", action="store_true",
+                   help=f"compare the times as measured, not divided by the machine's ratio ({CALIBRATION})")
     args = p.parse_args()
     if args.factor <= 1.0:
         die("--factor must be greater than 1")
@@ -106,7 +116,11 @@ def main():
     cur_context, cur_benchmarks = load(args.current)
     print(f"reference: {args.reference} ({describe(ref_context)})")
     print(f"current:   {args.current} ({describe(cur_context)})")
-    print(f"{args.statistic} of repetitions; fail when {args.factor:g}x worse than the reference\n")
+    print(f"{args.statistic} of repetitions; fail when {args.factor:g}x worse than the reference")
+    machine = machine_ratio(ref_benchmarks, cur_benchmarks, args)
+    print()
+    basis = "as measured" if machine is None else f"the machine's {machine:.2f}x taken out"
+    machine = machine or 1.0
 
     checks = [(args.metric.upper().replace("_", " "), args.metric, False, human)]
     checks += [(title, name, larger, fmt) for name, (title, larger, fmt) in COUNTERS.items()]
@@ -116,7 +130,9 @@ def main():
         cur = times(cur_benchmarks, metric, args.statistic)
         if not ref and not cur:
             continue
-        ratios, failed = compare_table(title, ref, cur, args.factor, larger_is_better, fmt)
+        # The machine's ratio scales times (and so cycles per second), not memory.
+        scale = {args.metric: 1.0 / machine, "sim_cycles_per_s": machine}.get(metric, 1.0)
+        ratios, failed = compare_table(title, ref, cur, args.factor, larger_is_better, fmt, scale)
         worse += [f"{name} ({title.lower()})" for name in failed]
         compared += len(ratios)
         if metric == args.metric:
@@ -124,15 +140,32 @@ def main():
             geomean = math.exp(sum(math.log(x) for x in finite) / len(finite)) if finite else float("nan")
     if worse:
         print(f"bench_compare: FAIL: {len(worse)} of {compared} comparisons worse than {args.factor:g}x "
-              f"the reference (time geomean ratio {geomean:.2f}x): {', '.join(worse)}")
+              f"the reference (time geomean ratio {geomean:.2f}x, {basis}): {', '.join(worse)}")
         return 1
     print(f"bench_compare: OK: {compared} comparisons, none worse than {args.factor:g}x the reference "
-          f"(time geomean ratio {geomean:.2f}x)")
+          f"(time geomean ratio {geomean:.2f}x, {basis})")
     return 0
 
 
-def compare_table(title, ref, cur, factor, larger_is_better, fmt):
-    """Prints one table current vs reference; returns the ratios and the names that fail."""
+def machine_ratio(ref_benchmarks, cur_benchmarks, args):
+    """The current machine's time ratio to the reference's (CALIBRATION), or None with a note."""
+    ref = times(ref_benchmarks, args.metric, args.statistic).get(CALIBRATION)
+    cur = times(cur_benchmarks, args.metric, args.statistic).get(CALIBRATION)
+    if args.raw:
+        print("times compared as measured (--raw)")
+        return None
+    missing = [side for side, value in (("the reference", ref), ("the current run", cur)) if not value]
+    if missing:
+        print(f"no {CALIBRATION} time in {' and '.join(missing)}: times compared as measured")
+        return None
+    print(f"machine: {CALIBRATION} takes {cur / ref:.2f}x the reference's time on the current machine; "
+          f"the ratios below are divided by that (cycles per second multiplied)")
+    return cur / ref
+
+
+def compare_table(title, ref, cur, factor, larger_is_better, fmt, scale=1.0):
+    """Prints one table current vs reference, each ratio times `scale` (the machine taken out);
+    returns the ratios and the names that fail. The calibration itself never fails."""
     rows = [("BENCHMARK", f"REFERENCE {title}", f"CURRENT {title}", "RATIO", "")]
     ratios, failed = [], []
     show = lambda v: "-" if v is None else fmt(v)
@@ -147,7 +180,10 @@ def compare_table(title, ref, cur, factor, larger_is_better, fmt):
         elif r is None:
             note, ratio = "error reported by the reference run", None
         else:
-            ratio = c / r if r > 0 else math.inf
+            if name == CALIBRATION:  # the machine's own ratio, as measured
+                rows.append((name, show(r), show(c), f"{c / r:.2f}x" if r > 0 else "-", "the machine"))
+                continue
+            ratio = c / r * scale if r > 0 else math.inf
             ratios.append(ratio)
             bad = ratio < 1.0 / factor if larger_is_better else ratio > factor
             note = f"WORSE than {factor:g}x: FAIL" if bad else ""

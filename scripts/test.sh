@@ -59,7 +59,7 @@ cmake --build build -j "$jobs"
 echo "== regression: cycle and PMU counts against results/baseline.json"
 ./build/npusim regress --baseline results/baseline.json
 
-echo "== benchmarks against results/bench/reference.json (fails only beyond 3x slower)"
+echo "== benchmarks against results/bench/reference.json (fails only beyond 3x slower, the machine's speed taken out)"
 ./build/harness/bench/npusim_bench --benchmark_repetitions=3 --benchmark_out=build/bench.json \
   --benchmark_out_format=json >/dev/null
 /usr/bin/python3 scripts/bench_compare.py results/bench/reference.json build/bench.json

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 // Google Benchmark suite: decode speed in-process, and whole `npusim run` processes on fixture
 // models (simulated NPU cycles per wall second, peak RSS). Simulations run as child processes
-// because SystemC allows one elaboration per process; that is also what users pay.
+// because SystemC allows one elaboration per process; that is also what users pay. One more
+// benchmark times the machine rather than npusim (Calibrate/machine).
 
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -122,7 +125,41 @@ void decodeInProcess(benchmark::State& state, const Workload& w) {
   state.counters["operations"] = double(ops);
 }
 
+// The machine's speed, not npusim's: a fixed workload of no npusim code over pseudo-random keys
+// that allocates nothing while timed (a walk through a random cycle of 1 MiB of links, a binary
+// heap built and emptied, a sort: the cache misses and branches an event-driven simulator spends
+// its time on), so that scripts/bench_compare.py can tell a slower machine from slower code.
+void calibrateMachine(benchmark::State& state) {
+  constexpr size_t kKeys = size_t(1) << 15, kLinks = size_t(1) << 18;
+  uint64_t x = 0x9e3779b97f4a7c15u; // xorshift64*
+  const auto next = [&x] {
+    x ^= x >> 12;
+    x ^= x << 25;
+    x ^= x >> 27;
+    return x * 0x2545f4914f6cdd1du;
+  };
+  std::vector<uint64_t> keys(kKeys), work(kKeys);
+  for (uint64_t& key : keys) key = next();
+  std::vector<uint32_t> order(kLinks), link(kLinks);
+  for (size_t i = 0; i < kLinks; ++i) order[i] = uint32_t(i);
+  for (size_t i = kLinks - 1; i > 0; --i) std::swap(order[i], order[next() % (i + 1)]);
+  for (size_t i = 0; i < kLinks; ++i) link[order[i]] = order[(i + 1) % kLinks]; // one cycle through all
+  for (auto _ : state) {
+    uint32_t at = 0;
+    for (size_t i = 0; i < 4 * kLinks; ++i) at = link[at];
+    uint64_t sum = at;
+    std::copy(keys.begin(), keys.end(), work.begin());
+    std::make_heap(work.begin(), work.end());
+    for (auto end = work.end(); end != work.begin(); --end) std::pop_heap(work.begin(), end);
+    std::copy(keys.begin(), keys.end(), work.begin());
+    std::sort(work.begin(), work.end());
+    sum += work[kKeys / 2];
+    benchmark::DoNotOptimize(sum);
+  }
+}
+
 void registerAll() {
+  benchmark::RegisterBenchmark("Calibrate/machine", calibrateMachine)->Unit(benchmark::kMillisecond);
   for (const Workload& w : kWorkloads) {
     benchmark::RegisterBenchmark((std::string("Simulate/") + w.name).c_str(),
                                  [&w](benchmark::State& s) { simulateProcess(s, w); })
