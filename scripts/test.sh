@@ -68,7 +68,8 @@ echo "== tests (Release)"
 run_tests build "tests (Release)"
 
 # The sanitizer build: -O1 with line tables (-g1) is enough for ASan's reports and compiles
-# faster than RelWithDebInfo's -O2 -g. It runs every label but fidelity: those run the code the
+# faster than RelWithDebInfo's -O2 -g (the tests' own code and the command line at -O0:
+# tests/CMakeLists.txt, CMakeLists.txt). It has every label but fidelity: those run the code the
 # system tests run, over every fixture tree, and check accuracy (the Release stage runs them).
 echo "== tests under AddressSanitizer + UndefinedBehaviorSanitizer (labels unit, component, system)"
 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
