@@ -120,7 +120,7 @@ def main():
     machine = machine_ratio(ref_benchmarks, cur_benchmarks, args)
     print()
     basis = "as measured" if machine is None else f"the machine's {machine:.2f}x taken out"
-    machine = machine or 1.0
+    speed = machine or 1.0  # the machine's time ratio that every ratio below is corrected by
 
     checks = [(args.metric.upper().replace("_", " "), args.metric, False, human)]
     checks += [(title, name, larger, fmt) for name, (title, larger, fmt) in COUNTERS.items()]
@@ -131,7 +131,7 @@ def main():
         if not ref and not cur:
             continue
         # The machine's ratio scales times (and so cycles per second), not memory.
-        scale = {args.metric: 1.0 / machine, "sim_cycles_per_s": machine}.get(metric, 1.0)
+        scale = {args.metric: 1.0 / speed, "sim_cycles_per_s": speed}.get(metric, 1.0)
         ratios, failed = compare_table(title, ref, cur, args.factor, larger_is_better, fmt, scale)
         worse += [f"{name} ({title.lower()})" for name in failed]
         compared += len(ratios)
@@ -149,11 +149,11 @@ def main():
 
 def machine_ratio(ref_benchmarks, cur_benchmarks, args):
     """The current machine's time ratio to the reference's (CALIBRATION), or None with a note."""
-    ref = times(ref_benchmarks, args.metric, args.statistic).get(CALIBRATION)
-    cur = times(cur_benchmarks, args.metric, args.statistic).get(CALIBRATION)
     if args.raw:
         print("times compared as measured (--raw)")
         return None
+    ref = times(ref_benchmarks, args.metric, args.statistic).get(CALIBRATION)
+    cur = times(cur_benchmarks, args.metric, args.statistic).get(CALIBRATION)
     missing = [side for side, value in (("the reference", ref), ("the current run", cur)) if not value]
     if missing:
         print(f"no {CALIBRATION} time in {' and '.join(missing)}: times compared as measured")
