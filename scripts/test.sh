@@ -69,11 +69,16 @@ run_tests build "tests (Release)"
 
 # The sanitizer build: -O1 with line tables (-g1) is enough for ASan's reports and compiles
 # faster than RelWithDebInfo's -O2 -g (the tests' own code and the command line at -O0:
-# tests/CMakeLists.txt, CMakeLists.txt). It has every label but fidelity: those run the code the
-# system tests run, over every fixture tree, and check accuracy (the Release stage runs them).
+# tests/CMakeLists.txt, CMakeLists.txt). It is a unity build (CMake joins each target's sources
+# into a few translation units, which parse the headers and instantiate their templates once):
+# less than half the compile time; the Release build above compiles every file on its own.
+# It has every label but fidelity: those run the code the system tests run, over every fixture
+# tree, and check accuracy (the Release stage runs them); the system tests that run every
+# compiled fixture model run a sample of them here (tests/support/fixtures.h, sanitizerSample).
 echo "== tests under AddressSanitizer + UndefinedBehaviorSanitizer (labels unit, component, system)"
 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" -DNPUSIM_SANITIZE=ON -DNPUSIM_BUILD_BENCH=OFF
+  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" -DNPUSIM_SANITIZE=ON -DNPUSIM_BUILD_BENCH=OFF \
+  -DCMAKE_UNITY_BUILD=ON
 cmake --build build-asan -j "$jobs"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:strict_string_checks=1 \
   UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \

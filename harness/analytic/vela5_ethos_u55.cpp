@@ -24,40 +24,40 @@ namespace npusim::analytic::vela5 {
 namespace {
 
 // The NPU operation class an operator type runs as (regor's EthosU55NpuOp).
-enum class NpuOp : uint8_t { Convolution, Depthwise, VectorProduct, Pooling, ReduceSum, Elementwise, Dma, Compound };
+enum class U55NpuOp : uint8_t { Convolution, Depthwise, VectorProduct, Pooling, ReduceSum, Elementwise, Dma, Compound };
 
-NpuOp npuOpOf(OpType type) {
+U55NpuOp u55NpuOpOf(OpType type) {
   switch (type) {
-  case OpType::DepthwiseConv2D: return NpuOp::Depthwise;
-  case OpType::Conv2D: return NpuOp::Convolution;
-  case OpType::FullyConnected: return NpuOp::VectorProduct;
-  case OpType::ReduceSum: return NpuOp::ReduceSum;
-  case OpType::Tile: return NpuOp::Dma;
-  case OpType::Transpose: case OpType::MatMul: case OpType::Resize: return NpuOp::Compound;
+  case OpType::DepthwiseConv2D: return U55NpuOp::Depthwise;
+  case OpType::Conv2D: return U55NpuOp::Convolution;
+  case OpType::FullyConnected: return U55NpuOp::VectorProduct;
+  case OpType::ReduceSum: return U55NpuOp::ReduceSum;
+  case OpType::Tile: return U55NpuOp::Dma;
+  case OpType::Transpose: case OpType::MatMul: case OpType::Resize: return U55NpuOp::Compound;
   case OpType::Add: case OpType::Sub: case OpType::Mul: case OpType::Minimum: case OpType::Maximum: case OpType::SHL:
   case OpType::Asr: case OpType::CLZ: case OpType::Abs: case OpType::LeakyRelu:
-    return NpuOp::Elementwise;
+    return U55NpuOp::Elementwise;
   // Pooling proper, and the operators Vela 5.0 runs as an average-pool no-op: activations,
   // Quantize, MemoryCopy, Reverse.
   case OpType::MaxPool: case OpType::AvgPool: case OpType::ReduceMax: case OpType::Rescale: case OpType::MemoryCopy:
   case OpType::Quantize: case OpType::Reverse: case OpType::Relu: case OpType::Relu0To1: case OpType::Relu6:
   case OpType::ReluN1To1: case OpType::ReluN: case OpType::Clamp: case OpType::Prelu: case OpType::Sigmoid:
   case OpType::Tanh: case OpType::LUT:
-    return NpuOp::Pooling;
+    return U55NpuOp::Pooling;
   }
-  return NpuOp::Pooling;
+  return U55NpuOp::Pooling;
 }
 
-bool usesMacs(NpuOp op) {
-  return op == NpuOp::Convolution || op == NpuOp::Depthwise || op == NpuOp::VectorProduct || op == NpuOp::Pooling ||
-         op == NpuOp::ReduceSum;
+bool usesMacs(U55NpuOp op) {
+  return op == U55NpuOp::Convolution || op == U55NpuOp::Depthwise || op == U55NpuOp::VectorProduct || op == U55NpuOp::Pooling ||
+         op == U55NpuOp::ReduceSum;
 }
 
 // Largest sub-kernel per operation class (regor's s_SubkernelLimits).
-uint32_t subKernelLimit(NpuOp op) {
+uint32_t subKernelLimit(U55NpuOp op) {
   switch (op) {
-  case NpuOp::Convolution: case NpuOp::Depthwise: case NpuOp::Pooling: case NpuOp::ReduceSum: return 8;
-  case NpuOp::VectorProduct: case NpuOp::Elementwise: case NpuOp::Dma: case NpuOp::Compound: return 1;
+  case U55NpuOp::Convolution: case U55NpuOp::Depthwise: case U55NpuOp::Pooling: case U55NpuOp::ReduceSum: return 8;
+  case U55NpuOp::VectorProduct: case U55NpuOp::Elementwise: case U55NpuOp::Dma: case U55NpuOp::Compound: return 1;
   }
   return 1;
 }
@@ -79,14 +79,14 @@ public:
   explicit EthosU55Performance(const System& system) : npu_(system.accelerator()) {}
 
   CycleCost measureCycleCost(const Query& q) const override {
-    const NpuOp op = npuOpOf(q.type);
-    if (op == NpuOp::Dma) {
+    const U55NpuOp op = u55NpuOpOf(q.type);
+    if (op == U55NpuOp::Dma) {
       return {};
     }
     if (usesMacs(op)) {
       return macOpCycles(q, op);
     }
-    if (op == NpuOp::Elementwise) {
+    if (op == U55NpuOp::Elementwise) {
       return elementwiseCycles(q);
     }
     if (q.type == OpType::Transpose) {
@@ -110,13 +110,13 @@ public:
 
   ElementAccess measureElementAccess(const Query& q) const override {
     ElementAccess a;
-    const NpuOp op = npuOpOf(q.type);
+    const U55NpuOp op = u55NpuOpOf(q.type);
     const Shape ifmBlock = minShape(q.ifm[0].shape, q.config.ifmBlock);
     const Shape ofmBlock = minShape(q.ofm.shape, q.config.ofmBlock);
     if (usesMacs(op)) {
       Shape blocks = divRoundUp(q.ofm.shape, ofmBlock);
       int64_t ofmBlockDepth = ofmBlock.depth;
-      if (op == NpuOp::Depthwise || op == NpuOp::Pooling) {
+      if (op == U55NpuOp::Depthwise || op == U55NpuOp::Pooling) {
         blocks.depth = 1;
         ofmBlockDepth = q.ifm[0].shape.depth;
       }
@@ -125,17 +125,17 @@ public:
       const int64_t ifmFetch = elementsWH(storageRounded(ifmBlock, q.ifm[0].format)) *
                                storageRounded(q.ifm[0].shape, q.ifm[0].format).depth;
       int64_t kernelRead = static_cast<int64_t>(q.kernel.elements());
-      if (op != NpuOp::Depthwise && op != NpuOp::Pooling) {
+      if (op != U55NpuOp::Depthwise && op != U55NpuOp::Pooling) {
         kernelRead *= q.ifm[0].shape.depth;
       }
       const int64_t blockCount = elements(blocks);
       a.ifmRead[0] = ifmFetch * subKernels * blockCount;
-      if (op != NpuOp::Pooling && op != NpuOp::ReduceSum) {
+      if (op != U55NpuOp::Pooling && op != U55NpuOp::ReduceSum) {
         a.constRead[0] = kernelRead * ofmBlockDepth * blockCount;
         a.constRead[1] = q.ofm.shape.depth;
         a.weightsRefetch = elementsWH(blocks);
       }
-    } else if (op == NpuOp::Elementwise) {
+    } else if (op == U55NpuOp::Elementwise) {
       const cmd::DataFormat f = q.ifm[0].format;
       if (elements(q.ifm[0].shape) == 1) {
         if (q.ifm[0].bits > 8) {
@@ -225,8 +225,8 @@ public:
   }
 
   OpConfig opConfig(const Query& q, const ProgrammedBlock& programmed) const override {
-    const NpuOp op = npuOpOf(q.type);
-    if (op == NpuOp::Compound) {
+    const U55NpuOp op = u55NpuOpOf(q.type);
+    if (op == U55NpuOp::Compound) {
       // A compound operation's NPU operations have block configs of their own; Vela costs it
       // with the one its block-config search chose for the operation as a whole.
       return searchBlockConfig(q);
@@ -237,9 +237,9 @@ public:
     c.wideAccumulator = programmed.wideAccumulator;
     // 1. Traversal: depthwise, or a convolution's weight order (the stream's, else Vela's
     //    utilisation rule), else depth first.
-    if (op == NpuOp::Depthwise) {
+    if (op == U55NpuOp::Depthwise) {
       c.traversal = Traversal::Depthwise;
-    } else if (op == NpuOp::Convolution &&
+    } else if (op == U55NpuOp::Convolution &&
                programmed.partKernel.value_or(choosePartKernel(largerIfm(q).depth, q.ifm[0].bits, q.kernel))) {
       c.traversal = Traversal::PartKernel;
     }
@@ -251,7 +251,7 @@ public:
                                      npu_.ofmUblock.height);
     c.ifmBlock.width = ifmBlockSide(ofmBlock.width, q.kernel.strideX, q.kernel.dilatedWidth(), upscale, rounding,
                                     npu_.ofmUblock.width);
-    const bool equalDepth = op == NpuOp::Elementwise || op == NpuOp::Pooling || op == NpuOp::Depthwise;
+    const bool equalDepth = op == U55NpuOp::Elementwise || op == U55NpuOp::Pooling || op == U55NpuOp::Depthwise;
     if (equalDepth) {
       c.ifmBlock.depth = ofmBlock.depth;
     } else {
@@ -400,9 +400,9 @@ private:
   }
 
   // The micro-block, with the 1-D optimisation of the 2-high micro-block (U55-256, U65).
-  Shape ofmMicroBlock(const Query& q, NpuOp op) const {
+  Shape ofmMicroBlock(const Query& q, U55NpuOp op) const {
     const Shape u = npu_.ofmUblock;
-    if (u.height == 2 && (op == NpuOp::Convolution || op == NpuOp::VectorProduct) && q.ofm.shape.height == 1 &&
+    if (u.height == 2 && (op == U55NpuOp::Convolution || op == U55NpuOp::VectorProduct) && q.ofm.shape.height == 1 &&
         q.ofm.shape.width % 2 == 0 && q.kernel.height == 1) {
       return {1, 4, u.depth};
     }
@@ -412,7 +412,7 @@ private:
   // regor's Ethos-U55 model special-cases the 32-MAC configuration (only the U55 has one).
   bool isU55_32() const { return npu_.macs == 32; }
 
-  int64_t macCyclesPerBlock(const Query& q, NpuOp op) const {
+  int64_t macCyclesPerBlock(const Query& q, U55NpuOp op) const {
     const Shape ifmBlock = minShape(q.ifm[0].shape, q.config.ifmBlock);
     const Shape ofmBlock = minShape(q.ofm.shape, q.config.ofmBlock);
     const Shape ublock = ofmMicroBlock(q, op);
@@ -422,19 +422,19 @@ private:
     const bool acc40 = q.config.wideAccumulator;
     const int64_t weightCycles = 32 * int64_t{ublock.depth} / 8;
     const uint32_t limit = subKernelLimit(op);
-    const bool partKernel = op == NpuOp::Convolution && q.config.traversal == Traversal::PartKernel;
+    const bool partKernel = op == U55NpuOp::Convolution && q.config.traversal == Traversal::PartKernel;
     int64_t total = 0;
     for (uint32_t x = 0; x < q.kernel.width; x += limit) {
       for (uint32_t y = 0; y < q.kernel.height; y += limit) {
         const int64_t subElements = int64_t{std::min(q.kernel.height - y, limit)} * std::min(q.kernel.width - x, limit);
         int64_t steps = 0, cycles = 0;
-        if (op == NpuOp::Pooling) {
+        if (op == U55NpuOp::Pooling) {
           steps = 1;
           cycles = std::max<int64_t>(4, subElements) * elements(blocks);
           if (!isU55_32()) {
             cycles *= ifmBits / 2;
           }
-        } else if (op == NpuOp::Depthwise) {
+        } else if (op == U55NpuOp::Depthwise) {
           steps = divUp(subElements, 4);
           cycles = std::max(weightCycles, 4 * blocksWH * (ifmBits / 8)) * steps * blocks.depth;
         } else if (!partKernel) {
@@ -465,19 +465,19 @@ private:
         total += cycles + delay;
       }
     }
-    if (op == NpuOp::Convolution || op == NpuOp::VectorProduct || op == NpuOp::ReduceSum) {
+    if (op == U55NpuOp::Convolution || op == U55NpuOp::VectorProduct || op == U55NpuOp::ReduceSum) {
       total *= divUp(q.ifm[0].shape.depth, ifmBlock.depth);
     }
     return total / npu_.cores;
   }
 
-  double outputCyclesPerElement(const Query& q, NpuOp op) const {
+  double outputCyclesPerElement(const Query& q, U55NpuOp op) const {
     size_t out = 7;
-    if (op == NpuOp::Elementwise && q.ifm[0].bits == 32) {
+    if (op == U55NpuOp::Elementwise && q.ifm[0].bits == 32) {
       out = q.ifm[1].present() ? 1 : 0;
     } else if (q.type == OpType::Mul && q.ofm.bits == 32) {
       out = 2;
-    } else if (q.type == OpType::Mul || (op != NpuOp::Elementwise && q.config.wideAccumulator)) {
+    } else if (q.type == OpType::Mul || (op != U55NpuOp::Elementwise && q.config.wideAccumulator)) {
       out = 3;
     } else if (q.type == OpType::Add || q.type == OpType::Sub) {
       out = 5;   // Vela 5.0 always takes the "advanced" add/sub
@@ -544,12 +544,12 @@ private:
     return ifmCycles + q.ofm.memory->writeLatency + perBandwidth(tx, q.ofm.memory->bandwidth);
   }
 
-  CycleCost macOpCycles(const Query& q, NpuOp op) const {
-    const bool readsBias = op == NpuOp::Convolution || op == NpuOp::Depthwise || op == NpuOp::VectorProduct;
+  CycleCost macOpCycles(const Query& q, U55NpuOp op) const {
+    const bool readsBias = op == U55NpuOp::Convolution || op == U55NpuOp::Depthwise || op == U55NpuOp::VectorProduct;
     CycleCost c = macPipelineCycles(q, ofmMicroBlock(q, op), outputCyclesPerElement(q, op), macCyclesPerBlock(q, op),
                                     minimumMemoryCycles(q), readsBias);
     c.macs = static_cast<int64_t>(q.kernel.elements()) * elements(q.ofm.shape);
-    if (op != NpuOp::Depthwise && op != NpuOp::Pooling) {
+    if (op != U55NpuOp::Depthwise && op != U55NpuOp::Pooling) {
       c.macs *= q.ifm[0].shape.depth;
     }
     return c;
@@ -557,7 +557,7 @@ private:
 
   CycleCost elementwiseCycles(const Query& q) const {
     const double n = static_cast<double>(elements(storageRounded(q.ofm.shape, q.ofm.format)));
-    const double aoPerElement = outputCyclesPerElement(q, NpuOp::Elementwise);
+    const double aoPerElement = outputCyclesPerElement(q, U55NpuOp::Elementwise);
     const double aoCycles = std::ceil(aoPerElement * n);
     const double blockElements = static_cast<double>(elements(q.config.ofmBlock));
     const double cmdPerElement = (static_cast<double>(minimumMemoryCycles(q)) / blockElements + aoPerElement) / 4.0;

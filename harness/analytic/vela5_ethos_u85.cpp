@@ -26,45 +26,45 @@ namespace npusim::analytic::vela5 {
 namespace {
 
 // The NPU operation an operator type runs as (regor's EthosU85NpuOp).
-enum class NpuOp : uint8_t {
+enum class U85NpuOp : uint8_t {
   Convolution, Depthwise, VectorProduct, Pooling, ReduceSum, ReduceMinMax, ArgMax, Elementwise, Resize, Dma
 };
 
-NpuOp npuOpOf(OpType type) {
+U85NpuOp u85NpuOpOf(OpType type) {
   switch (type) {
-  case OpType::DepthwiseConv2D: return NpuOp::Depthwise;
-  case OpType::Conv2D: return NpuOp::Convolution;
-  case OpType::ReduceSum: return NpuOp::ReduceSum;
-  case OpType::FullyConnected: case OpType::MatMul: return NpuOp::VectorProduct;
-  case OpType::ReduceMax: return NpuOp::ReduceMinMax;
-  case OpType::Resize: return NpuOp::Resize;
-  case OpType::Tile: return NpuOp::Dma;
+  case OpType::DepthwiseConv2D: return U85NpuOp::Depthwise;
+  case OpType::Conv2D: return U85NpuOp::Convolution;
+  case OpType::ReduceSum: return U85NpuOp::ReduceSum;
+  case OpType::FullyConnected: case OpType::MatMul: return U85NpuOp::VectorProduct;
+  case OpType::ReduceMax: return U85NpuOp::ReduceMinMax;
+  case OpType::Resize: return U85NpuOp::Resize;
+  case OpType::Tile: return U85NpuOp::Dma;
   case OpType::Add: case OpType::Sub: case OpType::Mul: case OpType::Minimum: case OpType::Maximum: case OpType::SHL:
   case OpType::Asr: case OpType::CLZ: case OpType::Abs: case OpType::LeakyRelu:
-    return NpuOp::Elementwise;
+    return U85NpuOp::Elementwise;
   // Pooling proper, and what Vela 5.0 runs as an average-pool no-op: activations, Quantize,
   // MemoryCopy, Transpose, Reverse, Rescale.
   case OpType::MaxPool: case OpType::AvgPool: case OpType::Rescale: case OpType::MemoryCopy: case OpType::Quantize:
   case OpType::Transpose: case OpType::Reverse: case OpType::Relu: case OpType::Relu0To1: case OpType::Relu6:
   case OpType::ReluN1To1: case OpType::ReluN: case OpType::Clamp: case OpType::Prelu: case OpType::Sigmoid:
   case OpType::Tanh: case OpType::LUT:
-    return NpuOp::Pooling;
+    return U85NpuOp::Pooling;
   }
-  return NpuOp::Pooling;
+  return U85NpuOp::Pooling;
 }
 
-bool usesMacs(NpuOp op) { return op != NpuOp::Elementwise && op != NpuOp::Resize && op != NpuOp::Dma; }
+bool usesMacs(U85NpuOp op) { return op != U85NpuOp::Elementwise && op != U85NpuOp::Resize && op != U85NpuOp::Dma; }
 
 // Operations that pool a window of the IFM without weights.
-bool isPoolingLike(NpuOp op) { return op == NpuOp::Pooling || op == NpuOp::ReduceMinMax || op == NpuOp::ArgMax; }
+bool isPoolingLike(U85NpuOp op) { return op == U85NpuOp::Pooling || op == U85NpuOp::ReduceMinMax || op == U85NpuOp::ArgMax; }
 
 // Largest sub-kernel side per operation class (regor's s_SubkernelLimits).
-uint32_t subKernelLimit(NpuOp op) {
+uint32_t subKernelLimit(U85NpuOp op) {
   switch (op) {
-  case NpuOp::Convolution: case NpuOp::Depthwise: case NpuOp::Pooling: case NpuOp::ReduceSum: case NpuOp::ReduceMinMax:
-  case NpuOp::ArgMax:
+  case U85NpuOp::Convolution: case U85NpuOp::Depthwise: case U85NpuOp::Pooling: case U85NpuOp::ReduceSum: case U85NpuOp::ReduceMinMax:
+  case U85NpuOp::ArgMax:
     return 8;
-  case NpuOp::VectorProduct: case NpuOp::Elementwise: case NpuOp::Resize: case NpuOp::Dma: return 1;
+  case U85NpuOp::VectorProduct: case U85NpuOp::Elementwise: case U85NpuOp::Resize: case U85NpuOp::Dma: return 1;
   }
   return 1;
 }
@@ -154,8 +154,8 @@ public:
       : npu_(system.accelerator()), config_(configOf(system.accelerator().macs)) {}
 
   CycleCost measureCycleCost(const Query& q) const override {
-    const NpuOp op = npuOpOf(q.type);
-    if (op == NpuOp::Dma || op == NpuOp::Resize) {
+    const U85NpuOp op = u85NpuOpOf(q.type);
+    if (op == U85NpuOp::Dma || op == U85NpuOp::Resize) {
       return {};   // Vela 5.0 does not cost DMA operations and resizes
     }
     return usesMacs(op) ? macOpCycles(q, op) : elementwiseCycles(q);
@@ -169,14 +169,14 @@ public:
 
   ElementAccess measureElementAccess(const Query& q) const override {
     ElementAccess a;
-    const NpuOp op = npuOpOf(q.type);
+    const U85NpuOp op = u85NpuOpOf(q.type);
     const cmd::DataFormat ifmFormat = q.ifm[0].format;   // every input is rounded like the first
     if (usesMacs(op)) {
       const Shape ifmBlock = minShape(q.ifm[0].shape, q.config.ifmBlock);
       const Shape ofmBlock = minShape(q.ofm.shape, q.config.ofmBlock);
       Shape blocks = divRoundUp(q.ofm.shape, ofmBlock);
       int64_t ofmBlockDepth = ofmBlock.depth;
-      if (op == NpuOp::Depthwise || isPoolingLike(op)) {
+      if (op == U85NpuOp::Depthwise || isPoolingLike(op)) {
         blocks.depth = 1;
         ofmBlockDepth = q.ifm[0].shape.depth;
       }
@@ -185,16 +185,16 @@ public:
       const int64_t ifmFetch =
           elementsWH(storageRounded(ifmBlock, ifmFormat)) * storageRounded(q.ifm[0].shape, ifmFormat).depth;
       a.ifmRead[0] = ifmFetch * subKernels * elements(blocks);
-      if (op == NpuOp::Convolution || op == NpuOp::Depthwise || op == NpuOp::VectorProduct) {
+      if (op == U85NpuOp::Convolution || op == U85NpuOp::Depthwise || op == U85NpuOp::VectorProduct) {
         int64_t kernelRead = static_cast<int64_t>(q.kernel.elements());
-        if (op != NpuOp::Depthwise) {
+        if (op != U85NpuOp::Depthwise) {
           kernelRead *= q.ifm[0].shape.depth;
         }
         a.constRead[0] = kernelRead * ofmBlockDepth * elements(blocks);
         a.constRead[1] = q.ofm.shape.depth;
         a.weightsRefetch = elementsWH(blocks);
       }
-    } else if (op == NpuOp::Elementwise) {
+    } else if (op == U85NpuOp::Elementwise) {
       // A one-element input is a scalar operand, but only one of them can be encoded.
       bool scalar = false;
       for (size_t i = 0; i < 2; ++i) {
@@ -205,7 +205,7 @@ public:
           scalar = true;
         }
       }
-    } else if (op == NpuOp::Resize) {
+    } else if (op == U85NpuOp::Resize) {
       a.ifmRead[0] = elements(storageRounded(q.ifm[0].shape, ifmFormat));
     } else if (q.type == OpType::Tile) {
       a.ifmRead[0] = elements(storageRounded(q.ofm.shape, ifmFormat));
@@ -324,7 +324,7 @@ public:
   }
 
   OpConfig opConfig(const Query& q, const ProgrammedBlock& programmed) const override {
-    const NpuOp op = npuOpOf(q.type);
+    const U85NpuOp op = u85NpuOpOf(q.type);
     OpConfig c;
     c.ofmBlock = programmed.ofmBlock;
     c.wideAccumulator = programmed.wideAccumulator;
@@ -332,32 +332,32 @@ public:
     // 1. Traversal: depthwise, or a convolution's weight order (the stream's, else Vela's
     //    utilisation rule), else depth first.
     const Shape ifmShape = elements(q.ifm[1].shape) > elements(q.ifm[0].shape) ? q.ifm[1].shape : q.ifm[0].shape;
-    if (op == NpuOp::Depthwise) {
+    if (op == U85NpuOp::Depthwise) {
       c.traversal = Traversal::Depthwise;
-    } else if (op == NpuOp::Convolution && programmed.partKernel.value_or(choosePartKernel(ifmShape, q))) {
+    } else if (op == U85NpuOp::Convolution && programmed.partKernel.value_or(choosePartKernel(ifmShape, q))) {
       c.traversal = Traversal::PartKernel;
     }
     // 2. IFM block (regor's FindBlockConfig and GetArchIFMBlockSize): the OFM block's for
     //    elementwise operations; the rows and columns the OFM block needs, on the micro-block's
     //    IFM allocation unit, for the others, as deep as the OFM block (depthwise, pooling,
     //    resize) or the fixed IFM block depth of convolutions and reductions.
-    if (op == NpuOp::Elementwise) {
+    if (op == U85NpuOp::Elementwise) {
       c.ofmBlock = elementwiseBlock(q, programmed.ofmBlock, c.ofmUblock);
       c.ifmBlock = c.ofmBlock;
       return c;
     }
     const uint32_t bits = q.ifm[0].bits;
-    if (op == NpuOp::Depthwise || (isPoolingLike(op) && q.type != OpType::MemoryCopy)) {
+    if (op == U85NpuOp::Depthwise || (isPoolingLike(op) && q.type != OpType::MemoryCopy)) {
       // Vela's depthwise search sizes the IFM block without resampling.
       c.ifmBlock = ifmBlockSize(c.ofmBlock, q.kernel, allocationUnit(c.ofmBlock.depth, bits, c), 1, 0, 0);
       return c;
     }
     uint32_t ifmBlockDepth = npu::ifmBlockDepth2x(npu_, bits, c.traversal == Traversal::PartKernel, c.ofmUblock, q.sparse);
-    if (op == NpuOp::ReduceSum) {
+    if (op == U85NpuOp::ReduceSum) {
       c.ifmBlock = ifmBlockSize(c.ofmBlock, q.kernel, allocationUnit(ifmBlockDepth, bits, c), 1, 0, ifmBlockDepth);
       return c;
     }
-    if (isPoolingLike(op) || op == NpuOp::Resize) {
+    if (isPoolingLike(op) || op == U85NpuOp::Resize) {
       ifmBlockDepth = c.ofmBlock.depth;   // equal-depth operations
     }
     const int upscale = q.ifmUpscale == cmd::Upscale::Zeros ? 2 : 1;
@@ -490,7 +490,7 @@ private:
   // for elementwise operations, resizes and a matrix multiplication's second operand.
   static Channel inputChannel(OpType type, size_t index) {
     const bool streamed = (index == 1 && type == OpType::MatMul) || type == OpType::Resize ||
-                          npuOpOf(type) == NpuOp::Elementwise;
+                          u85NpuOpOf(type) == U85NpuOp::Elementwise;
     return streamed ? Channel::IfmStream : Channel::Ifm;
   }
 
@@ -578,11 +578,11 @@ private:
 
   // MAC cycles of one OFM block: the U85's MAC-array rules (npu::blockMacCycles, ethos-u85.md
   // 5.2) on the clipped OFM and IFM blocks the query's block configuration gives.
-  int64_t macCyclesPerBlock(const Query& q, NpuOp op) const {
+  int64_t macCyclesPerBlock(const Query& q, U85NpuOp op) const {
     npu::MacBlock b;
     b.traversal = isPoolingLike(op) ? npu::MacTraversal::Pooling
-                  : op == NpuOp::Depthwise ? npu::MacTraversal::Depthwise
-                  : op == NpuOp::Convolution && q.config.traversal == Traversal::PartKernel ? npu::MacTraversal::PartKernelFirst
+                  : op == U85NpuOp::Depthwise ? npu::MacTraversal::Depthwise
+                  : op == U85NpuOp::Convolution && q.config.traversal == Traversal::PartKernel ? npu::MacTraversal::PartKernelFirst
                                                                                                : npu::MacTraversal::DepthFirst;
     b.acc40 = q.config.wideAccumulator;
     b.ifmBits = q.ifm[0].bits;
@@ -593,7 +593,7 @@ private:
     b.kernelHeight = q.kernel.height;
     b.subKernelMax = subKernelLimit(op);
     b.ifmBlockDepth = minShape(q.ifm[0].shape, q.config.ifmBlock).depth;
-    const bool repeats = op == NpuOp::Convolution || op == NpuOp::VectorProduct || op == NpuOp::ReduceSum;
+    const bool repeats = op == U85NpuOp::Convolution || op == U85NpuOp::VectorProduct || op == U85NpuOp::ReduceSum;
     b.ifmDepthBlocks = repeats ? static_cast<uint32_t>(divUp(q.ifm[0].shape.depth, b.ifmBlockDepth)) : 1;
     return static_cast<int64_t>(npu::blockMacCycles(npu_, b));
   }
@@ -632,12 +632,12 @@ private:
     return total + slowest;
   }
 
-  CycleCost macOpCycles(const Query& q, NpuOp op) const {
-    const bool readsBias = op == NpuOp::Convolution || op == NpuOp::Depthwise || op == NpuOp::VectorProduct;
+  CycleCost macOpCycles(const Query& q, U85NpuOp op) const {
+    const bool readsBias = op == U85NpuOp::Convolution || op == U85NpuOp::Depthwise || op == U85NpuOp::VectorProduct;
     CycleCost c = macPipelineCycles(q, q.config.ofmUblock, outputCyclesPerElement(q), macCyclesPerBlock(q, op),
                                     minimumMemoryCycles(q), readsBias);
     c.macs = static_cast<int64_t>(q.kernel.elements()) * elements(q.ofm.shape);
-    if (op != NpuOp::Depthwise && !isPoolingLike(op)) {
+    if (op != U85NpuOp::Depthwise && !isPoolingLike(op)) {
       c.macs *= q.ifm[0].shape.depth;
     }
     c.macs /= q.sparse ? 2 : 1;

@@ -394,7 +394,7 @@ Architecture ethosU85Description() {
   return a;
 }
 
-std::vector<Architecture> buildTable() {
+std::vector<Architecture> buildArchitectureTable() {
   // U55 (timing doc 5.1): 64-bit AXI, AXI_LIMIT 32 reads / 16 writes; one DMA outstanding (Vela's
   // max_outstanding_dma). Unset port limits default to the Arm FPGA/FVP U55 high-end platform's
   // timing adapters: AXI0 TA0_MAXR=8, TA0_MAXW=8; AXI1 TA1_MAXR=2, TA1_MAXW=0 (no limit, so the
@@ -431,7 +431,7 @@ std::vector<Architecture> buildTable() {
 } // namespace
 
 const std::vector<Architecture>& architectures() {
-  static const std::vector<Architecture> table = buildTable();
+  static const std::vector<Architecture> table = buildArchitectureTable();
   return table;
 }
 

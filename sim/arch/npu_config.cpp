@@ -11,7 +11,7 @@ namespace {
 // architecture_features) and 3.3 (the MAC pipeline delays: 7/3 on U55-32, 3 with 40-bit
 // accumulators on U55-64/128, else 2; U55-32 pools 16-bit IFMs at the 8-bit rate). What a
 // generation fixes (product, AXI ports, queue depths, ...) is its Architecture's.
-std::vector<NpuConfig> buildTable() {
+std::vector<NpuConfig> buildNpuConfigTable() {
   const auto entry = [](const Architecture& arch, std::string_view name, uint32_t macs, uint32_t cores,
                         uint32_t shramKb, Shape3 ublock, std::array<double, 8> out, std::array<double, 3> act,
                         MacPipeline pipeline = {}) {
@@ -102,7 +102,7 @@ std::vector<NpuConfig> buildTable() {
 } // namespace
 
 const std::vector<NpuConfig>& npuConfigs() {
-  static const std::vector<NpuConfig> table = buildTable();
+  static const std::vector<NpuConfig> table = buildNpuConfigTable();
   return table;
 }
 

@@ -103,10 +103,6 @@ int32_t signExtend(uint32_t v, int bits) {
   return static_cast<int32_t>(v ^ m) - static_cast<int32_t>(m);
 }
 
-std::string shapeText(const Shape3& s) {
-  return std::to_string(s.height) + "x" + std::to_string(s.width) + "x" + std::to_string(s.depth);
-}
-
 // Decodes one stream: the register file, each operation's snapshot with the encodings it uses
 // checked, and the state that spans operations (the chaining buffers the current group wrote).
 class U85Decoder : public detail::OperationDecoder {
@@ -241,7 +237,7 @@ void U85Decoder::readAccumulator(const Command& c, Operation& op) {
   const Shape3* u = hw_.ofmUblockOf(h, w);
   if (u == nullptr) {
     std::string valid;
-    for (const Shape3& x : hw_.ofmUblocks) valid += (valid.empty() ? "" : ", ") + shapeText(x);
+    for (const Shape3& x : hw_.ofmUblocks) valid += (valid.empty() ? "" : ", ") + x.text();
     bad(c, "micro-block " + std::to_string(h) + "x" + std::to_string(w) + " (NPU_SET_ACC_FORMAT) is not one of " +
                std::string(hw_.name) + "'s (" + valid + ")");
   }

@@ -31,13 +31,9 @@ void writeVelaListing(std::ostream& os, const std::vector<Command>& commands, ui
 
 namespace {
 
-std::string shapeText(const Shape3& s) {
-  return std::to_string(s.height) + "x" + std::to_string(s.width) + "x" + std::to_string(s.depth);
-}
-
 std::string fmText(const char* label, const FeatureMap& fm) {
   std::ostringstream os;
-  os << ' ' << label << ' ' << shapeText(fm.shape) << ' ' << (fm.isSigned ? "s" : "u") << int{fm.elementBits} << ' '
+  os << ' ' << label << ' ' << fm.shape.text() << ' ' << (fm.isSigned ? "s" : "u") << int{fm.elementBits} << ' '
      << dataFormatName(fm.format);
   switch (fm.storage) {
   case Storage::Tile2x2: {
@@ -84,7 +80,7 @@ std::string describeOperation(const Operation& op, const arch::NpuConfig& hardwa
       }
       os << " pad " << op.padding.top << ',' << op.padding.left << ',' << op.padding.bottom << ',' << op.padding.right;
     }
-    os << " block " << shapeText(op.ofmBlock);
+    os << " block " << op.ofmBlock.text();
     if (op.kind == OpKind::Conv && op.weightsFromIfm2) {
       os << fmText("weights from ifm2", op.ifm2);
     } else if (op.kind == OpKind::Conv || op.kind == OpKind::Depthwise) {
@@ -112,7 +108,7 @@ std::string describeOperation(const Operation& op, const arch::NpuConfig& hardwa
     } else if (op.isBinaryElementwise() && op.ifm2.storage == Storage::None) {
       os << " scalar " << op.scalar;
     }
-    os << " ->" << fmText("ofm", op.ofm) << " block " << shapeText(op.ofmBlock);
+    os << " ->" << fmText("ofm", op.ofm) << " block " << op.ofmBlock.text();
     break;
   case OpKind::DmaStart:
     os << " " << op.dma.length << " B";
@@ -143,7 +139,7 @@ std::string describeOperation(const Operation& op, const arch::NpuConfig& hardwa
     return os.str();
   }
   if (internalBuffers) {
-    os << " ublock " << shapeText(op.ublock) << ' ' << accFormatName(op.accFormat);
+    os << " ublock " << op.ublock.text() << ' ' << accFormatName(op.accFormat);
     if (op.ofmTranspose != Transpose::Hwc) os << " transpose " << transposeName(op.ofmTranspose);
     if (op.ofmReverse != Reverse::None) os << " reverse " << reverseName(op.ofmReverse);
   }

@@ -31,9 +31,9 @@ uint32_t bitsAt(const uint8_t* data, size_t pos, size_t count) {
 uint32_t fold(int v) { return static_cast<uint32_t>(v < 0 ? (-v) << 1 | 1 : v << 1); }
 int unfold(uint32_t code) { return (code & 1) != 0 ? -static_cast<int>(code >> 1) : static_cast<int>(code >> 1); }
 
-class BitWriter {
+class PositionalBitWriter {
 public:
-  explicit BitWriter(size_t bits) : bytes_((bits + 7) / 8, 0) {}
+  explicit PositionalBitWriter(size_t bits) : bytes_((bits + 7) / 8, 0) {}
   void put(size_t pos, size_t count, uint32_t value) {
     for (size_t i = 0; i < count; ++i) {
       if ((value >> i) & 1) bytes_[(pos + i) >> 3] |= static_cast<uint8_t>(1u << ((pos + i) & 7));
@@ -140,7 +140,7 @@ std::vector<uint8_t> encodeFastWeightStream(const WeightValues& weights, bool fo
   const FastWeightMode mode = raw ? FastWeightMode::Raw : small ? FastWeightMode::Palette2 : FastWeightMode::Palette4;
   const size_t bits = indexBits(mode);
   const size_t streamBits = kHeaderBits + (weights.size() * bits + kHeaderBits - 1) / kHeaderBits * kHeaderBits;
-  BitWriter out(streamBits);
+  PositionalBitWriter out(streamBits);
   out.put(kRawBit, 1, raw ? 1 : 0);
   out.put(kSmallPaletteBit, 1, small ? 1 : 0);
   out.put(kZeroAdjustBit, 8, static_cast<uint32_t>(zeroAdjust) & 0xFF);

@@ -279,7 +279,7 @@ void addMemoryPortKeys(std::vector<ConfigKey>& t) {
   }
 }
 
-std::vector<ConfigKey> buildTable() {
+std::vector<ConfigKey> buildConfigKeyTable() {
   using M = MemoryKind;
   constexpr auto sys = VelaSection::SystemConfig;
   constexpr auto mode = VelaSection::MemoryMode;
@@ -662,7 +662,7 @@ std::string_view keyTypeName(KeyType type) {
 }
 
 const std::vector<ConfigKey>& schema() {
-  static const std::vector<ConfigKey> table = buildTable();
+  static const std::vector<ConfigKey> table = buildConfigKeyTable();
   return table;
 }
 

@@ -307,7 +307,7 @@ std::vector<PresetSection> u85Sections() {
   };
 }
 
-std::vector<PresetSection> buildTable() {
+std::vector<PresetSection> buildPresetTable() {
   std::vector<PresetSection> table = vela310Sections();
   for (PresetSection& section : u85Sections()) {
     table.push_back(std::move(section));
@@ -361,7 +361,7 @@ std::vector<std::string_view> presetNames(std::string_view kind) {
 }
 
 const std::vector<PresetSection>& presetTable() {
-  static const std::vector<PresetSection> table = buildTable();
+  static const std::vector<PresetSection> table = buildPresetTable();
   return table;
 }
 

@@ -10,6 +10,8 @@
 #include <array>
 #include <cstdio>
 #include <cstdlib>
+#include <regex>
+#include <set>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -114,6 +116,40 @@ std::vector<VelaFolder> velaFoldersOrSkip(const fs::path& root, const std::strin
          (root / tree).string());
   }
   return folders;
+}
+
+std::vector<fs::path> compiledModels(const fs::path& root) {
+  std::vector<fs::path> models;
+  for (const auto& entry : fs::recursive_directory_iterator(root)) {
+    const std::string name = entry.path().filename().string();
+    if (entry.is_regular_file() && name.find("_vela") != std::string::npos && entry.path().extension() == ".tflite") {
+      models.push_back(entry.path());
+    }
+  }
+  std::sort(models.begin(), models.end());
+  return models;
+}
+
+std::vector<fs::path> sanitizerSample(const std::vector<fs::path>& models, const fs::path& root) {
+  if (!kSanitizerBuild) {
+    return models;
+  }
+  static const std::regex accelerator("ethos-u[0-9]+-[0-9]+");
+  std::set<std::string> networks, accelerators;
+  std::vector<fs::path> sample;
+  for (const fs::path& model : models) {
+    const fs::path relative = model.lexically_relative(root);
+    const std::string tree = relative.begin()->string();
+    std::smatch m;
+    const std::string text = relative.string();
+    const std::string config = std::regex_search(text, m, accelerator) ? m.str() : "";
+    const bool newNetwork = networks.insert(tree + "/" + model.filename().string()).second;
+    const bool newAccelerator = accelerators.insert(tree + "/" + config).second;
+    if (newNetwork || newAccelerator) {
+      sample.push_back(model);
+    }
+  }
+  return sample;
 }
 
 VelaFolder velaFolder(const fs::path& root, const std::string& model, const std::string& config) {

@@ -51,7 +51,20 @@ VelaFolder velaFolder(const std::filesystem::path& root, const std::string& mode
 // one go, which is much faster than loadNetwork() in sanitizer builds).
 io::CompiledNetwork loadModel(const VelaFolder& folder);
 
-// Whole file contents; throws std::runtime_error when the file cannot be read.
+// Every compiled model under `root` (files *_vela*.tflite, any depth), sorted by path.
+std::vector<std::filesystem::path> compiledModels(const std::filesystem::path& root);
+
+// True in the sanitizer build (NPUSIM_SANITIZE), whose CI stage runs tests over the fixtures on
+// a sample: the Release stage runs every model.
+constexpr bool kSanitizerBuild = NPUSIM_TEST_SANITIZED != 0;
+
+// `models` (paths under `root`, sorted) as a whole-fixture test runs them: all of them in the
+// Release build; in the sanitizer build the first model of each network and the first of each
+// accelerator configuration (ethos-uNN-MMM in its path) of every fixture tree (the top folder
+// under `root`), which keeps every kind of network and hardware at a third of the run time.
+std::vector<std::filesystem::path> sanitizerSample(const std::vector<std::filesystem::path>& models,
+                                                   const std::filesystem::path& root);
+
 // The InputError that `f` throws; a failed check when it throws none.
 InputError errorOf(const std::function<void()>& f);
 
@@ -65,6 +78,7 @@ struct CsvRow {
 // a row has another number of fields than the header.
 std::vector<CsvRow> readCsvTable(const std::filesystem::path& path);
 
+// Whole file contents; throws std::runtime_error when the file cannot be read.
 std::vector<uint8_t> readBytes(const std::filesystem::path& path);
 std::string readText(const std::filesystem::path& path);
 void writeBytes(const std::filesystem::path& path, const std::vector<uint8_t>& bytes);

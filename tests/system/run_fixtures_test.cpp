@@ -21,18 +21,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::vector<fs::path> compiledModels(const fs::path& root) {
-  std::vector<fs::path> models;
-  for (const auto& entry : fs::recursive_directory_iterator(root)) {
-    const std::string name = entry.path().filename().string();
-    if (entry.is_regular_file() && name.find("_vela") != std::string::npos && entry.path().extension() == ".tflite") {
-      models.push_back(entry.path());
-    }
-  }
-  std::sort(models.begin(), models.end());
-  return models;
-}
-
 // The system config and memory mode an Ethos-U65 or U85 fixture folder was compiled for, as run
 // options (folder names: <accelerator>_<system config>_<memory mode>); none for the other trees.
 std::vector<std::string> configOptions(const fs::path& model) {
@@ -56,8 +44,10 @@ TEST_CASE("every compiled fixture model simulates to completion, keeping the mod
           "Ethos-U65 and U85 models twice, byte for byte") {
   const auto root = npusim::test::fixturesDirOrSkip();
   if (!root) return;
-  const auto models = compiledModels(*root);
-  CHECK(models.size() > 100);
+  const auto all = npusim::test::compiledModels(*root);
+  CHECK(all.size() > 100);
+  const auto models = npusim::test::sanitizerSample(all, *root);
+  MESSAGE(models.size() << " of " << all.size() << " compiled models");
   npusim::test::TempDir tmp;
   size_t u65 = 0, u85 = 0;
   for (const fs::path& model : models) {
@@ -93,8 +83,10 @@ TEST_CASE("every compiled fixture model simulates to completion, keeping the mod
     u65 += twice && !isU85 ? 1 : 0;
     u85 += isU85 ? 1 : 0;
   }
-  CHECK(u65 == (fs::is_directory(*root / "vela-u65") ? 66u : 0u));
-  CHECK(u85 == (fs::is_directory(*root / "vela-u85") ? 94u : 0u));
+  if (!npusim::test::kSanitizerBuild) {
+    CHECK(u65 == (fs::is_directory(*root / "vela-u65") ? 66u : 0u));
+    CHECK(u85 == (fs::is_directory(*root / "vela-u85") ? 94u : 0u));
+  }
 }
 
 TEST_CASE("every compiled fixture model is estimated, with or without Vela's files beside it") {
@@ -102,8 +94,10 @@ TEST_CASE("every compiled fixture model is estimated, with or without Vela's fil
   // the stream, a U85 RESIZE included; every model yields one row per estimated operation.
   const auto root = npusim::test::fixturesDirOrSkip();
   if (!root) return;
-  const auto models = compiledModels(*root);
-  CHECK(models.size() > 100);
+  const auto all = npusim::test::compiledModels(*root);
+  CHECK(all.size() > 100);
+  const auto models = npusim::test::sanitizerSample(all, *root);
+  MESSAGE(models.size() << " of " << all.size() << " compiled models");
   npusim::test::TempDir tmp;
   size_t withoutDatabase = 0, resizes = 0;
   for (const fs::path& model : models) {
@@ -122,7 +116,9 @@ TEST_CASE("every compiled fixture model is estimated, with or without Vela's fil
   }
   CHECK(withoutDatabase > 0);
   // fvp/vela5's yolo-fastest compiles for the U85-256 and -512: one RESIZE each.
-  CHECK(resizes == (fs::is_directory(*root / "fvp" / "vela5" / "yolo-fastest_192_face_v4") ? 2u : resizes));
+  if (!npusim::test::kSanitizerBuild) {
+    CHECK(resizes == (fs::is_directory(*root / "fvp" / "vela5" / "yolo-fastest_192_face_v4") ? 2u : resizes));
+  }
 }
 
 TEST_CASE("two runs give byte-identical JSON and CSV") {

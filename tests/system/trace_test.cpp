@@ -79,9 +79,15 @@ TEST_CASE("run --trace: tracks nest and never overlap, MAC time, port bytes and 
   const auto root = npusim::test::fixturesDirOrSkip();
   if (!root) return;
   npusim::test::TempDir tmp;
-  size_t models = 0;
+  size_t models = 0, large = 0;
   for (const auto& folder : npusim::test::velaFolders(*root)) {
     if (folder.config != kConfig) continue;
+    // The sanitizer build leaves out models over 1 MiB (MobileNetV2: a 76 MB trace, most of this
+    // test's time there, through the same code as the others); the Release build runs them.
+    if (npusim::test::kSanitizerBuild && fs::file_size(folder.tflite) > (1u << 20)) {
+      ++large;
+      continue;
+    }
     ++models;
     const fs::path trace = tmp.path() / "t.json", result = tmp.path() / "r.json";
     const auto r = runNpusim({"run", folder.tflite.string(), "--trace", trace.string(), "--trace-detail", "burst",
@@ -186,6 +192,7 @@ TEST_CASE("run --trace: tracks nest and never overlap, MAC time, port bytes and 
       CHECK_MESSAGE(read <= p.at("read_bytes").get<uint64_t>(), folder.name() << " " << p.at("name"));
     }
   }
+  if (large > 0) MESSAGE(models << " models traced, " << large << " over 1 MiB left to the Release build");
   if (models == 0) npusim::test::skip(std::string("no fixture folder ") + kConfig);
 }
 
