@@ -6,7 +6,6 @@
 
 #include <doctest/doctest.h>
 
-#include <algorithm>
 #include <filesystem>
 #include <optional>
 #include <set>
@@ -27,24 +26,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Compiled models of a fixture tree: <tree>/<model>/<config>/<model>_vela.tflite.
-std::vector<fs::path> compiledModels(const fs::path& tree) {
-  std::vector<fs::path> models;
-  for (const auto& model : fs::directory_iterator(tree)) {
-    if (!model.is_directory()) {
-      continue;
-    }
-    for (const auto& config : fs::directory_iterator(model.path())) {
-      const fs::path tflite = config.path() / (model.path().filename().string() + "_vela.tflite");
-      if (config.is_directory() && fs::is_regular_file(tflite)) {
-        models.push_back(tflite);
-      }
-    }
-  }
-  std::sort(models.begin(), models.end());
-  return models;
-}
-
 struct Counts {
   size_t models = 0, streams = 0, identical = 0, bytes = 0, weights = 0;
   size_t fastStreams = 0, sparseStreams = 0, untraced = 0;
@@ -55,9 +36,9 @@ void roundTripTree(const std::string& tree, npusim::cmd::WeightEncoder encoder) 
   if (!root) {
     return;
   }
-  const std::vector<fs::path> models = compiledModels(*root);
+  const std::vector<fs::path> models = npusim::test::compiledModels(*root);
   if (models.empty()) {
-    npusim::test::skip("no compiled models (<model>/<config>/<model>_vela.tflite) in " + root->string());
+    npusim::test::skip("no compiled models (*_vela*.tflite) in " + root->string());
     return;
   }
   Counts counts;
