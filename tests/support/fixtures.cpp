@@ -10,9 +10,9 @@
 #include <array>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <regex>
 #include <set>
-#include <fstream>
 #include <sstream>
 #include <stdexcept>
 

@@ -61,7 +61,7 @@ constexpr bool kSanitizerBuild = NPUSIM_TEST_SANITIZED != 0;
 // `models` (paths under `root`, sorted) as a whole-fixture test runs them: all of them in the
 // Release build; in the sanitizer build the first model of each network and the first of each
 // accelerator configuration (ethos-uNN-MMM in its path) of every fixture tree (the top folder
-// under `root`), which keeps every kind of network and hardware at a third of the run time.
+// under `root`): every kind of network and hardware at about 40% of the run time.
 std::vector<std::filesystem::path> sanitizerSample(const std::vector<std::filesystem::path>& models,
                                                    const std::filesystem::path& root);
 
